@@ -1,0 +1,222 @@
+// Response shapes of the JSON API (field names from decisions.md). The index queries build
+// them, the HTTP layer serialises them, the UI imports them type-only.
+
+/** The token groups that appear on every total. */
+export interface Tokens {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  totalTokens: number;
+}
+
+export interface Totals extends Tokens {
+  cost: number;
+  messages: number;
+}
+
+/** The resolved query window. `from`/`to` are local calendar dates (YYYY-MM-DD), fromMs/toMs the exact bounds (to exclusive). */
+export interface RangeInfo {
+  from: string;
+  to: string;
+  fromMs: number;
+  toMs: number;
+  bucket: 'hour' | 'day';
+  /** What was asked: 'today', '24h', 'N' days, 'custom', or 'all'. */
+  kind: 'today' | '24h' | 'days' | 'custom' | 'all';
+  days: number | null;
+}
+
+/** Progress of the first index build; `done` once the start-up scan has finished. */
+export interface IndexingState {
+  done: boolean;
+  filesTotal: number;
+  filesDone: number;
+  bytesTotal: number;
+  bytesDone: number;
+}
+
+export interface UnpricedModel extends Tokens {
+  model: string;
+  messages: number;
+}
+
+export interface SeriesPoint {
+  /** Local 'YYYY-MM-DD' for day buckets, local 'YYYY-MM-DDTHH' for hour buckets. */
+  key: string;
+  /** Epoch ms of the bucket start. */
+  start: number;
+  cost: number;
+  byModel: Record<string, number>;
+}
+
+export interface ModelCost extends Tokens {
+  model: string;
+  cost: number;
+  messages: number;
+}
+
+export interface ProjectRow {
+  /** Encoded project folder name. */
+  id: string;
+  name: string;
+  cost: number;
+  sessions: number;
+  messages: number;
+  totalTokens: number;
+  /** ISO timestamp of the last usage entry in range (null when none). */
+  lastActivity: string | null;
+  topModel: string | null;
+}
+
+export interface Overview {
+  range: RangeInfo;
+  project: string | null;
+  indexing: IndexingState;
+  totals: Totals & { sessions: number; projects: number };
+  /** Today's totals (local day), null when the range does not include today. */
+  today: (Totals & { sessions: number }) | null;
+  /** cacheRead / (input + cacheCreation + cacheRead); 0 when there are no input tokens. */
+  cacheEfficiency: number;
+  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costByModel: ModelCost[];
+  projects: ProjectRow[];
+  unpricedModels: UnpricedModel[];
+  /** The config dirs read (for empty-state messages). */
+  dirs: string[];
+}
+
+export interface Block {
+  start: string;
+  end: string;
+  lastActivity: string;
+  cost: number;
+  totalTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  messages: number;
+  models: string[];
+  active: boolean;
+  /** Only on the active block. */
+  burn: BurnRate | null;
+}
+
+export interface BurnRate {
+  costPerHour: number;
+  tokensPerMinute: number;
+  /** Cost of the whole block at the current pace. */
+  projectedCost: number;
+  /** Minutes until the block ends. */
+  minutesLeft: number;
+}
+
+export interface Insights {
+  range: RangeInfo;
+  project: string | null;
+  indexing: IndexingState;
+  /** Most recent first. */
+  blocks: Block[];
+  burnRate: BurnRate | null;
+  runRate: { dailyAvg: number; projectedMonthly: number; days: number };
+  cacheSavings: { saved: number; cacheReadTokens: number };
+  tokenComposition: Tokens & { cache5mTokens: number; cache1hTokens: number };
+  topTools: { name: string; count: number }[];
+  /** heatmap[weekday][hour] cost, weekday 0 = Monday, local time. */
+  heatmap: number[][];
+  subagentShare: { mainCost: number; subagentCost: number; share: number };
+  weeklyCost: { weekStart: string; cost: number }[];
+}
+
+export interface SessionRow extends Tokens {
+  id: string;
+  title: string;
+  cost: number;
+  messages: number;
+  firstActivity: string;
+  lastActivity: string;
+  models: string[];
+  subagentCost: number;
+  /** True when the transcript file no longer exists on disk (history kept). */
+  gone: boolean;
+}
+
+export interface ProjectSessions {
+  range: RangeInfo;
+  project: { id: string; name: string };
+  totals: Totals;
+  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costByModel: ModelCost[];
+  sessions: SessionRow[];
+}
+
+export interface SessionMessage extends Tokens {
+  timestamp: string;
+  model: string;
+  cost: number;
+  cache5mTokens: number;
+  cache1hTokens: number;
+  webSearches: number;
+  fast: boolean;
+  tools: string[];
+  subagent?: { agentId: string; agentType: string | null };
+}
+
+export interface SessionDetail extends Tokens {
+  id: string;
+  title: string;
+  firstPrompt: string | null;
+  cwd: string | null;
+  project: { id: string; name: string };
+  cost: number;
+  messageCount: number;
+  firstActivity: string | null;
+  lastActivity: string | null;
+  messages: SessionMessage[];
+  subagents: { agentId: string; agentType: string | null; description: string | null; cost: number; messages: number }[];
+  inRange: (Totals) | null;
+  today: (Totals) | null;
+  range: RangeInfo;
+}
+
+export interface PriceEntry {
+  model: string;
+  inputCostPerToken: number;
+  outputCostPerToken: number;
+  cacheCreationInputTokenCost: number | null;
+  cacheCreationInputTokenCostAbove1hr: number | null;
+  cacheReadInputTokenCost: number | null;
+  inputCostPerTokenAbove200k: number | null;
+  outputCostPerTokenAbove200k: number | null;
+  fastMultiplier: number | null;
+}
+
+export interface Pricing {
+  source: string;
+  loadedAt: string;
+  models: PriceEntry[];
+}
+
+export interface UsageWindow {
+  /** e.g. 'Session (5h)', 'Week (all models)', 'Week (Opus)'. */
+  label: string;
+  /** 0..100 */
+  percent: number;
+  resetsAt: string | null;
+  severity: 'ok' | 'warn' | 'critical';
+  /** The window that limits the user first. */
+  binding: boolean;
+}
+
+export interface UsageLimits {
+  windows: UsageWindow[];
+  subscription: string | null;
+  spend: { used: number; limit: number | null; currency: string } | null;
+  fetchedAt: string;
+  cached: boolean;
+}
+
+export interface ApiError {
+  error: string;
+}

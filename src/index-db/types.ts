@@ -1,0 +1,84 @@
+// The narrow interface the rest of the server sees of the index. Only src/main writes
+// (through applyBatch and friends); src/http only reads (through `queries`).
+import type { UsageBatch } from '../workers/protocol.ts';
+import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState } from '../http/api-types.ts';
+import type { PriceTable } from './pricing/table.ts';
+
+/** Where a transcript sits in the config dir; decided by discovery from its path alone. */
+export interface FileRole {
+  /** Encoded project folder name. */
+  project: string;
+  /** Session the file belongs to: the file name for a session file, the folder for a subagent file, null for any other file (attributed per line by its sessionId). */
+  session: string | null;
+  /** Subagent id (from `agent-<id>.jsonl`), null for a main transcript. */
+  agentId: string | null;
+  /** From `agent-<id>.meta.json` beside a subagent file. */
+  agentType: string | null;
+  agentDescription: string | null;
+}
+
+/** Per-file read position; see ARCHITECTURE.md "cursors". */
+export interface FileCursor {
+  size: number;
+  mtimeMs: number;
+  /** Offset just after the last complete line consumed. */
+  offset: number;
+  /** Hex of the first HEAD_BYTES bytes when they were read ('' before). */
+  head: string;
+  gone: boolean;
+  /** The session of this file has a first prompt already. */
+  hasPrompt: boolean;
+}
+
+export interface IndexStats {
+  files: number;
+  filesGone: number;
+  messages: number;
+  /** Copies dropped by dedup (kept as alternates). */
+  duplicates: number;
+  lines: number;
+  usageLines: number;
+  malformed: number;
+  giant: number;
+  blank: number;
+  /** Files that could not be read (permission, I/O), with the last error. */
+  unreadable: number;
+}
+
+/** Query filter: the resolved range plus an optional project (encoded folder name). */
+export interface QueryScope {
+  range: RangeInfo;
+  project: string | null;
+  /** "now" for today/active-block decisions (epoch ms); injectable for tests. */
+  now: number;
+}
+
+export interface Queries {
+  overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Overview;
+  insights(scope: QueryScope, indexing: IndexingState): Insights;
+  projects(scope: QueryScope): ProjectRow[];
+  /** null when the project is unknown. */
+  projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
+  /** null when the session is unknown. */
+  session(sessionId: string, scope: QueryScope): SessionDetail | null;
+}
+
+export interface IndexDb {
+  /** Cursor of a known file, undefined for a new one. */
+  cursorOf(path: string): FileCursor | undefined;
+  /** Folds one worker result into the index in one transaction and advances the file's cursor. */
+  applyBatch(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void;
+  /** The file shrank or its head changed: drop its rows (promoting other copies) and reset its cursor. */
+  resetFile(path: string): void;
+  /** The file disappeared: keep its rows, mark it gone. */
+  markGone(path: string): void;
+  /** A file could not be read; counted in stats. */
+  markUnreadable(path: string, error: string): void;
+  /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
+  setPrices(table: PriceTable): void;
+  /** Bumps on every write; part of the HTTP cache key. */
+  dataVersion(): number;
+  stats(): IndexStats;
+  queries: Queries;
+  close(): void;
+}

@@ -1,0 +1,162 @@
+// THE contract between the parse worker and the main thread.
+// A task names a byte range of one file; the worker answers with a columnar batch whose
+// buffers are transferred (not cloned) back to the main thread.
+import { transferableSymbol, valueSymbol } from 'piscina';
+
+export interface ParseTask {
+  /** Absolute path of the transcript. */
+  path: string;
+  /** Byte offset to start at; always the start of a line (0 or just after a '\n'). */
+  from: number;
+  /** Read up to this offset (the size seen by stat). Only complete lines are consumed. */
+  to: number;
+  /** Also report the first real user prompt of the range (the session has none yet). */
+  wantPrompt: boolean;
+}
+
+/** Numeric columns of one usage row, NUM_COLS float64 per row, in this order. */
+export const NUM = {
+  ts: 0, // epoch ms (UTC)
+  input: 1,
+  output: 2,
+  cacheCreate: 3, // all cache-write tokens (5m + 1h)
+  cacheRead: 4,
+  cache1h: 5, // of cacheCreate, the 1-hour writes (usage.cache_creation.ephemeral_1h_input_tokens)
+  webSearch: 6, // usage.server_tool_use.web_search_requests
+  costUSD: 7, // the line's own costUSD, NaN when absent
+  offset: 8, // byte offset of the line in the file (unique per file)
+} as const;
+export const NUM_COLS = 9;
+
+/** Flag bits of one row (Uint8Array, one byte per row). */
+export const FLAG = { fast: 1, sidechain: 2 } as const;
+
+/** String columns of one row, indexes into the batch string table, STR_COLS uint32 per row. */
+export const STR = {
+  messageId: 0, // '' when absent
+  requestId: 1, // '' when absent
+  sessionId: 2, // the line's sessionId ('' when absent)
+  model: 3, // '' when absent
+  agentId: 4, // the line's agentId ('' when absent)
+  tools: 5, // tool_use names of this line's content, joined by ',' ('' when none)
+} as const;
+export const STR_COLS = 6;
+
+export interface ParseStats {
+  /** Complete lines consumed. */
+  lines: number;
+  /** Lines that held a usage entry. */
+  usageLines: number;
+  /** Blank lines. */
+  blank: number;
+  /** Lines that passed the prefilter but were not a JSON object or had a bad shape. */
+  malformed: number;
+  /** Lines over the size limit, skipped without parsing. */
+  giant: number;
+}
+
+/** Non-usage facts found in the range; the latest wins where several appear. */
+export interface FileMeta {
+  /** cwd of the last line that had one. */
+  cwd?: string;
+  /** Latest custom-title / ai-title of the range, with its kind. */
+  title?: string;
+  titleKind?: 'custom' | 'ai';
+  /** First real user prompt (only when the task asked for it). */
+  firstPrompt?: string;
+  /** Earliest timestamp (epoch ms) seen on any line of the range. */
+  firstTs?: number;
+  /** sessionId seen on any line (first one). */
+  sessionId?: string;
+}
+
+export interface UsageBatch {
+  path: string;
+  from: number;
+  /** Offset just after the last complete line consumed; the next task starts here. */
+  consumedTo: number;
+  /** First 64 bytes of the file, hex, when the range started at 0 (head fingerprint). */
+  head: string;
+  rows: number;
+  nums: Float64Array;
+  flags: Uint8Array;
+  strIdx: Uint32Array;
+  /** UTF-8 string table, entries separated by '\0'. */
+  strTable: Uint8Array;
+  meta: FileMeta;
+  stats: ParseStats;
+}
+
+/** Bytes of the head fingerprint kept in each file's cursor. */
+export const HEAD_BYTES = 64;
+/** Lines longer than this are skipped (counted as giant) without being decoded. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** Wraps a batch so `move()` transfers its buffers instead of cloning them. */
+export class TransferableBatch {
+  constructor(private readonly batch: UsageBatch) {}
+  get [transferableSymbol](): ArrayBuffer[] {
+    const b = this.batch;
+    return [b.nums.buffer, b.flags.buffer, b.strIdx.buffer, b.strTable.buffer] as ArrayBuffer[];
+  }
+  get [valueSymbol](): UsageBatch {
+    return this.batch;
+  }
+}
+
+/** Decodes the string table once; rows then index into the returned array. */
+export function decodeStrings(table: Uint8Array): string[] {
+  if (table.byteLength === 0) return [];
+  return new TextDecoder().decode(table).split('\0');
+}
+
+/** A decoded row, for the main thread's writer and for tests. */
+export interface UsageRow {
+  ts: number;
+  input: number;
+  output: number;
+  cacheCreate: number;
+  cacheRead: number;
+  cache1h: number;
+  webSearch: number;
+  costUSD: number | null;
+  offset: number;
+  fast: boolean;
+  sidechain: boolean;
+  messageId: string;
+  requestId: string;
+  sessionId: string;
+  model: string;
+  agentId: string;
+  tools: string[];
+}
+
+export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
+  const strs = decodeStrings(batch.strTable);
+  const { nums, flags, strIdx } = batch;
+  for (let i = 0; i < batch.rows; i++) {
+    const n = i * NUM_COLS;
+    const s = i * STR_COLS;
+    const cost = nums[n + NUM.costUSD]!;
+    const tools = strs[strIdx[s + STR.tools]!]!;
+    yield {
+      ts: nums[n + NUM.ts]!,
+      input: nums[n + NUM.input]!,
+      output: nums[n + NUM.output]!,
+      cacheCreate: nums[n + NUM.cacheCreate]!,
+      cacheRead: nums[n + NUM.cacheRead]!,
+      cache1h: nums[n + NUM.cache1h]!,
+      webSearch: nums[n + NUM.webSearch]!,
+      costUSD: Number.isNaN(cost) ? null : cost,
+      offset: nums[n + NUM.offset]!,
+      fast: (flags[i]! & FLAG.fast) !== 0,
+      sidechain: (flags[i]! & FLAG.sidechain) !== 0,
+      messageId: strs[strIdx[s + STR.messageId]!]!,
+      requestId: strs[strIdx[s + STR.requestId]!]!,
+      sessionId: strs[strIdx[s + STR.sessionId]!]!,
+      model: strs[strIdx[s + STR.model]!]!,
+      agentId: strs[strIdx[s + STR.agentId]!]!,
+      tools: tools ? tools.split(',') : [],
+    };
+  }
+}
