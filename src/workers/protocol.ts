@@ -160,3 +160,46 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
     };
   }
 }
+
+/** Builds a batch from decoded rows (the worker's encoder; tests use it to feed the index). */
+export function encodeBatch(
+  rows: readonly UsageRow[],
+  init: Omit<UsageBatch, 'rows' | 'nums' | 'flags' | 'strIdx' | 'strTable'>,
+): UsageBatch {
+  const nums = new Float64Array(rows.length * NUM_COLS);
+  const flags = new Uint8Array(rows.length);
+  const strIdx = new Uint32Array(rows.length * STR_COLS);
+  const table: string[] = [];
+  const seen = new Map<string, number>();
+  const intern = (s: string): number => {
+    let i = seen.get(s);
+    if (i === undefined) {
+      i = table.length;
+      table.push(s.includes('\0') ? s.replaceAll('\0', '') : s);
+      seen.set(s, i);
+    }
+    return i;
+  };
+  rows.forEach((r, i) => {
+    const n = i * NUM_COLS;
+    nums[n + NUM.ts] = r.ts;
+    nums[n + NUM.input] = r.input;
+    nums[n + NUM.output] = r.output;
+    nums[n + NUM.cacheCreate] = r.cacheCreate;
+    nums[n + NUM.cacheRead] = r.cacheRead;
+    nums[n + NUM.cache1h] = r.cache1h;
+    nums[n + NUM.webSearch] = r.webSearch;
+    nums[n + NUM.costUSD] = r.costUSD ?? Number.NaN;
+    nums[n + NUM.offset] = r.offset;
+    flags[i] = (r.fast ? FLAG.fast : 0) | (r.sidechain ? FLAG.sidechain : 0);
+    const s = i * STR_COLS;
+    strIdx[s + STR.messageId] = intern(r.messageId);
+    strIdx[s + STR.requestId] = intern(r.requestId);
+    strIdx[s + STR.sessionId] = intern(r.sessionId);
+    strIdx[s + STR.model] = intern(r.model);
+    strIdx[s + STR.agentId] = intern(r.agentId);
+    strIdx[s + STR.tools] = intern(r.tools.join(','));
+  });
+  const strTable = rows.length ? new TextEncoder().encode(table.join('\0')) : new Uint8Array(0);
+  return { ...init, rows: rows.length, nums, flags, strIdx, strTable };
+}

@@ -1,0 +1,251 @@
+// `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
+// Per size: cold index time and MB/s, peak RSS, warm restart to a queryable index, append-to-visible
+// latency, ranged query latency (server cache cleared before each request), a 200-client load test,
+// and ccusage 20.0.24 on the same corpus for comparison. Corpora are cached in .cache/bench (git-ignored).
+//   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage]
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
+import { browserBench } from './ui.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = path.join(root, '.cache', 'bench');
+const generator = path.resolve(root, '../shared/tools/gen-corpus.mjs');
+const catalogue = path.resolve(root, '../shared/fixtures/prices/catalogue.json');
+const args = process.argv.slice(2);
+const argOf = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const sizes = (argOf('--sizes') ?? '100,1024').split(',').map(Number);
+const skipLoad = args.includes('--skip-load');
+const skipCcusage = args.includes('--skip-ccusage');
+const skipUi = args.includes('--skip-ui');
+
+function corpus(mb: number): string {
+  const dir = path.join(cacheDir, `corpus-${mb}`);
+  if (!fs.existsSync(path.join(dir, '.complete'))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(`generating a ${mb} MiB corpus in ${path.relative(root, dir)} ...`);
+    execFileSync(process.execPath, [generator, '--out', dir, '--mb', String(mb), '--days', '365', '--seed', '11', '--projects', '40'], {
+      stdio: 'inherit',
+    });
+    fs.writeFileSync(path.join(dir, '.complete'), '');
+  }
+  return dir;
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith('.jsonl')) total += fs.statSync(path.join(e.parentPath, e.name)).size;
+  }
+  return total;
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  startedAt: number;
+  bannerAt: number;
+  /** Resolves with the time the start-up scan finished ("indexed N files"). */
+  indexed: Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startServer(dir: string, indexFile: string): Promise<Running> {
+  const startedAt = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'dist/main.js'), '--dir', dir, '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } },
+  );
+  let stderr = '';
+  const indexed = new Promise<number>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (/indexed \d+ files|no transcripts found/.test(stderr)) resolve(performance.now());
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  indexed.catch(() => undefined);
+  const { port, bannerAt } = await new Promise<{ port: number; bannerAt: number }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /running at http:\/\/localhost:(\d+)/.exec(out);
+      if (m) resolve({ port: Number(m[1]), bannerAt: performance.now() });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    port,
+    startedAt,
+    bannerAt,
+    indexed,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function get(port: number, route: string): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`);
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function clearCache(port: number): Promise<void> {
+  await fetch(`http://127.0.0.1:${port}/api/refresh`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function queryLatency(port: number, route: string, runs = 40): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await clearCache(port);
+    const t = performance.now();
+    await get(port, route);
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** Appends one assistant line to a transcript and waits until the session shows it. */
+async function appendLatency(port: number, dir: string): Promise<number> {
+  const project = fs.readdirSync(path.join(dir, 'projects'))[0]!;
+  const sessionId = `bench-append-${process.pid}`;
+  const file = path.join(dir, 'projects', project, `${sessionId}.jsonl`);
+  const line = (n: number): string =>
+    `${JSON.stringify({
+      type: 'assistant',
+      sessionId,
+      cwd: `/bench/${project}`,
+      timestamp: new Date().toISOString(),
+      requestId: `req_bench_${process.pid}_${n}`,
+      message: { id: `msg_bench_${process.pid}_${n}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 10, output_tokens: 20 } },
+    })}\n`;
+  fs.writeFileSync(file, line(0));
+  try {
+    const count = async (): Promise<number> => {
+      await clearCache(port);
+      const res = await fetch(`http://127.0.0.1:${port}/api/sessions/${sessionId}`);
+      return res.ok ? ((await res.json()) as { messageCount: number }).messageCount : 0;
+    };
+    const deadline = Date.now() + 10_000;
+    while ((await count()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const t = performance.now();
+    fs.appendFileSync(file, line(1));
+    while ((await count()) < 2) {
+      if (Date.now() > deadline + 10_000) throw new Error('appended line never showed up');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return performance.now() - t;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+async function loadTest(port: number): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/api/overview?range=30`,
+    connections: 200,
+    duration: 10,
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+function timeCcusage(dir: string): number {
+  const bin = ensureCcusage();
+  const t = performance.now();
+  execFileSync(bin, ['claude', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dir, TZ: 'UTC' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return performance.now() - t;
+}
+
+const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
+
+async function benchSize(mb: number): Promise<Record<string, unknown>> {
+  const dir = corpus(mb);
+  const bytes = dirBytes(dir);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-'));
+  const indexFile = path.join(work, 'index.db');
+  const out: Record<string, unknown> = { mb, bytes };
+  try {
+    // Cold: empty index, the whole corpus read once.
+    const cold = await startServer(dir, indexFile);
+    const coldDone = await cold.indexed;
+    out.coldMs = coldDone - cold.startedAt;
+    out.coldMBps = bytes / 1048576 / ((coldDone - cold.startedAt) / 1000);
+    out.peakRssMb = peakRssMb(cold.child.pid!);
+    out.bannerMs = cold.bannerAt - cold.startedAt;
+    await cold.stop();
+
+    // Warm: same index, nothing changed: time until the first overview answers.
+    const warm = await startServer(dir, indexFile);
+    await get(warm.port, '/api/overview?range=30');
+    out.warmQueryableMs = performance.now() - warm.startedAt;
+    out.warmScanMs = (await warm.indexed) - warm.startedAt;
+    out.appendMs = await appendLatency(warm.port, dir);
+    const routes = ['/api/overview?range=30', '/api/overview?range=365', '/api/insights?range=30', '/api/insights?range=365', '/api/projects?range=365'];
+    const latency: Record<string, { p50: number; p95: number }> = {};
+    for (const r of routes) latency[r] = await queryLatency(warm.port, r);
+    out.latency = latency;
+    if (!skipLoad) out.load = await loadTest(warm.port);
+    if (!skipUi) out.ui = await browserBench(warm.port);
+    out.warmPeakRssMb = peakRssMb(warm.child.pid!);
+    await warm.stop();
+
+    if (!skipCcusage) {
+      try {
+        out.ccusageMs = timeCcusage(dir);
+        out.ratio = (out.ccusageMs as number) / (out.coldMs as number);
+      } catch (err) {
+        out.ccusage = `not run: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+function report(r: Record<string, unknown>): void {
+  const lat = r.latency as Record<string, { p50: number; p95: number }>;
+  console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl), ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s), ready line after ${fmt(r.bannerMs as number)}`);
+  console.log(`peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing; ${(r.warmPeakRssMb as number).toFixed(0)} MB warm incl. load test`);
+  console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);
+  console.log(`append -> visible   ${fmt(r.appendMs as number)}`);
+  for (const [route, v] of Object.entries(lat)) console.log(`query ${route.padEnd(26)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared)`);
+  const load = r.load as { rps: number; p99: number; errors: number; non2xx: number } | undefined;
+  if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
+  const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;
+  if (ui) console.log(`ui                  overview first render ${fmt(ui.firstRenderMs)}, range switch ${fmt(ui.rangeSwitchMs)} (server cache cold)`);
+  if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)}  (ours ${(r.ratio as number).toFixed(2)}x faster)`);
+  else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);
+}
+
+const results = [];
+for (const mb of sizes) {
+  const r = await benchSize(mb);
+  report(r);
+  results.push(r);
+}
+fs.mkdirSync(cacheDir, { recursive: true });
+fs.writeFileSync(path.join(cacheDir, 'results.json'), JSON.stringify(results, null, 2));

@@ -1,0 +1,73 @@
+// Where a transcript sits in the config dir decides what it is (decisions.md "Layout"):
+//   projects/<p>/<session>.jsonl                          a session
+//   projects/<p>/<session>/subagents/**/agent-<id>.jsonl  subagent usage of that session (+ agent-<id>.meta.json)
+//   projects/<p>/**/other.jsonl                           read, attributed per line by its sessionId
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FileRole } from '../index-db/types.ts';
+
+/** Workflow journals hold no usage; skipping them saves a read. */
+export function isTranscript(file: string): boolean {
+  return file.endsWith('.jsonl') && path.basename(file) !== 'journal.jsonl';
+}
+
+/** The role of a transcript from its path alone, or null when it is not under a project folder of `projectsDir`. */
+export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agentType' | 'agentDescription'> | null {
+  const rel = path.relative(projectsDir, file);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  const parts = rel.split(path.sep);
+  if (parts.length < 2) return null; // a .jsonl directly in projects/ belongs to no project
+  const project = parts[0]!;
+  const base = path.basename(file, '.jsonl');
+  const agent = /^agent-(.+)$/.exec(base)?.[1] ?? null;
+  if (parts.length === 2 && !agent) return { project, session: base, agentId: null };
+  const subIdx = parts.indexOf('subagents');
+  if (subIdx === 2 && parts.length > 3) return { project, session: parts[1]!, agentId: agent ?? base };
+  return { project, session: null, agentId: agent };
+}
+
+/** Reads `agent-<id>.meta.json` beside a subagent transcript; missing or bad files give nulls. */
+export async function agentMeta(file: string): Promise<{ agentType: string | null; agentDescription: string | null }> {
+  const metaPath = file.replace(/\.jsonl$/, '.meta.json');
+  try {
+    const meta = JSON.parse(await fs.promises.readFile(metaPath, 'utf8')) as Record<string, unknown>;
+    return {
+      agentType: typeof meta.agentType === 'string' ? meta.agentType : null,
+      agentDescription: typeof meta.description === 'string' ? meta.description : null,
+    };
+  } catch {
+    return { agentType: null, agentDescription: null };
+  }
+}
+
+export interface FoundFile {
+  path: string;
+  size: number;
+}
+
+/** Every transcript under the projects dirs (a missing dir is simply empty). */
+export async function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+  const out: FoundFile[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    await Promise.all(
+      entries.map(async (e) => {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) return walk(p);
+        if (!e.isFile() || !isTranscript(p)) return;
+        try {
+          out.push({ path: p, size: (await fs.promises.stat(p)).size });
+        } catch {
+          // vanished between readdir and stat: the watcher reports it if it comes back
+        }
+      }),
+    );
+  };
+  await Promise.all(projectsDirs.map((d) => walk(d)));
+  return out;
+}

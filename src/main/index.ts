@@ -1,0 +1,112 @@
+// Composition root: config -> index -> prices -> server (answers at once) -> pool -> ingest -> scan + watcher.
+// The only module that knows every part, and the only one that starts or stops things.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, parseConfig, type Config } from './config.ts';
+import { openIndex } from '../index-db/index.ts';
+import { createPriceSource } from './prices.ts';
+import { createServer } from '../http/server.ts';
+import { createUsageProbe } from './usage-probe.ts';
+import { createPool } from './pool.ts';
+import { createIngest } from './ingest.ts';
+import { agentMeta, listTranscripts, roleOf } from './discovery.ts';
+import { watchProjects } from './watcher.ts';
+import { createLifecycle, exitOnSignals } from './lifecycle.ts';
+import { log } from './log.ts';
+import type { FileRole } from '../index-db/types.ts';
+
+/** dist/main.js serves dist/ui; under tsx (tests) src/main/index.ts serves the built dist/ui too. */
+function uiDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return import.meta.url.endsWith('.ts') ? path.resolve(here, '../../dist/ui') : path.join(here, 'ui');
+}
+
+function loadConfig(): Config {
+  try {
+    return parseConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`cost-dashboard: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.help !== null) {
+    process.stdout.write(config.help);
+    return;
+  }
+  if (config.version !== null) {
+    process.stdout.write(`${config.version}\n`);
+    return;
+  }
+  const lifecycle = createLifecycle(log);
+  exitOnSignals(lifecycle);
+
+  const index = openIndex(config.indexPath, { log });
+  lifecycle.add('index', () => index.close());
+
+  const prices = createPriceSource({
+    source: config.prices ?? undefined,
+    offline: config.offline,
+    mode: config.costMode,
+    log,
+    onChange: (table) => index.setPrices(table),
+  });
+  lifecycle.add('prices', () => prices.close());
+  index.setPrices(prices.current());
+
+  const pool = createPool();
+  lifecycle.add('pool', () => pool.close());
+
+  const roleCache = new Map<string, FileRole | null>();
+  const roleFor = async (file: string): Promise<FileRole | null> => {
+    if (roleCache.has(file)) return roleCache.get(file)!;
+    const dir = config.projectsDirs.find((d) => roleOf(d, file));
+    const base = dir ? roleOf(dir, file) : null;
+    const role = base ? { ...base, ...(base.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null }) } : null;
+    roleCache.set(file, role);
+    return role;
+  };
+  const ingest = createIngest({ index, pool, roleOf: roleFor, log });
+  lifecycle.add('ingest', () => ingest.close());
+
+  const server = createServer({
+    index,
+    config,
+    indexing: () => ingest.progress(),
+    prices: () => prices.current(),
+    probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
+    uiDir: uiDir(),
+    log,
+  });
+  const port = await server.listen();
+  lifecycle.add('server', () => server.close());
+  // The one stdout line the hub matches (case-insensitively) with `running at http://localhost:(\d+)`.
+  process.stdout.write(`Cost Dashboard running at http://localhost:${port}\n`);
+  if (config.open) openBrowser(`http://localhost:${port}`);
+
+  // Prices first (a file is read at once; a URL waits a few seconds at most), so the first index is priced once.
+  await prices.start();
+  const watcher = watchProjects(config.projectsDirs, { changed: (p) => ingest.changed(p), removed: (p) => ingest.removed(p) }, log);
+  lifecycle.add('watcher', () => watcher.close());
+  ingest.startScan(await listTranscripts(config.projectsDirs));
+}
+
+function openBrowser(url: string): void {
+  void import('node:child_process').then(({ spawn }) => {
+    const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+    const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => log(`could not open a browser; visit ${url}`));
+    child.unref();
+  });
+}
+
+main().catch((err: unknown) => {
+  log(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+// Per-file cursors decide what to read; at most one task per path is in flight, a burst of
+// changes to one path is coalesced into one follow-up read. Start-up and live updates share this path.
+import fs from 'node:fs';
+import type { FileRole, IndexDb } from '../index-db/types.ts';
+import { HEAD_BYTES } from '../workers/protocol.ts';
+import type { IndexingState } from '../http/api-types.ts';
+import type { ParsePool } from './pool.ts';
+import type { Log } from './log.ts';
+
+export interface Ingest {
+  /** A file appeared or changed (or may have: the cursor decides). */
+  changed(path: string): void;
+  /** A file disappeared: its history stays, marked gone. */
+  removed(path: string): void;
+  /** The start-up scan: total work known up front, for progress. */
+  startScan(files: { path: string; size: number }[]): void;
+  /** Resolves when nothing is queued or in flight. */
+  idle(): Promise<void>;
+  progress(): IndexingState;
+  close(): Promise<void>;
+}
+
+export interface IngestDeps {
+  index: IndexDb;
+  pool: ParsePool;
+  roleOf(path: string): Promise<FileRole | null>;
+  log: Log;
+  /** Called after each batch lands (the HTTP cache and tests listen). */
+  onApplied?(path: string): void;
+}
+
+function readHead(path: string): string {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, n).toString('hex');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function createIngest(deps: IngestDeps): Ingest {
+  const { index, pool, log } = deps;
+  const queue = new Set<string>(); // paths waiting, in arrival order
+  const inFlight = new Set<string>();
+  const again = new Set<string>(); // changed while in flight: read once more after
+  const maxInFlight = pool.threads * 2;
+  let closed = false;
+  let idleWaiters: (() => void)[] = [];
+  const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
+
+  const pump = (): void => {
+    while (!closed && inFlight.size < maxInFlight && queue.size) {
+      const path = queue.values().next().value as string;
+      queue.delete(path);
+      inFlight.add(path);
+      void run(path).finally(() => {
+        inFlight.delete(path);
+        if (again.delete(path)) queue.add(path);
+        finishScanFile(path);
+        pump();
+        if (!queue.size && !inFlight.size) {
+          const w = idleWaiters;
+          idleWaiters = [];
+          for (const f of w) f();
+        }
+      });
+    }
+  };
+
+  const finishScanFile = (path: string): void => {
+    const size = scan.files.get(path);
+    if (size === undefined) return;
+    scan.files.delete(path);
+    scan.filesDone++;
+    scan.bytesDone += size;
+    if (scan.active && scan.files.size === 0) {
+      scan.active = false;
+      log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
+    }
+  };
+
+  async function run(path: string): Promise<void> {
+    try {
+      let stat: fs.Stats;
+      try {
+        stat = await fs.promises.stat(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          if (index.cursorOf(path)) index.markGone(path);
+          return;
+        }
+        throw err;
+      }
+      if (!stat.isFile()) return;
+      const role = await deps.roleOf(path);
+      if (!role) return;
+      let cursor = index.cursorOf(path);
+      if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
+      // A file that shrank, or whose first bytes changed, was rewritten: read it again from scratch.
+      if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || (cursor.head && readHead(path) !== cursor.head))) {
+        log(`re-reading ${path} (rewritten)`);
+        index.resetFile(path);
+        cursor = index.cursorOf(path);
+      }
+      const from = cursor?.offset ?? 0;
+      const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
+      if (closed) return;
+      index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+      deps.onApplied?.(path);
+    } catch (err) {
+      if (closed) return;
+      const message = err instanceof Error ? err.message : String(err);
+      log(`cannot read ${path}: ${message}`);
+      index.markUnreadable(path, message);
+    }
+  }
+
+  return {
+    changed(path) {
+      if (closed) return;
+      if (inFlight.has(path)) again.add(path);
+      else queue.add(path);
+      pump();
+    },
+    removed(path) {
+      if (closed) return;
+      queue.delete(path);
+      if (inFlight.has(path)) again.add(path); // run() sees ENOENT and marks it gone
+      else if (index.cursorOf(path)) index.markGone(path);
+    },
+    startScan(files) {
+      scan.started = true;
+      scan.active = files.length > 0;
+      for (const f of files) {
+        scan.files.set(f.path, f.size);
+        scan.bytesTotal += f.size;
+      }
+      if (!scan.active) log('no transcripts found');
+      for (const f of files) this.changed(f.path);
+    },
+    idle() {
+      if (!queue.size && !inFlight.size) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    progress() {
+      return {
+        done: scan.started && !scan.active,
+        filesTotal: scan.filesDone + scan.files.size,
+        filesDone: scan.filesDone,
+        bytesTotal: scan.bytesTotal,
+        bytesDone: scan.bytesDone,
+      };
+    },
+    async close() {
+      closed = true;
+      queue.clear();
+      const w = idleWaiters;
+      idleWaiters = [];
+      for (const f of w) f();
+    },
+  };
+}

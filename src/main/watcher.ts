@@ -1,0 +1,39 @@
+// chokidar over every projects folder. The start-up scan is done by discovery (it knows the total
+// size for progress), so the watcher only reports what changes afterwards; ingest makes repeats no-ops.
+import fs from 'node:fs';
+import { watch, type FSWatcher } from 'chokidar';
+import { isTranscript } from './discovery.ts';
+import type { Log } from './log.ts';
+
+export interface Watcher {
+  /** Resolves once chokidar has walked the folders and watches them. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WatchHandlers {
+  changed(path: string): void;
+  removed(path: string): void;
+}
+
+export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
+  // A projects folder that does not exist yet is watched from its parent, so a first session is picked up.
+  const targets = dirs.map((d) => (fs.existsSync(d) ? d : d.replace(/[\\/]projects$/, '')));
+  const watcher: FSWatcher = watch(targets, {
+    ignoreInitial: true,
+    ignorePermissionErrors: true,
+    // Transcripts are append-only and the worker consumes complete lines only, so no write-finish wait.
+    awaitWriteFinish: false,
+    ignored: (p, stats) => Boolean(stats?.isFile() && !isTranscript(p)),
+  });
+  const onFile = (p: string): void => {
+    if (isTranscript(p)) on.changed(p);
+  };
+  watcher.on('add', onFile).on('change', onFile);
+  watcher.on('unlink', (p) => {
+    if (isTranscript(p)) on.removed(p);
+  });
+  watcher.on('error', (err) => log(`watcher: ${err instanceof Error ? err.message : String(err)}`));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return { ready, close: () => watcher.close() };
+}
