@@ -1,4 +1,4 @@
-// Composition root: config -> index -> prices -> server (answers at once) -> pool -> ingest -> scan + watcher.
+// Composition root: config -> index -> prices -> server (answers at once) -> pipeline (pool, ingest, scan, watcher).
 // The only module that knows every part, and the only one that starts or stops things.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,13 +7,9 @@ import { openIndex } from '../index-db/index.ts';
 import { createPriceSource } from './prices.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from './usage-probe.ts';
-import { createPool } from './pool.ts';
-import { createIngest } from './ingest.ts';
-import { agentMeta, listTranscripts, roleOf } from './discovery.ts';
-import { watchProjects } from './watcher.ts';
+import { startPipeline, type Pipeline } from './pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from './log.ts';
-import type { FileRole } from '../index-db/types.ts';
 
 /** dist/main.js serves dist/ui; under tsx (tests) src/main/index.ts serves the built dist/ui too. */
 function uiDir(): string {
@@ -59,25 +55,11 @@ async function main(): Promise<void> {
   lifecycle.add('prices', () => prices.close());
   index.setPrices(prices.current());
 
-  const pool = createPool();
-  lifecycle.add('pool', () => pool.close());
-
-  const roleCache = new Map<string, FileRole | null>();
-  const roleFor = async (file: string): Promise<FileRole | null> => {
-    if (roleCache.has(file)) return roleCache.get(file)!;
-    const dir = config.projectsDirs.find((d) => roleOf(d, file));
-    const base = dir ? roleOf(dir, file) : null;
-    const role = base ? { ...base, ...(base.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null }) } : null;
-    roleCache.set(file, role);
-    return role;
-  };
-  const ingest = createIngest({ index, pool, roleOf: roleFor, log });
-  lifecycle.add('ingest', () => ingest.close());
-
+  let pipeline: Pipeline | null = null;
   const server = createServer({
     index,
     config,
-    indexing: () => ingest.progress(),
+    indexing: () => pipeline?.ingest.progress() ?? { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
     prices: () => prices.current(),
     probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
     uiDir: uiDir(),
@@ -91,9 +73,8 @@ async function main(): Promise<void> {
 
   // Prices first (a file is read at once; a URL waits a few seconds at most), so the first index is priced once.
   await prices.start();
-  const watcher = watchProjects(config.projectsDirs, { changed: (p) => ingest.changed(p), removed: (p) => ingest.removed(p) }, log);
-  lifecycle.add('watcher', () => watcher.close());
-  ingest.startScan(await listTranscripts(config.projectsDirs));
+  pipeline = await startPipeline({ projectsDirs: config.projectsDirs, index, log });
+  lifecycle.add('pipeline', () => pipeline?.close());
 }
 
 function openBrowser(url: string): void {

@@ -1,0 +1,3 @@
+export const CCUSAGE_VERSION: string;
+/** Installs ccusage into .cache/ccusage when needed; returns its binary path, throws when it cannot be installed. */
+export function ensureCcusage(): string;

@@ -1,0 +1,60 @@
+// The ingestion side of the server: pool -> ingest -> start-up scan + watcher, over one index.
+// main/index.ts starts it after the server listens; tests and the bench start it on their own.
+import type { FileRole, IndexDb } from '../index-db/types.ts';
+import { agentMeta, listTranscripts, roleOf } from './discovery.ts';
+import { createIngest, type Ingest } from './ingest.ts';
+import { createPool } from './pool.ts';
+import { watchProjects, type Watcher } from './watcher.ts';
+import type { Log } from './log.ts';
+
+export interface Pipeline {
+  ingest: Ingest;
+  /** Resolves when the watcher is live. */
+  watching: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PipelineOptions {
+  projectsDirs: readonly string[];
+  index: IndexDb;
+  log: Log;
+  threads?: number;
+  onApplied?(path: string): void;
+}
+
+export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
+  const { projectsDirs, index, log } = opts;
+  const pool = createPool({ threads: opts.threads });
+  const roles = new Map<string, FileRole | null>();
+  const roleFor = async (file: string): Promise<FileRole | null> => {
+    if (roles.has(file)) return roles.get(file)!;
+    const dir = projectsDirs.find((d) => roleOf(d, file));
+    const base = dir ? roleOf(dir, file) : null;
+    const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
+    const role = base ? { ...base, ...meta } : null;
+    roles.set(file, role);
+    return role;
+  };
+  const ingest = createIngest({ index, pool, roleOf: roleFor, log, onApplied: opts.onApplied });
+  const watcher: Watcher = watchProjects(
+    projectsDirs,
+    {
+      changed: (p) => ingest.changed(p),
+      removed: (p) => {
+        roles.delete(p);
+        ingest.removed(p);
+      },
+    },
+    log,
+  );
+  ingest.startScan(await listTranscripts(projectsDirs));
+  return {
+    ingest,
+    watching: watcher.ready,
+    async close() {
+      await watcher.close();
+      await ingest.close();
+      await pool.close();
+    },
+  };
+}

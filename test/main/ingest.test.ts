@@ -1,0 +1,143 @@
+// Incremental behaviour end to end: real files written while the real watcher, worker pool and
+// SQLite index run. Each step checks what the index shows, and the line stats prove what was (not) re-read.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openIndex } from '../../src/index-db/index.ts';
+import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
+import { startPipeline, type Pipeline } from '../../src/main/pipeline.ts';
+import { waitFor, sleep } from '../helpers/wait.ts';
+
+const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
+
+const allTime = (): QueryScope => ({
+  range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
+  project: null,
+  now: Date.now(),
+});
+
+let n = 0;
+function assistant(sessionId: string, output: number, ts = '2026-11-20T10:00:00.000Z'): string {
+  n++;
+  return `${JSON.stringify({
+    type: 'assistant',
+    sessionId,
+    cwd: '/home/dev/alpha',
+    timestamp: ts,
+    requestId: `req_${n}`,
+    message: { id: `msg_${n}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 100, output_tokens: output } },
+  })}\n`;
+}
+
+interface Ctx {
+  dir: string;
+  projects: string;
+  dbFile: string;
+  index: IndexDb;
+  pipeline: Pipeline;
+  logs: string[];
+}
+
+async function start(ctx: Pick<Ctx, 'dir' | 'projects' | 'dbFile'>): Promise<Ctx> {
+  const logs: string[] = [];
+  const log = (m: string): void => void logs.push(m);
+  const index = openIndex(ctx.dbFile, { log });
+  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
+  const pipeline = await startPipeline({ projectsDirs: [ctx.projects], index, log, threads: 1 });
+  await pipeline.watching;
+  await pipeline.ingest.idle();
+  return { ...ctx, index, pipeline, logs };
+}
+
+async function stop(ctx: Ctx): Promise<void> {
+  await ctx.pipeline.close();
+  ctx.index.close();
+}
+
+const count = (ctx: Ctx, session: string): number => ctx.index.queries.session(session, allTime())?.messageCount ?? 0;
+
+const Ingest = suite('ingest');
+
+Ingest('append, half-written line, truncate, delete, new project, restart, corrupt index', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-ingest-'));
+  const projects = path.join(dir, 'projects');
+  const file = path.join(projects, '-home-dev-alpha', 's1.jsonl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, assistant('s1', 10) + assistant('s1', 20));
+  const dbFile = path.join(dir, 'index.db');
+  let ctx = await start({ dir, projects, dbFile });
+  try {
+    assert.is(count(ctx, 's1'), 2, 'start-up scan');
+    assert.is(ctx.pipeline.ingest.progress().done, true);
+
+    fs.appendFileSync(file, assistant('s1', 30));
+    await waitFor(() => count(ctx, 's1') === 3, 'appended line');
+
+    // Half-written line: not counted until its newline arrives, then counted once.
+    const half = assistant('s1', 40);
+    fs.appendFileSync(file, half.slice(0, 40));
+    await sleep(400);
+    assert.is(count(ctx, 's1'), 3, 'half line waits');
+    fs.appendFileSync(file, half.slice(40));
+    await waitFor(() => count(ctx, 's1') === 4, 'completed line');
+    const linesBefore = ctx.index.stats().lines;
+    assert.is(linesBefore, 4, 'every line read exactly once');
+
+    // Truncate and rewrite: the file is read from scratch, its old rows are gone.
+    fs.writeFileSync(file, assistant('s1', 99));
+    await waitFor(() => count(ctx, 's1') === 1, 'rewritten file');
+    assert.ok(ctx.logs.some((l) => l.includes('re-reading')), 'rewrite is logged');
+
+    // A new project folder appearing while running is picked up.
+    const other = path.join(projects, '-home-dev-beta', 's2.jsonl');
+    fs.mkdirSync(path.dirname(other), { recursive: true });
+    fs.writeFileSync(other, assistant('s2', 5));
+    await waitFor(() => count(ctx, 's2') === 1, 'new project');
+
+    // Delete: history outlives the file.
+    fs.rmSync(other);
+    await waitFor(() => ctx.index.stats().filesGone === 1, 'file marked gone');
+    assert.is(count(ctx, 's2'), 1, 'deleted file keeps its rows');
+
+    // Restart on the same index: nothing is parsed again.
+    const lines = ctx.index.stats().lines;
+    await stop(ctx);
+    ctx = await start({ dir, projects, dbFile });
+    assert.is(ctx.index.stats().lines, lines, 'restart reads no line again');
+    assert.is(count(ctx, 's1'), 1);
+    assert.is(count(ctx, 's2'), 1, 'history of the deleted file survives a restart');
+
+    // Corrupt index: rebuilt from the transcripts (the deleted file's history cannot come back).
+    await stop(ctx);
+    fs.writeFileSync(dbFile, Buffer.from('this is not a sqlite database at all, just junk bytes'.repeat(200)));
+    for (const ext of ['-wal', '-shm']) fs.rmSync(dbFile + ext, { force: true });
+    ctx = await start({ dir, projects, dbFile });
+    assert.ok(ctx.logs.some((l) => /rebuil/i.test(l)), `a log line says the index was rebuilt: ${ctx.logs.join(' | ')}`);
+    assert.is(count(ctx, 's1'), 1, 'rebuilt from the transcripts');
+  } finally {
+    await stop(ctx).catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Ingest('a burst of appends to one file is coalesced and fully read', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-burst-'));
+  const projects = path.join(dir, 'projects');
+  const file = path.join(projects, '-home-dev-alpha', 's3.jsonl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '');
+  const ctx = await start({ dir, projects, dbFile: path.join(dir, 'index.db') });
+  try {
+    for (let i = 0; i < 200; i++) fs.appendFileSync(file, assistant('s3', i + 1));
+    await waitFor(() => count(ctx, 's3') === 200, '200 appended lines', 10_000);
+    assert.is(ctx.index.stats().lines, 200, 'no line read twice');
+  } finally {
+    await stop(ctx);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Ingest.run();
