@@ -1,0 +1,203 @@
+// Pure: one parsed transcript line -> the facts we index. Never throws on any JSON value.
+import type { UsageRow } from './protocol.ts';
+
+type Rec = Record<string, unknown>;
+
+export function isRecord(v: unknown): v is Rec {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** Token counts: anything but a finite positive number is 0. */
+const count = (v: unknown): number => (typeof v === 'number' && v > 0 && Number.isFinite(v) ? v : 0);
+
+/** Epoch ms of a line's timestamp (ISO string or epoch number), or NaN. */
+export function timestampOf(line: Rec): number {
+  const t = line.timestamp;
+  if (typeof t === 'string') return parseIsoUtc(t);
+  return typeof t === 'number' && Number.isFinite(t) ? t : Number.NaN;
+}
+
+/** Date.parse, with a fast path for the agent's own `YYYY-MM-DDTHH:MM:SS.mmmZ` (one per usage line: it adds up). */
+export function parseIsoUtc(t: string): number {
+  if (t.length !== 24 || t.charCodeAt(23) !== 0x5a /* Z */ || t.charCodeAt(10) !== 0x54 /* T */) return Date.parse(t);
+  const year = digits(t, 0, 4);
+  const month = digits(t, 5, 2);
+  const day = digits(t, 8, 2);
+  const hour = digits(t, 11, 2);
+  const min = digits(t, 14, 2);
+  const sec = digits(t, 17, 2);
+  const ms = digits(t, 20, 3);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || min < 0 || min > 59 || sec < 0 || sec > 59 || ms < 0) {
+    return Date.parse(t);
+  }
+  return Date.UTC(year, month - 1, day, hour, min, sec, ms);
+}
+
+/** The decimal number of t[at, at + n), or -1 when a character is not a digit. */
+function digits(t: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = t.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** True when the line carries a usage entry at all (good or bad shape). */
+export function hasUsage(line: Rec): boolean {
+  return isRecord(line.message) && line.message.usage !== undefined;
+}
+
+/** The usage row of a line, or null when it has no usable `message.usage` + timestamp. */
+export function extractUsage(line: Rec, offset: number): UsageRow | null {
+  const message = line.message;
+  if (!isRecord(message)) return null;
+  const usage = message.usage;
+  if (!isRecord(usage)) return null;
+  const ts = timestampOf(line);
+  if (Number.isNaN(ts)) return null;
+
+  const split = isRecord(usage.cache_creation) ? usage.cache_creation : null;
+  const cacheCreate =
+    usage.cache_creation_input_tokens == null && split
+      ? count(split.ephemeral_5m_input_tokens) + count(split.ephemeral_1h_input_tokens)
+      : count(usage.cache_creation_input_tokens);
+  const cache1h = split ? Math.min(count(split.ephemeral_1h_input_tokens), cacheCreate) : 0;
+  const server = isRecord(usage.server_tool_use) ? usage.server_tool_use : null;
+  const cost = line.costUSD;
+
+  return {
+    ts,
+    input: count(usage.input_tokens),
+    output: count(usage.output_tokens),
+    cacheCreate,
+    cacheRead: count(usage.cache_read_input_tokens),
+    cache1h,
+    webSearch: server ? count(server.web_search_requests) : 0,
+    costUSD: typeof cost === 'number' && Number.isFinite(cost) ? cost : null,
+    offset,
+    fast: usage.speed === 'fast',
+    sidechain: line.isSidechain === true,
+    messageId: str(message.id),
+    requestId: str(line.requestId),
+    sessionId: str(line.sessionId),
+    model: str(message.model),
+    agentId: str(line.agentId),
+    tools: toolNames(message.content),
+  };
+}
+
+function toolNames(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  const names: string[] = [];
+  for (const item of content) {
+    // ',' joins the names in the batch's string table, so it cannot be part of one
+    if (isRecord(item) && item.type === 'tool_use' && typeof item.name === 'string' && item.name && !item.name.includes(',')) {
+      names.push(item.name);
+    }
+  }
+  return names;
+}
+
+/** Title of a `custom-title` / `ai-title` line, or null. */
+export function extractTitle(line: Rec): { title: string; kind: 'custom' | 'ai' } | null {
+  const kind = line.type === 'custom-title' ? 'custom' : line.type === 'ai-title' ? 'ai' : null;
+  if (!kind) return null;
+  const title = str(kind === 'custom' ? line.customTitle : line.aiTitle) || str(line.title);
+  const trimmed = title.trim();
+  return trimmed ? { title: trimmed, kind } : null;
+}
+
+export const PROMPT_MAX_CHARS = 500;
+/** Text the agent writes as a user line that the user did not type. */
+const NOT_A_PROMPT = [
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<local-command-caveat>',
+  '<bash-stdout>',
+  '<bash-stderr>',
+  '<task-notification>',
+  '[Request interrupted',
+];
+
+/** The prompt a user line holds ("/cmd args" for slash commands), or null when it is not a real prompt. */
+export function extractPrompt(line: Rec): string | null {
+  if (line.type !== 'user' || line.isMeta === true || line.isCompactSummary === true) return null;
+  const message = line.message;
+  if (!isRecord(message)) return null;
+  const text = promptText(message.content).trim();
+  if (!text) return null;
+
+  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
+  if (command) {
+    const name = command[1]!.trim();
+    if (!name) return null;
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+    return cap(`${name.startsWith('/') ? name : `/${name}`}${args ? ` ${args}` : ''}`);
+  }
+  if (NOT_A_PROMPT.some((p) => text.startsWith(p))) return null;
+  return cap(text);
+}
+
+/** A string content, or the text blocks of an array content (tool results and images hold no prompt). */
+function promptText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const item of content) {
+    if (isRecord(item) && item.type === 'text' && typeof item.text === 'string') parts.push(item.text);
+  }
+  return parts.join('\n');
+}
+
+function cap(s: string): string {
+  if (s.length <= PROMPT_MAX_CHARS) return s;
+  const cut = s.slice(0, PROMPT_MAX_CHARS);
+  // do not leave half of a surrogate pair at the end
+  const last = cut.charCodeAt(cut.length - 1);
+  return (last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut).trimEnd();
+}
+
+/**
+ * Collapses the rows of one batch that are copies of one API response: same (messageId, requestId), or the same
+ * messageId within the same session when there is no requestId. Keeps the copy with the most output tokens (the
+ * first on a tie), in the place of the first copy, with the union of all copies' tool names.
+ */
+export function collapseRows(rows: UsageRow[]): UsageRow[] {
+  const out: UsageRow[] = [];
+  const byMessage = new Map<string, number[]>(); // messageId -> indexes in `out` (almost always one)
+  for (const row of rows) {
+    if (!row.messageId) {
+      out.push(row);
+      continue;
+    }
+    const seen = byMessage.get(row.messageId);
+    const i = seen?.find((k) => sameResponse(out[k]!, row));
+    if (i === undefined) {
+      if (seen) seen.push(out.length);
+      else byMessage.set(row.messageId, [out.length]);
+      out.push(row);
+      continue;
+    }
+    const kept = out[i]!;
+    const tools = unionTools(kept.tools, row.tools);
+    if (row.output > kept.output) out[i] = { ...row, tools };
+    else kept.tools = tools;
+  }
+  return out;
+}
+
+/** Same messageId is given; then the same requestId, or no requestId on either and the same session. */
+function sameResponse(a: UsageRow, b: UsageRow): boolean {
+  return a.requestId === b.requestId && (a.requestId !== '' || a.sessionId === b.sessionId);
+}
+
+function unionTools(a: string[], b: string[]): string[] {
+  if (!b.length) return a;
+  if (!a.length) return b;
+  const all = [...a];
+  for (const t of b) if (!all.includes(t)) all.push(t);
+  return all;
+}

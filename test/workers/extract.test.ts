@@ -1,0 +1,239 @@
+// One parsed line -> usage row / title / prompt, and the in-batch collapse of one response's copies.
+import fs from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { collapseRows, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
+import type { UsageRow } from '../../src/workers/protocol.ts';
+import { usageLine, userLine } from '../helpers/jsonl.ts';
+
+const PROJECT = path.resolve(import.meta.dirname, '../../../shared/fixtures/transcripts/config/projects/-Users-randlee-Documents-github-claude-history');
+const SUBAGENT = path.join(PROJECT, '967e501d-aa48-4eab-a21f-b17058bd78f0/subagents/agent-aae161c.jsonl');
+
+/** Line n (1-based) of a fixture file, parsed. */
+function fixtureLine(file: string, n: number): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[n - 1]!) as Record<string, unknown>;
+}
+const usageOf = (line: Record<string, unknown>) => (line.message as { usage: Record<string, unknown> }).usage;
+
+const Usage = suite('extractUsage');
+
+Usage('every field of a real subagent line', () => {
+  const row = extractUsage(fixtureLine(SUBAGENT, 3), 1234);
+  assert.equal(row, {
+    ts: Date.UTC(2026, 1, 2, 4, 53, 23, 892),
+    input: 3,
+    output: 4,
+    cacheCreate: 8901,
+    cacheRead: 0,
+    cache1h: 0,
+    webSearch: 0,
+    costUSD: null,
+    offset: 1234,
+    fast: false,
+    sidechain: true,
+    messageId: 'msg_01XYF9Po72P31z39Cp18a4gS',
+    requestId: 'req_011CXieJsKTqmAeTMEGBh8d2',
+    sessionId: '967e501d-aa48-4eab-a21f-b17058bd78f0',
+    model: 'claude-opus-4-5-20251101',
+    agentId: 'aae161c',
+    tools: ['Bash'],
+  });
+});
+
+Usage('costUSD, fast, web search and 1-hour cache writes', () => {
+  const line = fixtureLine(SUBAGENT, 3);
+  const usage = usageOf(line);
+  line.costUSD = 0.125;
+  usage.speed = 'fast';
+  usage.server_tool_use = { web_search_requests: 2 };
+  usage.cache_creation = { ephemeral_5m_input_tokens: 3901, ephemeral_1h_input_tokens: 5000 };
+  const row = extractUsage(line, 0)!;
+  assert.is(row.costUSD, 0.125);
+  assert.is(row.fast, true);
+  assert.is(row.webSearch, 2);
+  assert.is(row.cacheCreate, 8901);
+  assert.is(row.cache1h, 5000);
+
+  usage.cache_creation = { ephemeral_1h_input_tokens: 99_999 };
+  assert.is(extractUsage(line, 0)!.cache1h, 8901, '1h writes are clamped to all cache writes');
+  usage.speed = 'standard';
+  assert.is(extractUsage(line, 0)!.fast, false);
+});
+
+Usage('cache writes from the 5m/1h split when the total is absent', () => {
+  const line = fixtureLine(SUBAGENT, 3);
+  const usage = usageOf(line);
+  delete usage.cache_creation_input_tokens;
+  usage.cache_creation = { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 40 };
+  const row = extractUsage(line, 0)!;
+  assert.is(row.cacheCreate, 140);
+  assert.is(row.cache1h, 40);
+});
+
+Usage('bad numbers count as 0; strings default to empty', () => {
+  const line = JSON.parse(
+    '{"timestamp":"2026-01-01T00:00:00.000Z","costUSD":"1.5","message":{"content":"x","usage":' +
+      '{"input_tokens":"12","output_tokens":-5,"cache_read_input_tokens":1e999,"cache_creation_input_tokens":null,' +
+      '"cache_creation":{"ephemeral_5m_input_tokens":true,"ephemeral_1h_input_tokens":7},"server_tool_use":{"web_search_requests":"3"}}}}',
+  ) as Record<string, unknown>;
+  assert.equal(extractUsage(line, 5), {
+    ts: Date.UTC(2026, 0, 1),
+    input: 0,
+    output: 0,
+    cacheCreate: 7,
+    cacheRead: 0,
+    cache1h: 7,
+    webSearch: 0,
+    costUSD: null,
+    offset: 5,
+    fast: false,
+    sidechain: false,
+    messageId: '',
+    requestId: '',
+    sessionId: '',
+    model: '',
+    agentId: '',
+    tools: [],
+  });
+});
+
+Usage('no row without message.usage object and a parseable timestamp', () => {
+  const good = usageLine();
+  assert.ok(extractUsage(good, 0));
+  assert.is(extractUsage({ ...good, timestamp: undefined }, 0), null);
+  assert.is(extractUsage({ ...good, timestamp: 'not a date' }, 0), null);
+  assert.is(extractUsage({ ...good, timestamp: Date.UTC(2026, 0, 1) }, 0)!.ts, Date.UTC(2026, 0, 1));
+  assert.is(extractUsage({ ...good, message: { usage: [1] } }, 0), null);
+  assert.is(extractUsage({ ...good, message: 'text' }, 0), null);
+  assert.is(extractUsage({ timestamp: good.timestamp }, 0), null);
+});
+
+Usage('tool names: every tool_use item, nothing else', () => {
+  const line = usageLine({ tools: ['Read', 'Edit'] });
+  const content = (line.message as { content: unknown[] }).content;
+  content.push({ type: 'text', text: 'tool_use' }, { type: 'tool_use' }, { type: 'tool_use', name: 7 }, null, 'Bash');
+  assert.equal(extractUsage(line, 0)!.tools, ['Read', 'Edit']);
+});
+
+Usage('the ISO fast path agrees with Date.parse', () => {
+  for (const t of [
+    '2026-02-02T04:53:23.892Z',
+    '1999-12-31T23:59:59.999Z',
+    '2024-02-29T12:00:00.000Z',
+    '2026-01-02T03:04:05Z',
+    '2026-01-02T03:04:05.678+02:00',
+    '2026-13-02T03:04:05.678Z',
+    '2026-01-02T03:04:0x.678Z',
+    'garbage',
+    '',
+  ]) {
+    assert.equal(parseIsoUtc(t), Date.parse(t), t);
+  }
+});
+
+Usage.run();
+
+const Title = suite('extractTitle');
+Title('custom and ai titles, with the title field as fallback', () => {
+  assert.equal(extractTitle({ type: 'custom-title', customTitle: ' Mine ' }), { title: 'Mine', kind: 'custom' });
+  assert.equal(extractTitle({ type: 'ai-title', aiTitle: 'Generated' }), { title: 'Generated', kind: 'ai' });
+  assert.equal(extractTitle({ type: 'ai-title', title: 'Plain' }), { title: 'Plain', kind: 'ai' });
+  assert.is(extractTitle({ type: 'custom-title', customTitle: 5 }), null);
+  assert.is(extractTitle({ type: 'summary', summary: 'x' }), null);
+});
+Title.run();
+
+const Prompt = suite('extractPrompt');
+
+Prompt('string content and text blocks, trimmed', () => {
+  assert.is(extractPrompt(userLine('  fix the build \n')), 'fix the build');
+  assert.is(extractPrompt(userLine([{ type: 'text', text: 'look at' }, { type: 'image', source: {} }, { type: 'text', text: 'this' }])), 'look at\nthis');
+});
+
+Prompt('slash commands become "/name args"', () => {
+  const cmd = (body: string) => extractPrompt(userLine(body));
+  assert.is(cmd('<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>'), '/init');
+  assert.is(cmd('<command-name>/model</command-name>\n  <command-message>model</command-message>\n  <command-args>haiku</command-args>'), '/model haiku');
+  assert.is(cmd('<command-name>/context</command-name><command-args></command-args>'), '/context');
+  assert.is(cmd('<command-name>review</command-name><command-args> pr 12 </command-args>'), '/review pr 12');
+});
+
+Prompt('not prompts: meta, tool results, command output, interruptions, compact summaries, empty', () => {
+  assert.is(extractPrompt(userLine('Caveat', { isMeta: true })), null);
+  assert.is(extractPrompt(userLine([{ type: 'tool_result', tool_use_id: 't', content: 'output' }])), null);
+  assert.is(extractPrompt(userLine('<local-command-stdout>Bye!</local-command-stdout>')), null);
+  assert.is(extractPrompt(userLine('[Request interrupted by user for tool use]')), null);
+  assert.is(extractPrompt(userLine([{ type: 'text', text: '[Request interrupted by user]' }])), null);
+  assert.is(extractPrompt(userLine('This session is being continued...', { isCompactSummary: true })), null);
+  assert.is(extractPrompt(userLine('   ')), null);
+  assert.is(extractPrompt(userLine(42)), null);
+  assert.is(extractPrompt({ ...userLine('hi'), type: 'assistant' }), null);
+});
+
+Prompt('capped at 500 characters without splitting a surrogate pair', () => {
+  assert.is(extractPrompt(userLine('a'.repeat(800)))!.length, 500);
+  const emoji = `${'b'.repeat(499)}😀tail`;
+  const p = extractPrompt(userLine(emoji))!;
+  assert.is(p, 'b'.repeat(499));
+});
+
+Prompt('real fixture lines', () => {
+  const main = path.join(PROJECT, '967e501d-aa48-4eab-a21f-b17058bd78f0.jsonl');
+  const lines = fs.readFileSync(main, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const prompts = lines.map((l) => extractPrompt(l)).filter((p) => p !== null);
+  assert.ok(prompts[0]!.startsWith('read claude.md and docs/project-plan'));
+  assert.ok(prompts.includes('/model haiku'));
+  assert.ok(prompts.includes('/exit'));
+  assert.not.ok(prompts.some((p) => p.includes('local-command-stdout') || p.startsWith('Caveat')));
+});
+Prompt.run();
+
+const Collapse = suite('collapseRows');
+const row = (o: Partial<UsageRow>): UsageRow => ({
+  ts: 0, input: 1, output: 1, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
+  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], ...o,
+});
+
+Collapse('copies of one response keep the most output tokens and all tool names', () => {
+  const out = collapseRows([
+    row({ messageId: 'a', requestId: 'r', output: 5, offset: 0, tools: ['Read'] }),
+    row({ messageId: 'b', requestId: 'q', output: 1, offset: 10 }),
+    row({ messageId: 'a', requestId: 'r', output: 9, offset: 20, tools: ['Bash', 'Read'] }),
+    row({ messageId: 'a', requestId: 'r', output: 9, offset: 30, tools: ['Edit'] }),
+  ]);
+  assert.is(out.length, 2);
+  assert.is(out[0]!.offset, 20, 'the copy with most output wins, the first on a tie');
+  assert.is(out[0]!.output, 9);
+  assert.equal(out[0]!.tools, ['Read', 'Bash', 'Edit']);
+  assert.is(out[1]!.messageId, 'b');
+});
+
+Collapse('same messageId with another requestId is another response', () => {
+  const out = collapseRows([row({ messageId: 'a', requestId: 'r1' }), row({ messageId: 'a', requestId: 'r2' })]);
+  assert.is(out.length, 2);
+});
+
+Collapse('messageId without requestId collapses within one session only', () => {
+  const out = collapseRows([
+    row({ messageId: 'a', sessionId: 's1', output: 2 }),
+    row({ messageId: 'a', sessionId: 's1', output: 3 }),
+    row({ messageId: 'a', sessionId: 's2', output: 4 }),
+    row({ messageId: 'a', requestId: 'r', sessionId: 's1', output: 5 }),
+  ]);
+  assert.equal(out.map((r) => [r.sessionId, r.output]), [['s1', 3], ['s2', 4], ['s1', 5]]);
+});
+
+Collapse('rows without ids are each kept', () => {
+  assert.is(collapseRows([row({ requestId: 'r' }), row({ requestId: 'r' }), row({})]).length, 3);
+});
+
+Collapse('real split lines of one response (two Bash calls) become one row', () => {
+  const a = extractUsage(fixtureLine(SUBAGENT, 3), 3)!;
+  const b = extractUsage(fixtureLine(SUBAGENT, 7), 7)!;
+  const out = collapseRows([a, b]);
+  assert.is(out.length, 1);
+  assert.is(out[0]!.offset, 3);
+  assert.equal(out[0]!.tools, ['Bash']);
+});
+Collapse.run();
