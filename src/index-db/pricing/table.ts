@@ -1,0 +1,95 @@
+// PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md). cost() runs once per
+// usage row, so model-name resolution is cached per name.
+import { createHash } from 'node:crypto';
+import type { PriceEntry } from '../../http/api-types.ts';
+import { parseCatalogue, type CatalogueModel } from './catalogue.ts';
+import { createLookup, type Lookup } from './lookup.ts';
+import { defaultFastMultiplier, tokenCost } from './cost.ts';
+import { BUILTIN_CATALOGUE, BUILTIN_SOURCE } from './builtin.ts';
+
+export interface ModelPrice {            // USD per token
+  input: number; output: number; cacheRead: number;
+  cacheWrite5m: number;                  // cache_creation_input_token_cost (else input * 1.25)
+  cacheWrite1h: number;                  // cache_creation_input_token_cost_above_1hr, else 2 * input
+  above200k: null | { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number };
+  fast: number | null;                   // provider_specific_entry.fast when present
+}
+export interface CostInput { model: string; input: number; output: number; cacheCreate: number; cacheRead: number;
+  cache1h: number /* part of cacheCreate */; webSearch: number; fast: boolean; costUSD: number | null }
+export type CostMode = 'auto' | 'calculate';   // auto: a line's costUSD wins (decisions.md); calculate: always from tokens
+
+interface Resolved { key: string; price: ModelPrice; fastMultiplier: number }
+
+export class PriceTable {
+  readonly source: string;
+  readonly loadedAt: Date;
+  readonly mode: CostMode;
+  /** Changes iff any cost could change: a hash of every parsed entry plus the mode. */
+  readonly fingerprint: string;
+  /** Catalogue entries left out for lacking numeric input/output prices. */
+  readonly skipped: number;
+  private readonly models: Map<string, CatalogueModel>;
+  private readonly find: Lookup;
+  private readonly resolved = new Map<string, Resolved | null>();
+
+  private constructor(models: Map<string, CatalogueModel>, skipped: number, source: string, mode: CostMode) {
+    this.models = models;
+    this.skipped = skipped;
+    this.source = source;
+    this.mode = mode;
+    this.loadedAt = new Date();
+    this.find = createLookup(models.keys());
+    const hash = createHash('sha256').update(mode);
+    for (const key of [...models.keys()].sort()) hash.update(`\n${key}\t${JSON.stringify(models.get(key)!.price)}`);
+    this.fingerprint = hash.digest('hex').slice(0, 16);
+  }
+
+  /** LiteLLM's model_prices_and_context_window.json. Throws a TypeError when `json` holds no usable prices. */
+  static fromCatalogue(json: unknown, source: string, mode: CostMode = 'auto'): PriceTable {
+    const { models, skipped } = parseCatalogue(json, source);
+    return new PriceTable(models, skipped, source, mode);
+  }
+
+  /** The generated snapshot in builtin.ts (every Claude model). */
+  static builtin(mode: CostMode = 'auto'): PriceTable {
+    return PriceTable.fromCatalogue(BUILTIN_CATALOGUE, BUILTIN_SOURCE, mode);
+  }
+
+  get size(): number {
+    return this.models.size;
+  }
+
+  lookup(model: string): { key: string; price: ModelPrice } | null {
+    const r = this.resolve(model);
+    return r ? { key: r.key, price: r.price } : null;
+  }
+
+  cost(u: CostInput): { cost: number; priced: boolean } {
+    if (u.model.startsWith('<')) return { cost: 0, priced: true };
+    if (this.mode === 'auto' && u.costUSD !== null && Number.isFinite(u.costUSD) && u.costUSD >= 0) {
+      return { cost: u.costUSD, priced: true };
+    }
+    const r = this.resolve(u.model);
+    if (!r) return { cost: 0, priced: false };
+    return { cost: tokenCost(r.price, u, r.fastMultiplier), priced: true };
+  }
+
+  entries(): PriceEntry[] {
+    const out: PriceEntry[] = [];
+    for (const [key, m] of this.models) {
+      if (key.startsWith('anthropic/') || key.startsWith('claude')) out.push({ ...m.entry });
+    }
+    return out.sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  }
+
+  private resolve(model: string): Resolved | null {
+    let r = this.resolved.get(model);
+    if (r === undefined) {
+      const key = this.find(model);
+      const price = key === null ? undefined : this.models.get(key)?.price;
+      r = key !== null && price ? { key, price, fastMultiplier: price.fast ?? defaultFastMultiplier(model) } : null;
+      this.resolved.set(model, r);
+    }
+    return r;
+  }
+}
