@@ -29,6 +29,9 @@ export interface IngestDeps {
   onApplied?(path: string): void;
 }
 
+/** Longer than chokidar's 50 ms change throttle. */
+const SETTLE_MS = 120;
+
 function readHead(path: string): string {
   const fd = fs.openSync(path, 'r');
   try {
@@ -49,6 +52,13 @@ export function createIngest(deps: IngestDeps): Ingest {
   let closed = false;
   let idleWaiters: (() => void)[] = [];
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
+
+  const settle = new Map<string, NodeJS.Timeout>();
+  const enqueue = (path: string): void => {
+    if (inFlight.has(path)) again.add(path);
+    else queue.add(path);
+    pump();
+  };
 
   const pump = (): void => {
     while (!closed && inFlight.size < maxInFlight && queue.size) {
@@ -120,9 +130,18 @@ export function createIngest(deps: IngestDeps): Ingest {
   return {
     changed(path) {
       if (closed) return;
-      if (inFlight.has(path)) again.add(path);
-      else queue.add(path);
-      pump();
+      enqueue(path);
+      // chokidar drops a change that follows another within 50 ms of it, so the last write of a burst
+      // may never be reported: look once more after the burst (a no-op when the cursor is current).
+      if (!settle.has(path)) {
+        settle.set(
+          path,
+          setTimeout(() => {
+            settle.delete(path);
+            enqueue(path);
+          }, SETTLE_MS).unref(),
+        );
+      }
     },
     removed(path) {
       if (closed) return;
@@ -138,7 +157,7 @@ export function createIngest(deps: IngestDeps): Ingest {
         scan.bytesTotal += f.size;
       }
       if (!scan.active) log('no transcripts found');
-      for (const f of files) this.changed(f.path);
+      for (const f of files) enqueue(f.path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();
@@ -156,6 +175,8 @@ export function createIngest(deps: IngestDeps): Ingest {
     async close() {
       closed = true;
       queue.clear();
+      for (const t of settle.values()) clearTimeout(t);
+      settle.clear();
       const w = idleWaiters;
       idleWaiters = [];
       for (const f of w) f();

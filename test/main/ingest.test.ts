@@ -88,7 +88,7 @@ Ingest('append, half-written line, truncate, delete, new project, restart, corru
 
     // Truncate and rewrite: the file is read from scratch, its old rows are gone.
     fs.writeFileSync(file, assistant('s1', 99));
-    await waitFor(() => count(ctx, 's1') === 1, 'rewritten file');
+    await waitFor(() => count(ctx, 's1') === 1, 'rewritten file').catch((e: Error) => { throw new Error(`${e.message}; count ${count(ctx, 's1')}; logs: ${ctx.logs.join(' | ')}`); });
     assert.ok(ctx.logs.some((l) => l.includes('re-reading')), 'rewrite is logged');
 
     // A new project folder appearing while running is picked up.
