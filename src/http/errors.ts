@@ -1,0 +1,17 @@
+// Every error a route can answer with. Routes throw these; the server's one error sink turns
+// `status` + `message` into the JSON body `{error}` (texts from the spec and decisions.md).
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const Errors = {
+  badRange: () => new HttpError(400, 'Invalid date range'),
+  badProject: () => new HttpError(400, 'Invalid project'),
+  sessionNotFound: () => new HttpError(404, 'Session not found'),
+  projectNotFound: () => new HttpError(404, 'Project not found'),
+  notFound: () => new HttpError(404, 'Not found'),
+  probeFailed: (message: string) => new HttpError(503, message),
+};

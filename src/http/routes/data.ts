@@ -1,0 +1,69 @@
+// The data routes (spec "Endpoints" and "Query parameters"): params -> cache -> index query ->
+// serialised Buffer + ETag. While the first index build runs, results live 2 s instead of 30 s so
+// progress and fresh rows show up quickly; the key carries the build state so no in-progress
+// result outlives the build.
+import type { Polka, Request } from 'polka';
+import type { ServerResponse } from 'node:http';
+import { Errors } from '../errors.ts';
+import { isProjectName, parseProject, parseRange, rangeKey, type Query, type RangeDefault } from '../params.ts';
+import { sendEntry } from '../send.ts';
+import type { QueryScope } from '../../index-db/types.ts';
+import type { IndexingState } from '../api-types.ts';
+import type { RouteContext } from './context.ts';
+
+const INDEXING_TTL_MS = 2000;
+const MAX_ID_LENGTH = 256;
+
+interface Resolved {
+  scope: QueryScope;
+  indexing: IndexingState;
+}
+
+/** Registers one cached data route. `projectParam`: whether `?project=` applies (else it is ignored). */
+function dataRoute(
+  app: Polka,
+  ctx: RouteContext,
+  path: string,
+  opts: { fallback: RangeDefault; projectParam: boolean; id?: (req: Request) => string },
+  compute: (r: Resolved, req: Request) => unknown,
+): void {
+  app.get(path, async function dataHandler(req: Request, res: ServerResponse) {
+    const q = req.query as Query;
+    const now = ctx.now();
+    const range = parseRange(q, opts.fallback, now);
+    const project = opts.projectParam ? parseProject(q) : null;
+    const indexing = ctx.indexing();
+    const key = [path, opts.id?.(req) ?? '', rangeKey(range), project ?? '', indexing.done ? 'ready' : 'indexing'].join('|');
+    const scope: QueryScope = { range, project, now };
+    const entry = await ctx.cache.get(key, () => compute({ scope, indexing }, req), indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
+    sendEntry(req, res, entry);
+  });
+}
+
+export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
+  const q = () => ctx.index.queries;
+
+  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
+    q().overview(scope, indexing, ctx.config.dirs),
+  );
+  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
+    q().insights(scope, indexing),
+  );
+  dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope));
+
+  const projectOf = (req: Request) => req.params.path ?? '';
+  dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope }, req) => {
+    const project = projectOf(req);
+    const found = isProjectName(project) ? q().projectSessions(project, scope) : null;
+    if (!found) throw Errors.projectNotFound();
+    return found;
+  });
+
+  const sessionOf = (req: Request) => req.params.id ?? '';
+  dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope }, req) => {
+    const id = sessionOf(req);
+    const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope) : null;
+    if (!found) throw Errors.sessionNotFound();
+    return found;
+  });
+}

@@ -1,0 +1,33 @@
+// Routes that are not index queries: plan usage (the probe), loaded prices, and the cache reset.
+import type { Polka, Request } from 'polka';
+import type { ServerResponse } from 'node:http';
+import type { Pricing } from '../api-types.ts';
+import { entryOf } from '../cache.ts';
+import { Errors } from '../errors.ts';
+import { sendEntry, sendJson } from '../send.ts';
+import type { RouteContext } from './context.ts';
+
+export function mountMetaRoutes(app: Polka, ctx: RouteContext): void {
+  app.get('/api/usage-limits', async function usageLimits(req: Request, res: ServerResponse) {
+    const refresh = req.query.refresh === '1' || req.query.refresh === 'true';
+    let limits;
+    try {
+      limits = await ctx.probe.get(refresh);
+    } catch (err) {
+      throw Errors.probeFailed(err instanceof Error ? err.message : String(err));
+    }
+    sendJson(res, 200, limits);
+  });
+
+  app.get('/api/pricing', function pricing(req: Request, res: ServerResponse) {
+    const table = ctx.prices();
+    const body: Pricing = { source: table.source, loadedAt: table.loadedAt.toISOString(), models: table.entries() };
+    sendEntry(req, res, entryOf(body));
+  });
+
+  // Clears computed results only; prices are refetched on their own schedule (spec).
+  app.post('/api/refresh', function refresh(_req: Request, res: ServerResponse) {
+    ctx.cache.clear();
+    sendJson(res, 200, { ok: true });
+  });
+}

@@ -1,0 +1,112 @@
+// The HTTP server: guards -> hub routes -> API routes -> static UI (sirv), with one error sink.
+// It only reads the index (through `queries`); it never touches the pool or the watcher.
+import fs from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import path from 'node:path';
+import polka, { type Polka, type Request } from 'polka';
+import sirv from 'sirv';
+import type { IndexDb } from '../index-db/types.ts';
+import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { Config } from '../main/config.ts';
+import type { UsageProbe } from '../main/usage-probe.ts';
+import type { IndexingState } from './api-types.ts';
+import { ResultCache } from './cache.ts';
+import { Errors, HttpError } from './errors.ts';
+import { createGuards } from './guards.ts';
+import { mountHub } from './hub.ts';
+import { listen, type Listening } from './listen.ts';
+import { mountDataRoutes } from './routes/data.ts';
+import { mountMetaRoutes } from './routes/meta.ts';
+import { sendJson, sendText } from './send.ts';
+
+export interface ServerDeps {
+  index: IndexDb;
+  config: Config;
+  indexing(): IndexingState;
+  prices(): PriceTable;
+  probe: UsageProbe;
+  /** Built dashboard (index.html + assets). */
+  uiDir: string;
+  now?: () => number;
+  log: (message: string) => void;
+}
+
+export interface DashboardServer {
+  app: Polka;
+  /** The request listener (guards included), for mounting on any http.Server. */
+  handler: RequestListener;
+  /** Binds per the config (fallback port, both loopback families); resolves with the port bound. */
+  listen(): Promise<number>;
+  close(): Promise<void>;
+  clearCache(): void;
+}
+
+function onError(log: (m: string) => void) {
+  return function errorSink(err: unknown, req: Request, res: ServerResponse): void {
+    if (res.headersSent) return void res.end();
+    if (err instanceof HttpError) return sendJson(res, err.status, { error: err.message });
+    log(`error on ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    sendJson(res, 500, { error: 'Internal server error' });
+  };
+}
+
+function onNoMatch(req: Request, res: ServerResponse): void {
+  if (req.path.startsWith('/api/') || req.path === '/api') return sendJson(res, 404, { error: Errors.notFound().message });
+  sendText(res, 404, 'Not found');
+}
+
+/** sirv over the built UI; index.html is always revalidated so a new build shows at once. */
+function staticFiles(uiDir: string, log: (m: string) => void) {
+  if (!fs.existsSync(path.join(uiDir, 'index.html'))) {
+    log(`dashboard files not found in ${uiDir} (run npm run build); serving the API only`);
+    return null;
+  }
+  return sirv(uiDir, {
+    dev: false,
+    etag: true,
+    setHeaders(res, pathname) {
+      if (pathname.endsWith('/') || pathname.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
+}
+
+export function createServer(deps: ServerDeps): DashboardServer {
+  const now = deps.now ?? Date.now;
+  const cache = new ResultCache({ now });
+  let listening: Listening | null = null;
+
+  const app = polka({ onError: onError(deps.log), onNoMatch });
+  app.use(
+    createGuards({
+      allowedHosts: deps.config.allowedHosts,
+      boundHost: deps.config.host,
+      hubUrl: deps.config.hubUrl,
+      port: () => listening?.port ?? deps.config.port,
+    }),
+  );
+  mountHub(app, deps.config, deps.log);
+  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, now };
+  mountDataRoutes(app, ctx);
+  mountMetaRoutes(app, ctx);
+  app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
+  const ui = staticFiles(deps.uiDir, deps.log);
+  if (ui) app.use(ui);
+
+  const handler: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    void app.handler(req as Request, res, undefined as never);
+  };
+
+  return {
+    app,
+    handler,
+    async listen() {
+      if (listening) return listening.port;
+      listening = await listen(handler, { host: deps.config.host, port: deps.config.port, log: deps.log });
+      return listening.port;
+    },
+    async close() {
+      await listening?.close();
+    },
+    clearCache: () => cache.clear(),
+  };
+}

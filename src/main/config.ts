@@ -1,0 +1,234 @@
+// Flags + environment -> one filled, validated Config. There is no config file (spec "Runtime
+// configuration"): a flag wins over its environment variable, the spec's AGENT_* names win over
+// the CLAUDE_* aliases (decisions.md). Any bad input throws ConfigError with a one-line message;
+// the caller prints it and exits 2.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CostMode } from '../index-db/pricing/table.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Lower-cased host names accepted in the Host header besides loopback names. */
+  allowedHosts: string[];
+  /** Config dirs read (absolute). */
+  dirs: string[];
+  /** `<dir>/projects` for each dir: where transcripts are read. */
+  projectsDirs: string[];
+  /** True when the dirs came from --dir or the environment (not the default). */
+  dirsExplicit: boolean;
+  open: boolean;
+  /** SQLite index file. */
+  indexPath: string;
+  /** Price catalogue URL or file (--prices, PRICES_URL); null = the public LiteLLM catalogue. */
+  prices: string | null;
+  offline: boolean;
+  costMode: CostMode;
+  /** Executable of the plan usage probe. */
+  agentBin: string;
+  /** AGENT_HUB|CLAUDE_HUB is set: running as a hub tab. */
+  hub: boolean;
+  /** Origin of HUB_URL (no trailing slash), null when unset. */
+  hubUrl: string | null;
+  hubSdkServer: string | null;
+  /** Set when --help was given: the text to print (then exit 0). */
+  help: string | null;
+  /** Set when --version was given: the package version to print (then exit 0). */
+  version: string | null;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly exitCode = 2;
+}
+
+export const DEFAULT_PORT = 3543;
+
+export const HELP_TEXT = `Usage: cost-dashboard [options]
+
+Local cost dashboard for Claude Code transcripts.
+
+Options (a flag wins over its environment variable; --flag value or --flag=value):
+  --port <n>              Port to listen on (PORT; default ${DEFAULT_PORT}; 0 = any free port)
+  --dir <path[,path...]>  Config dir(s) to read (AGENT_CONFIG_DIR, AGENT_DIR; default ~/.claude
+                          plus ~/.config/claude)
+  --host <addr>           Address to bind (HOST; default 127.0.0.1)
+  --allowed-hosts <list>  Extra host names accepted in the Host header (ALLOWED_HOSTS)
+  --index <file>          Index database file (COST_INDEX; default in the user cache dir)
+  --prices <url|file>     Price catalogue source (PRICES_URL)
+  --offline               Never fetch prices; use the built-in table
+  --cost-mode <mode>      auto (a line's costUSD wins) or calculate (always from tokens)
+  --open                  Open the dashboard in the browser after start
+  --version               Print the version
+  --help                  Print this help
+
+Environment: AGENT_BIN (probe executable), AGENT_HUB / HUB_URL / HUB_SDK_SERVER (hub mode).
+`;
+
+type FlagKind = 'value' | 'bool';
+const FLAGS: Record<string, FlagKind> = {
+  port: 'value', dir: 'value', host: 'value', 'allowed-hosts': 'value', index: 'value', prices: 'value',
+  'cost-mode': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
+};
+
+/** Splits argv into flag values; throws on unknown flags, missing values and stray arguments. */
+function readFlags(argv: string[]): Map<string, string | true> {
+  const out = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const m = /^--([a-z-]+)(?:=([\s\S]*))?$/.exec(arg);
+    if (!m) throw new ConfigError(`Unexpected argument: ${arg} (see --help)`);
+    const name = m[1]!;
+    const kind = FLAGS[name];
+    if (!kind) throw new ConfigError(`Unknown option: --${name} (see --help)`);
+    if (kind === 'bool') {
+      if (m[2] !== undefined) throw new ConfigError(`Option --${name} takes no value`);
+      out.set(name, true);
+      continue;
+    }
+    let value = m[2];
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError(`Option --${name} needs a value`);
+      value = next;
+      i++;
+    }
+    if (value === '') throw new ConfigError(`Option --${name} needs a value`);
+    out.set(name, value);
+  }
+  return out;
+}
+
+/** First non-empty environment variable among `names`. */
+function envOf(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
+  for (const n of names) {
+    const v = env[n];
+    if (v !== undefined && v !== '') return v;
+  }
+  return undefined;
+}
+
+function homeOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
+  return (platform === 'win32' ? envOf(env, 'USERPROFILE', 'HOME') : envOf(env, 'HOME')) ?? os.homedir();
+}
+
+function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(home, p.slice(2));
+  return p;
+}
+
+function parsePort(raw: string, from: string): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`Invalid port "${raw}" (${from}): expected an integer 0-65535`);
+  const n = Number(raw.trim());
+  if (n > 65535) throw new ConfigError(`Invalid port "${raw}" (${from}): expected an integer 0-65535`);
+  return n;
+}
+
+function parseList(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Where per-user caches live on this platform. */
+function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  if (platform === 'win32') return envOf(env, 'LOCALAPPDATA') ?? path.join(home, 'AppData', 'Local');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches');
+  const xdg = envOf(env, 'XDG_CACHE_HOME');
+  return xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache');
+}
+
+/** Default index file: one per set of config dirs, so two dashboards over different dirs never share one. */
+export function defaultIndexFile(dirs: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const key = createHash('sha256').update([...dirs].sort().join('\n')).digest('hex').slice(0, 16);
+  return path.join(userCacheDir(env, platform, homeOf(env, platform)), 'cost-dashboard', `${key}.db`);
+}
+
+/** Version from the package.json above this file (src/main/ in the repo, dist/ when built). */
+function packageVersion(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'cost-dashboard' && pkg.version) return pkg.version;
+    } catch {
+      // not here: look one level up
+    }
+  }
+  return 'unknown';
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function parseHubUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`Invalid HUB_URL "${raw}": expected an origin like http://localhost:3000`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`Invalid HUB_URL "${raw}": expected http(s)`);
+  return url.origin;
+}
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Config {
+  const flags = readFlags(argv);
+  const str = (flag: string): string | undefined => {
+    const v = flags.get(flag);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const home = homeOf(env, platform);
+
+  const portFlag = str('port');
+  const portEnv = envOf(env, 'PORT');
+  const port = portFlag !== undefined ? parsePort(portFlag, '--port') : portEnv !== undefined ? parsePort(portEnv, 'PORT') : DEFAULT_PORT;
+
+  const dirRaw = str('dir') ?? envOf(env, 'AGENT_CONFIG_DIR', 'CLAUDE_CONFIG_DIR') ?? envOf(env, 'AGENT_DIR', 'CLAUDE_DIR');
+  let dirs: string[];
+  if (dirRaw !== undefined) {
+    dirs = [...new Set(parseList(dirRaw).map((d) => path.resolve(expandHome(d, home))))];
+    if (!dirs.length) throw new ConfigError(`Invalid config dir "${dirRaw}"`);
+    for (const d of dirs) if (!isDirectory(d)) throw new ConfigError(`Config dir not found: ${d}`);
+  } else {
+    // The default dir may be missing (nothing used yet): the dashboard is then empty.
+    dirs = [path.join(home, '.claude'), path.join(home, '.config', 'claude')];
+  }
+
+  const costMode = str('cost-mode') ?? 'auto';
+  if (costMode !== 'auto' && costMode !== 'calculate') {
+    throw new ConfigError(`Invalid --cost-mode "${costMode}": expected auto or calculate`);
+  }
+
+  const indexRaw = str('index') ?? envOf(env, 'COST_INDEX');
+  const host = (str('host') ?? envOf(env, 'HOST') ?? '127.0.0.1').trim();
+  if (!host) throw new ConfigError('Invalid host ""');
+
+  return {
+    port,
+    host,
+    allowedHosts: parseList(str('allowed-hosts') ?? envOf(env, 'ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
+    dirs,
+    projectsDirs: dirs.map((d) => path.join(d, 'projects')),
+    dirsExplicit: dirRaw !== undefined,
+    open: flags.has('open'),
+    indexPath: indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform),
+    prices: str('prices') ?? envOf(env, 'PRICES_URL') ?? null,
+    offline: flags.has('offline'),
+    costMode,
+    agentBin: envOf(env, 'AGENT_BIN', 'CLAUDE_BIN') ?? (platform === 'win32' ? 'claude.exe' : 'claude'),
+    hub: envOf(env, 'AGENT_HUB', 'CLAUDE_HUB') !== undefined,
+    hubUrl: parseHubUrl(envOf(env, 'HUB_URL')),
+    hubSdkServer: envOf(env, 'HUB_SDK_SERVER') ?? null,
+    help: flags.has('help') ? HELP_TEXT : null,
+    version: flags.has('version') ? packageVersion() : null,
+  };
+}
