@@ -1,0 +1,318 @@
+// The four views in real Chromium against the real server (dist/main.js) on the real transcripts
+// fixture and on a generated corpus: figures match the API, sorting persists, keyboard opens rows,
+// CSV export, no console errors or failed requests. Screenshots go to test-artifacts/ (git-ignored).
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { Insights, Overview, ProjectSessions, SessionDetail } from '../../src/http/api-types.ts';
+import { formatInt, formatPercent, formatTokens, formatUsd } from '../../ui/src/format.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURE = path.resolve(root, '../shared/fixtures/transcripts/config');
+const ARTIFACTS = path.join(root, 'test-artifacts');
+const ALL = '3650'; // every day the fixture and the corpus cover
+
+interface App {
+  base: string;
+  proc: ChildProcess;
+  dir: string;
+  api<T>(p: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+function ensureBuilt(): void {
+  if (fs.existsSync(path.join(root, 'dist/main.js')) && fs.existsSync(path.join(root, 'dist/ui/app.js'))) return;
+  const r = spawnSync(process.execPath, ['build.mjs'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+}
+
+/** The real server on a random port over `configDir`, waited on until its first index build is done. */
+async function startApp(configDir: string): Promise<App> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'views-test-'));
+  const proc = spawn(process.execPath, ['dist/main.js', '--port', '0', '--dir', configDir, '--offline', '--index', path.join(dir, 'index.db')], {
+    cwd: root,
+    env: { ...process.env, HOME: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  proc.stderr?.on('data', (c: Buffer) => (log += c));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${log}`)), 30_000);
+    let out = '';
+    proc.stdout?.on('data', (c: Buffer) => {
+      out += c;
+      const m = /running at http:\/\/localhost:(\d+)/i.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
+  });
+  const base = `http://localhost:${port}`;
+  const api = async <T>(p: string): Promise<T> => {
+    const res = await fetch(base + p);
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const until = Date.now() + 60_000;
+  while (!(await api<Overview>(`/api/overview?range=${ALL}`)).indexing.done) {
+    if (Date.now() > until) throw new Error('indexing did not finish');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await fetch(`${base}/api/refresh`, { method: 'POST' }); // drop results cached while indexing
+  return {
+    base,
+    proc,
+    dir,
+    api,
+    async close() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => (proc.exitCode !== null ? r(null) : proc.once('exit', r)));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page that records console errors, page errors and failed requests. */
+async function openPage(browser: Browser, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()} ${r.url()}`));
+  return page;
+}
+
+const text = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').trim();
+const stat = (page: Page, view: string, name: string) => text(page, `${view} cost-stat-card[data-stat="${name}"] .value`);
+
+async function shoot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  for (const theme of ['dark', 'light']) {
+    await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+    await page.reload();
+    await page.locator('cost-stat-card').first().waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${theme}.png`), fullPage: true });
+  }
+}
+
+let browser: Browser;
+const problems: string[] = [];
+
+const fixture = suite('views on the real transcripts fixture');
+let app: App;
+
+fixture.before(async () => {
+  ensureBuilt();
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  app = await startApp(FIXTURE);
+});
+
+fixture.after(async () => {
+  await app?.close();
+});
+
+fixture('overview shows the API figures, cost by model and every project', async () => {
+  const o = await app.api<Overview>(`/api/overview?range=${ALL}`);
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=overview&range=${ALL}`);
+  await page.locator('cost-overview-view cost-stat-card[data-stat="cost"]').waitFor();
+  assert.is(await stat(page, 'cost-overview-view', 'cost'), formatUsd(o.totals.cost));
+  assert.is(await stat(page, 'cost-overview-view', 'sessions'), formatInt(o.totals.sessions));
+  assert.is(await stat(page, 'cost-overview-view', 'tokens'), formatTokens(o.totals.totalTokens));
+  assert.is(await stat(page, 'cost-overview-view', 'cache'), formatPercent(o.cacheEfficiency));
+  assert.is(await stat(page, 'cost-overview-view', 'today'), o.today ? formatUsd(o.today.cost) : '—');
+  const bars = await page.locator('cost-overview-view cost-chart-bars .row .val').allTextContents();
+  assert.equal(bars, [...o.costByModel].sort((a, b) => b.cost - a.cost).map((m) => formatUsd(m.cost)));
+  const rows = page.locator('cost-overview-view cost-table tbody tr');
+  assert.is(await rows.count(), o.projects.length);
+  const byCost = [...o.projects].sort((a, b) => b.cost - a.cost);
+  assert.equal(await rows.locator('td:nth-child(3)').allTextContents(), byCost.map((p) => formatUsd(p.cost)));
+  // The chart's text alternative carries one row per bucket.
+  assert.is(await page.locator('cost-overview-view cost-chart-series table.sr tbody tr').count(), o.costSeries.points.length);
+  await shoot(page, 'overview');
+  await page.close();
+});
+
+fixture('sorting by a header is saved per view and survives a reload', async () => {
+  const o = await app.api<Overview>(`/api/overview?range=${ALL}`);
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=overview&range=${ALL}`);
+  const th = page.locator('cost-overview-view cost-table th:has(button[data-key="messages"])');
+  await th.locator('button').click();
+  assert.is(await th.getAttribute('aria-sort'), 'descending');
+  await th.locator('button').click();
+  assert.is(await th.getAttribute('aria-sort'), 'ascending');
+  assert.is(await page.evaluate(() => localStorage.getItem('cost:sort:overview')), '{"key":"messages","dir":"asc"}');
+  await page.reload();
+  await th.waitFor();
+  assert.is(await th.getAttribute('aria-sort'), 'ascending');
+  const names = await page.locator('cost-overview-view cost-table tbody tr td:nth-child(2)').allTextContents();
+  assert.equal(names.map((s) => s.trim()), [...o.projects].sort((a, b) => a.messages - b.messages).map((p) => p.name));
+  await page.evaluate(() => localStorage.removeItem('cost:sort:overview'));
+  await page.close();
+});
+
+fixture('keyboard: j moves the selection, Enter opens the project, then the session', async () => {
+  const o = await app.api<Overview>(`/api/overview?range=${ALL}`);
+  const second = [...o.projects].sort((a, b) => b.cost - a.cost)[1];
+  assert.ok(second, 'the fixture has two projects');
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=overview&range=${ALL}`);
+  await page.locator('cost-overview-view cost-table tbody tr').first().focus();
+  await page.keyboard.press('j');
+  assert.is(await page.locator('cost-overview-view cost-table tbody tr[aria-selected="true"]').getAttribute('data-key'), second.id);
+  await page.keyboard.press('Enter');
+  await page.locator('cost-project-view cost-stat-card[data-stat="cost"]').waitFor();
+  assert.match(page.url(), `project=${second.id}`);
+
+  const ps = await app.api<ProjectSessions>(`/api/projects/${second.id}/sessions?range=${ALL}`);
+  assert.is(await stat(page, 'cost-project-view', 'cost'), formatUsd(ps.totals.cost));
+  assert.is(await stat(page, 'cost-project-view', 'sessions'), formatInt(ps.sessions.length));
+  const rows = page.locator('cost-project-view cost-table tbody tr');
+  assert.is(await rows.count(), ps.sessions.length);
+  await shoot(page, 'project');
+
+  // Default sort: last activity, newest first; ArrowDown then Enter opens the second session.
+  const target = [...ps.sessions].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity))[1] ?? ps.sessions[0];
+  await rows.first().focus();
+  if (ps.sessions.length > 1) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.locator('cost-session-view cost-stat-card[data-stat="total"]').waitFor();
+  assert.match(page.url(), `session=${target?.id}`);
+  await page.close();
+});
+
+fixture('session detail: totals, slices, one row per message with running totals, subagents', async () => {
+  const sessions = await app.api<ProjectSessions>(`/api/projects/-Users-randlee-Documents-github-claude-history/sessions?range=${ALL}`);
+  const withSubs = sessions.sessions.find((s) => s.subagentCost > 0) ?? sessions.sessions[0];
+  assert.ok(withSubs);
+  const d = await app.api<SessionDetail>(`/api/sessions/${withSubs.id}?range=${ALL}`);
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=detail&session=${d.id}&range=${ALL}`);
+  await page.locator('cost-session-view cost-stat-card[data-stat="total"]').waitFor();
+  assert.is(await stat(page, 'cost-session-view', 'total'), formatUsd(d.cost));
+  assert.is(await stat(page, 'cost-session-view', 'in-range'), d.inRange ? formatUsd(d.inRange.cost) : '—');
+  assert.is(await stat(page, 'cost-session-view', 'today'), d.today ? formatUsd(d.today.cost) : '—');
+  const table = page.locator('cost-session-view cost-table[view="detail"]');
+  assert.is(await table.locator('.count').textContent(), String(d.messages.length));
+  // The last running total (time order) is the sum of the message costs.
+  await table.locator('tbody tr').first().focus();
+  await page.keyboard.press('End');
+  const lastTotal = (await table.locator('tbody tr[aria-selected="true"] td:nth-child(8)').textContent())?.trim();
+  assert.is(lastTotal, formatUsd(d.messages.reduce((s, m) => s + m.cost, 0)));
+  assert.is(await table.locator('tbody tr.sub').count() > 0, d.messages.some((m) => m.subagent));
+  if (d.subagents.length) assert.is(await page.locator('cost-session-view cost-table[view="detail-subagents"] tbody tr').count(), d.subagents.length);
+  await shoot(page, 'session');
+  await page.close();
+});
+
+fixture('CSV export of the projects table holds the rows as shown', async () => {
+  const o = await app.api<Overview>(`/api/overview?range=${ALL}`);
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=overview&range=${ALL}`);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('cost-overview-view cost-table button.export').click()]);
+  assert.match(dl.suggestedFilename(), /^cost-projects-.*\.csv$/);
+  const csv = fs.readFileSync((await dl.path()) as string, 'utf8').trim().split('\r\n');
+  assert.is(csv[0], 'Project,Cost,Sessions,Messages,Tokens,Last activity,Top model');
+  const top = [...o.projects].sort((a, b) => b.cost - a.cost)[0];
+  assert.ok(top);
+  assert.is(csv.length, o.projects.length + 1);
+  assert.is(csv[1], [top.name, top.cost, top.sessions, top.messages, top.totalTokens, top.lastActivity, top.topModel].join(','));
+  const [json] = await Promise.all([page.waitForEvent('download'), page.locator('cost-overview-view button.export-json').click()]);
+  const parsed = JSON.parse(fs.readFileSync((await json.path()) as string, 'utf8')) as Overview;
+  assert.is(parsed.totals.cost, o.totals.cost);
+  await page.close();
+});
+
+fixture('insights shows the API figures and explains each on hover', async () => {
+  const ins = await app.api<Insights>(`/api/insights?range=${ALL}`);
+  const page = await openPage(browser, problems);
+  await page.goto(`${app.base}/?view=insights&range=${ALL}`);
+  await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"]').waitFor();
+  assert.is(await stat(page, 'cost-insights-view', 'run-rate'), formatUsd(ins.runRate.projectedMonthly));
+  assert.is(await stat(page, 'cost-insights-view', 'cache-savings'), formatUsd(ins.cacheSavings.saved));
+  assert.is(await stat(page, 'cost-insights-view', 'subagent-share'), formatPercent(ins.subagentShare.share));
+  for (const card of await page.locator('cost-insights-view cost-stat-card').all()) assert.ok(await card.getAttribute('hint'), 'every figure has an explanation');
+  assert.is(await page.locator('cost-insights-view cost-table tbody tr').count(), Math.min(ins.blocks.length, 200));
+  const tools = await page.locator('cost-insights-view cost-chart-bars[label="Top tools"] .row .val').allTextContents();
+  if (ins.topTools.length) assert.is(tools[0], formatInt(Math.max(...ins.topTools.map((t) => t.count))));
+  assert.is(await page.locator('cost-insights-view cost-heatmap rect[role="gridcell"]').count(), 168);
+  await shoot(page, 'insights');
+  await page.close();
+});
+
+fixture('a session that does not exist says so', async () => {
+  const page = await openPage(browser, []);
+  await page.goto(`${app.base}/?view=detail&session=no-such-session&range=${ALL}`);
+  await page.locator('cost-session-view cost-empty[heading="Session not found"]').waitFor();
+  await page.close();
+});
+
+fixture('no console errors or failed requests', () => {
+  assert.equal(problems, []);
+});
+
+fixture.run();
+
+const corpus = suite('views on a generated corpus');
+let capp: App;
+let corpusDir: string;
+
+corpus.before(async () => {
+  corpusDir = fs.mkdtempSync(path.join(os.tmpdir(), 'views-corpus-'));
+  const r = spawnSync(process.execPath, [path.resolve(root, '../shared/tools/gen-corpus.mjs'), '--out', corpusDir, '--mb', '5', '--days', '30', '--seed', '3'], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`gen-corpus failed: ${r.stderr}`);
+  capp = await startApp(corpusDir);
+});
+
+corpus.after(async () => {
+  await capp?.close();
+  await browser?.close();
+  fs.rmSync(corpusDir, { recursive: true, force: true });
+});
+
+corpus('overview, insights, a project and a session match the API', async () => {
+  const probs: string[] = [];
+  const page = await openPage(browser, probs);
+  const o = await capp.api<Overview>('/api/overview?range=30');
+  await page.goto(`${capp.base}/?view=overview&range=30`);
+  await page.locator('cost-overview-view cost-stat-card[data-stat="cost"]').waitFor();
+  assert.is(await stat(page, 'cost-overview-view', 'cost'), formatUsd(o.totals.cost));
+  assert.is(await stat(page, 'cost-overview-view', 'sessions'), formatInt(o.totals.sessions));
+  assert.is(await page.locator('cost-overview-view cost-table tbody tr').count(), o.projects.length);
+  assert.is(await page.locator('cost-overview-view cost-chart-series g.col').count(), o.costSeries.points.length);
+
+  const ins = await capp.api<Insights>('/api/insights?range=30');
+  await page.goto(`${capp.base}/?view=insights&range=30`);
+  await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"]').waitFor();
+  assert.is(await stat(page, 'cost-insights-view', 'run-rate'), formatUsd(ins.runRate.projectedMonthly));
+
+  const top = [...o.projects].sort((a, b) => b.cost - a.cost)[0];
+  assert.ok(top);
+  const ps = await capp.api<ProjectSessions>(`/api/projects/${top.id}/sessions?range=30`);
+  await page.goto(`${capp.base}/?view=project&project=${top.id}&range=30`);
+  await page.locator('cost-project-view cost-stat-card[data-stat="cost"]').waitFor();
+  assert.is(await stat(page, 'cost-project-view', 'cost'), formatUsd(ps.totals.cost));
+  assert.is(await page.locator('cost-project-view cost-table .count').textContent(), String(ps.sessions.length));
+
+  const s = [...ps.sessions].sort((a, b) => b.cost - a.cost)[0];
+  assert.ok(s);
+  const d = await capp.api<SessionDetail>(`/api/sessions/${s.id}?range=30`);
+  await page.goto(`${capp.base}/?view=detail&session=${s.id}&range=30`);
+  await page.locator('cost-session-view cost-stat-card[data-stat="total"]').waitFor();
+  assert.is(await stat(page, 'cost-session-view', 'total'), formatUsd(d.cost));
+  assert.is(await page.locator('cost-session-view cost-table[view="detail"] .count').textContent(), String(d.messages.length));
+  assert.equal(probs, []);
+  await page.close();
+});
+
+corpus.run();

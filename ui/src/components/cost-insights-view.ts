@@ -1,0 +1,243 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { Task } from '@lit/task';
+import type { Block, Insights } from '../../../src/http/api-types.ts';
+import { api, isAbort } from '../api.ts';
+import { rangeParams } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { seriesVar } from '../chart-colors.ts';
+import { downloadJson, exportName } from '../export.ts';
+import type { Column } from './cost-table.ts';
+import './cost-table.ts';
+import './cost-chart-series.ts';
+import './cost-chart-bars.ts';
+import './cost-heatmap.ts';
+import './cost-stat-card.ts';
+import './cost-skeleton.ts';
+import './cost-empty.ts';
+
+interface Loaded {
+  data: Insights;
+  key: string;
+}
+
+type Pace = 'ok' | 'warn' | 'critical';
+
+/**
+ * The active block's projection against the finished blocks of the range: above their average is
+ * 'warn', above the most expensive one is 'critical'. With no history there is nothing to compare.
+ */
+export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''; text: string } {
+  const done = blocks.filter((b) => !b.active).map((b) => b.cost);
+  if (!done.length) return { tone: '', text: 'No finished block in this range to compare with' };
+  const avg = done.reduce((s, c) => s + c, 0) / done.length;
+  const max = Math.max(...done);
+  if (projected > max) return { tone: 'critical', text: `Above your most expensive block (${formatUsd(max)})` };
+  if (projected > avg) return { tone: 'warn', text: `Above your average block (${formatUsd(avg)})` };
+  return { tone: 'ok', text: `Within your average block (${formatUsd(avg)})` };
+}
+
+/**
+ * Where the money goes: the active 5-hour block and its pace, recent blocks, run rate, cache
+ * savings, subagent share, token composition, top tools, the weekday × hour heatmap, weekly cost.
+ *
+ * @fires open-usage - the plan usage dialog is asked for.
+ * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
+ */
+export class CostInsightsView extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    scope: { attribute: false },
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+    _loaded: { state: true },
+    _error: { state: true },
+  };
+
+  declare range: RangeSel;
+  declare scope: string | null;
+  declare refreshKey: number;
+  private declare _loaded: Loaded | null;
+  private declare _error: string;
+  private _lastRefresh: number | null = null;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this.scope = null;
+    this.refreshKey = 0;
+    this._loaded = null;
+    this._error = '';
+  }
+
+  private _argsKey(): string {
+    return JSON.stringify([this.range, this.scope]);
+  }
+
+  private _task = new Task(this, {
+    args: () => [this.range, this.scope, this.refreshKey] as const,
+    task: async ([range, scope, refresh], { signal }): Promise<Loaded> => {
+      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
+      this._lastRefresh = refresh;
+      const key = this._argsKey();
+      const data = await api.get<Insights>('/api/insights', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal, { force });
+      return { data, key };
+    },
+    onComplete: (v) => {
+      this._loaded = v;
+      this._error = '';
+    },
+    onError: (e) => {
+      if (isAbort(e)) return;
+      this._error = (e as Error).message;
+      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
+    },
+  });
+
+  private _blockColumns(): Column<Block>[] {
+    return [
+      { key: 'start', label: 'Start', value: (b) => b.start, render: (b) => html`${formatDateTime(b.start)}${b.active ? html` <span class="tag live">active</span>` : nothing}` },
+      { key: 'last', label: 'Last activity', value: (b) => b.lastActivity, render: (b) => formatTime(b.lastActivity), title: 'Time of the last usage entry in the block' },
+      { key: 'span', label: 'Active for', numeric: true, value: (b) => Date.parse(b.lastActivity) - Date.parse(b.start), render: (b) => formatDuration(Date.parse(b.lastActivity) - Date.parse(b.start)), title: 'From the block start (first entry floored to the hour) to its last entry' },
+      { key: 'cost', label: 'Cost', numeric: true, value: (b) => b.cost, render: (b) => html`<b>${formatUsd(b.cost)}</b>` },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (b) => b.totalTokens, render: (b) => formatTokens(b.totalTokens) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (b) => b.messages, render: (b) => formatInt(b.messages) },
+      { key: 'models', label: 'Models', value: (b) => b.models.join(' '), render: (b) => b.models.map(shortModel).join(', ') },
+    ];
+  }
+
+  private _activeBlock(d: Insights) {
+    const b = d.blocks.find((x) => x.active);
+    const usage = html`<button class="usage" @click=${() => this.dispatchEvent(new CustomEvent('open-usage', { bubbles: true, composed: true }))}
+      title="Plan usage from the agent CLI (Ctrl+Shift+S)">Plan usage…</button>`;
+    if (!b) {
+      const last = d.blocks[0];
+      return html`<section class="panel block">
+        <div class="bh"><h3>5-hour block</h3>${usage}</div>
+        <p class="muted">No active block${last ? html` — the last one ended ${formatDateTime(last.end)} at ${formatUsd(last.cost)}` : nothing}.</p>
+      </section>`;
+    }
+    const burn = b.burn ?? d.burnRate;
+    const pace = burn ? blockPace(burn.projectedCost, d.blocks) : { tone: '' as const, text: '' };
+    return html`<section class="panel block" data-block="active">
+      <div class="bh"><h3>Active 5-hour block <span class="muted">${formatTime(b.start)}–${formatTime(b.end)}</span></h3>${usage}</div>
+      <div class="cards">
+        <cost-stat-card data-stat="time-left" label="Time left" value=${burn ? formatDuration(burn.minutesLeft * 60_000) : '—'} sub=${`ends ${formatTime(b.end)}`}
+          hint="A block starts at its first entry floored to the hour and lasts 5 hours."></cost-stat-card>
+        <cost-stat-card data-stat="block-cost" label="Block cost" value=${formatUsd(b.cost)} sub=${`${formatInt(b.messages)} messages`}
+          hint="Cost of every entry since the block started."></cost-stat-card>
+        <cost-stat-card data-stat="block-tokens" label="Block tokens" value=${formatTokens(b.totalTokens)} sub=${`in ${formatTokens(b.inputTokens)} · out ${formatTokens(b.outputTokens)}`}
+          hint="All token kinds used in the block (input, output, cache write, cache read)."></cost-stat-card>
+        <cost-stat-card data-stat="burn" label="Burn rate" value=${burn ? `${formatUsd(burn.costPerHour)}/h` : '—'} sub=${burn ? `${formatTokens(burn.tokensPerMinute)} tokens/min` : ''}
+          hint="Block cost ÷ hours since the block started; tokens per minute the same way."></cost-stat-card>
+        <cost-stat-card data-stat="projected" label="Projected block" value=${burn ? formatUsd(burn.projectedCost) : '—'} sub=${pace.text} tone=${pace.tone}
+          hint="Cost of the whole 5-hour block if the current burn rate holds. Colour: green within your average finished block, amber above it, red above your most expensive one."></cost-stat-card>
+      </div>
+    </section>`;
+  }
+
+  private _body(d: Insights) {
+    if (!d.blocks.length && d.runRate.dailyAvg === 0 && !d.topTools.length) {
+      return html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
+    }
+    const tc = d.tokenComposition;
+    const ss = d.subagentShare;
+    const totalCost = ss.mainCost + ss.subagentCost;
+    return html`
+      ${this._activeBlock(d)}
+      <div class="cards">
+        <cost-stat-card data-stat="run-rate" label="Monthly run rate" value=${formatUsd(d.runRate.projectedMonthly)} sub=${`${formatUsd(d.runRate.dailyAvg)}/day over ${formatInt(d.runRate.days)} days`}
+          hint="Average cost per day over the range × 30."></cost-stat-card>
+        <cost-stat-card data-stat="cache-savings" label="Cache savings" value=${formatUsd(d.cacheSavings.saved)} sub=${`${formatTokens(d.cacheSavings.cacheReadTokens)} cache-read tokens`}
+          hint="Cache-read tokens × (input price − cache-read price): what the same prompts would have cost without the cache."></cost-stat-card>
+        <cost-stat-card data-stat="subagent-share" label="Subagent share" value=${formatPercent(ss.share)} sub=${`${formatUsd(ss.subagentCost)} of ${formatUsd(totalCost)}`}
+          hint="Cost of subagent (Task) transcripts ÷ all cost in the range."></cost-stat-card>
+      </div>
+      <div class="grid">
+        <section class="panel">
+          <h3 title="Tokens by kind across the range; cache writes split by their 5-minute and 1-hour lifetimes">Token composition</h3>
+          <cost-chart-bars label="Token composition" .format=${formatTokens} .limit=${6} .items=${[
+            { label: 'Cache read', value: tc.cacheReadTokens, color: seriesVar(0), detail: `${formatInt(tc.cacheReadTokens)} tokens read from the prompt cache` },
+            { label: 'Cache write 5m', value: tc.cache5mTokens, color: seriesVar(1), detail: `${formatInt(tc.cache5mTokens)} tokens written to the 5-minute cache` },
+            { label: 'Cache write 1h', value: tc.cache1hTokens, color: seriesVar(2), detail: `${formatInt(tc.cache1hTokens)} tokens written to the 1-hour cache` },
+            { label: 'Input', value: tc.inputTokens, color: seriesVar(3), detail: `${formatInt(tc.inputTokens)} uncached input tokens` },
+            { label: 'Output', value: tc.outputTokens, color: seriesVar(4), detail: `${formatInt(tc.outputTokens)} output tokens` },
+          ]}></cost-chart-bars>
+        </section>
+        <section class="panel">
+          <h3 title="Tool calls made by the assistant in the range, by tool name">Top tools</h3>
+          ${d.topTools.length
+            ? html`<cost-chart-bars label="Top tools" .format=${formatInt} .limit=${10}
+                .items=${d.topTools.map((t) => ({ label: t.name, value: t.count, detail: `${t.name}: ${formatInt(t.count)} calls` }))}></cost-chart-bars>`
+            : html`<p class="muted">No tool calls in this range.</p>`}
+        </section>
+      </div>
+      <div class="grid">
+        <section class="panel">
+          <h3 title="Cost by local weekday and hour of day, summed over the range">When you spend</h3>
+          <cost-heatmap .data=${d.heatmap}></cost-heatmap>
+        </section>
+        <section class="panel">
+          <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
+          <cost-chart-series label="Weekly cost" bucket="day"
+            .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
+        </section>
+      </div>
+      <section class="panel">
+        <cost-table view="insights" caption="Recent 5-hour blocks" .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
+          .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+      </section>
+    `;
+  }
+
+  override render() {
+    const l = this._loaded;
+    if (!l) {
+      return this._error
+        ? html`<cost-empty heading="Could not load insights" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
+        : html`<cost-skeleton cards="5" rows="6"></cost-skeleton>`;
+    }
+    const d = l.data;
+    const stale = l.key !== this._argsKey();
+    return html`
+      <header>
+        <h2>Insights</h2>
+        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        <span class="spacer"></span>
+        <button @click=${() => downloadJson(exportName('insights', d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+      </header>
+      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(d)}</div>
+    `;
+  }
+
+  static override styles = css`
+    :host { display: block; color: var(--text-primary); }
+    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
+    h2 { margin: 0; font-size: 18px; }
+    .range, .muted { color: var(--text-tertiary); font-size: 13px; font-weight: 400; }
+    .spacer { flex: 1; }
+    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+    button:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    button.usage { color: var(--accent-text); border-color: var(--accent-dim); }
+    .body { transition: opacity 0.15s; }
+    .body.stale { opacity: 0.55; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
+    .block .cards { margin-bottom: 0; }
+    .grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 16px; margin-bottom: 16px; }
+    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
+    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
+    .panel.block { margin-bottom: 16px; }
+    .bh { display: flex; align-items: center; gap: 10px; margin-bottom: 10px; }
+    .bh h3 { flex: 1; margin: 0; }
+    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
+  `;
+}
+
+customElements.define('cost-insights-view', CostInsightsView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-insights-view': CostInsightsView;
+  }
+}

@@ -1,0 +1,227 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { Task } from '@lit/task';
+import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
+import { api, isAbort } from '../api.ts';
+import { rangeParams } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatBytes, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { modelPalette } from '../chart-colors.ts';
+import { downloadJson, exportName } from '../export.ts';
+import type { Column } from './cost-table.ts';
+import './cost-table.ts';
+import './cost-chart-series.ts';
+import './cost-chart-bars.ts';
+import './cost-stat-card.ts';
+import './cost-skeleton.ts';
+import './cost-empty.ts';
+
+interface Loaded {
+  data: Overview;
+  /** False when the whole index is empty (not only this range). */
+  anyData: boolean;
+  /** range + scope the data answers, to dim stale figures while another range loads. */
+  key: string;
+}
+
+/**
+ * The default view: headline figures, the cost series by model, cost by model and the projects table.
+ *
+ * @fires navigate - `{view: 'project', project}` when a project row is opened.
+ * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
+ * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
+ */
+export class CostOverviewView extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    scope: { attribute: false },
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+    _loaded: { state: true },
+    _error: { state: true },
+  };
+
+  declare range: RangeSel;
+  declare scope: string | null;
+  declare refreshKey: number;
+  private declare _loaded: Loaded | null;
+  private declare _error: string;
+  private _lastRefresh: number | null = null;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this.scope = null;
+    this.refreshKey = 0;
+    this._loaded = null;
+    this._error = '';
+  }
+
+  private _argsKey(): string {
+    return JSON.stringify([this.range, this.scope]);
+  }
+
+  private _task = new Task(this, {
+    args: () => [this.range, this.scope, this.refreshKey] as const,
+    task: async ([range, scope, refresh], { signal }): Promise<Loaded> => {
+      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
+      this._lastRefresh = refresh;
+      const key = this._argsKey();
+      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal, { force });
+      // An empty range: ask whether anything was indexed at all, to say which empty state applies.
+      const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal, { force })).length > 0;
+      return { data, anyData, key };
+    },
+    onComplete: (v) => {
+      this._loaded = v;
+      this._error = '';
+    },
+    onError: (e) => {
+      if (isAbort(e)) return;
+      this._error = (e as Error).message;
+      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
+    },
+  });
+
+  private _emit(name: 'navigate' | 'scope', detail: object): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private _columns(): Column<ProjectRow>[] {
+    return [
+      {
+        key: 'scope', label: '', sortable: false, csv: false, value: () => null,
+        render: (p) => {
+          const on = this.scope === p.id;
+          return html`<button class="icon ${on ? 'on' : ''}" title=${on ? 'Clear the project scope' : `Limit every view to ${p.name}`}
+            aria-label=${on ? `Clear scope ${p.name}` : `Scope to ${p.name}`} aria-pressed=${on}
+            @click=${(e: Event) => { e.stopPropagation(); this._emit('scope', on ? { project: null } : { project: p.id, name: p.name }); }}>
+            <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2" fill="currentColor"/></svg>
+          </button>`;
+        },
+      },
+      { key: 'name', label: 'Project', value: (p) => p.name, render: (p) => html`<span class="primary" title=${p.id}>${p.name}</span>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (p) => p.cost, render: (p) => html`<b>${formatUsd(p.cost)}</b>` },
+      { key: 'sessions', label: 'Sessions', numeric: true, value: (p) => p.sessions, render: (p) => formatInt(p.sessions) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (p) => p.messages, render: (p) => formatInt(p.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (p) => p.totalTokens, render: (p) => formatTokens(p.totalTokens) },
+      { key: 'last', label: 'Last activity', value: (p) => p.lastActivity, render: (p) => html`<span title=${formatDateTime(p.lastActivity)}>${formatRelative(p.lastActivity)}</span>` },
+      { key: 'model', label: 'Top model', value: (p) => p.topModel, render: (p) => (p.topModel ? html`<span title=${p.topModel}>${shortModel(p.topModel)}</span>` : '—') },
+    ];
+  }
+
+  private _unpriced(d: Overview) {
+    if (!d.unpricedModels.length) return nothing;
+    const detail = d.unpricedModels.map((m) => `${m.model}: ${formatTokens(m.totalTokens)} tokens in ${formatInt(m.messages)} messages`).join('\n');
+    return html`<span class="chip warn" tabindex="0" title=${`No price found, counted as $0:\n${detail}`}>
+      ${d.unpricedModels.length} unpriced model${d.unpricedModels.length > 1 ? 's' : ''}: ${d.unpricedModels.map((m) => m.model).join(', ')}</span>`;
+  }
+
+  private _indexing(d: Overview) {
+    const i = d.indexing;
+    if (i.done) return nothing;
+    const ratio = i.bytesTotal > 0 ? i.bytesDone / i.bytesTotal : i.filesTotal > 0 ? i.filesDone / i.filesTotal : 0;
+    return html`<div class="indexing" role="status">
+      <span>Indexing transcripts: ${formatInt(i.filesDone)} of ${formatInt(i.filesTotal)} files (${formatBytes(i.bytesDone)} of ${formatBytes(i.bytesTotal)}). Figures grow as files are read.</span>
+      <progress max="1" value=${ratio} aria-label="Indexing progress"></progress>
+    </div>`;
+  }
+
+  private _body(l: Loaded) {
+    const d = l.data;
+    const t = d.totals;
+    if (t.messages === 0) {
+      if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
+      return l.anyData
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range${d.project ? ' or clear the project scope' : ''}.`}></cost-empty>`
+        : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
+            message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
+    }
+    const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    const today = d.today;
+    return html`
+      <div class="cards">
+        <cost-stat-card data-stat="today" label="Today" value=${today ? formatUsd(today.cost) : '—'}
+          sub=${today ? `${formatInt(today.sessions)} sessions · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
+          hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
+        <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatInt(t.messages)} messages · ${formatInt(t.projects)} projects`}
+          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices."></cost-stat-card>
+        <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${`${formatInt(t.projects)} projects`}
+          hint="Sessions with at least one usage entry in the range."></cost-stat-card>
+        <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
+          hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+        <cost-stat-card data-stat="cache" label="Cache efficiency" value=${formatPercent(d.cacheEfficiency)} sub=${`${formatTokens(t.cacheReadTokens)} read from cache`}
+          hint="Cache read tokens ÷ (input + cache write + cache read tokens): the share of prompt tokens served from the cache."></cost-stat-card>
+      </div>
+      <div class="grid">
+        <section class="panel">
+          <h3>Cost per ${d.costSeries.bucket}</h3>
+          <cost-chart-series .points=${d.costSeries.points} .palette=${pal} bucket=${d.costSeries.bucket} label="Cost"></cost-chart-series>
+        </section>
+        <section class="panel">
+          <h3>Cost by model</h3>
+          <cost-chart-bars label="Cost by model" .format=${formatUsd}
+            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model),
+              detail: `${m.model}\n${formatUsd(m.cost)} · ${formatInt(m.messages)} messages\nin ${formatInt(m.inputTokens)} · out ${formatInt(m.outputTokens)} · cache write ${formatInt(m.cacheCreationTokens)} · cache read ${formatInt(m.cacheReadTokens)}` }))}></cost-chart-bars>
+        </section>
+      </div>
+      <section class="panel">
+        <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
+          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => this._emit('navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
+      </section>
+    `;
+  }
+
+  override render() {
+    const l = this._loaded;
+    if (!l) {
+      return this._error
+        ? html`<cost-empty heading="Could not load the overview" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
+        : html`<cost-skeleton cards="5" rows="8"></cost-skeleton>`;
+    }
+    const d = l.data;
+    const stale = l.key !== this._argsKey();
+    return html`
+      <header>
+        <h2>Overview</h2>
+        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        ${this._unpriced(d)}
+        <span class="spacer"></span>
+        <button class="export-json" @click=${() => downloadJson(exportName('overview', d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+      </header>
+      ${this._indexing(d)}
+      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(l)}</div>
+    `;
+  }
+
+  static override styles = css`
+    :host { display: block; color: var(--text-primary); }
+    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
+    h2 { margin: 0; font-size: 18px; }
+    .range { color: var(--text-tertiary); font-size: 13px; }
+    .spacer { flex: 1; }
+    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+    button:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button:focus-visible, .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .chip.warn { color: var(--warning, #d29922); border: 1px solid var(--warning, #d29922); }
+    .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--text-secondary); background: var(--bg-elevated);
+      border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin-bottom: 14px; }
+    .indexing progress { flex: 0 0 160px; accent-color: var(--accent); }
+    .body { transition: opacity 0.15s; }
+    .body.stale { opacity: 0.55; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
+    .grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px; margin-bottom: 16px; }
+    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
+    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
+    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
+  `;
+}
+
+customElements.define('cost-overview-view', CostOverviewView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-overview-view': CostOverviewView;
+  }
+}

@@ -1,0 +1,190 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { Task } from '@lit/task';
+import type { ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
+import { api, isAbort } from '../api.ts';
+import { rangeParams } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { modelPalette } from '../chart-colors.ts';
+import { downloadJson, exportName } from '../export.ts';
+import type { Column } from './cost-table.ts';
+import './cost-table.ts';
+import './cost-chart-series.ts';
+import './cost-chart-bars.ts';
+import './cost-stat-card.ts';
+import './cost-skeleton.ts';
+import './cost-empty.ts';
+
+interface Loaded {
+  data: ProjectSessions;
+  key: string;
+}
+
+const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
+
+/**
+ * One project: its cost series and model split, and its sessions table.
+ *
+ * @fires navigate - `{view: 'detail', session, project}` when a session row is opened; `{view: 'overview'}` for back.
+ * @fires scope - `{project, name}` from the "Scope to project" button.
+ * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
+ */
+export class CostProjectView extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    scope: { attribute: false },
+    project: {},
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+    _loaded: { state: true },
+    _error: { state: true },
+  };
+
+  declare range: RangeSel;
+  declare scope: string | null;
+  /** Encoded project folder name. */
+  declare project: string;
+  declare refreshKey: number;
+  private declare _loaded: Loaded | null;
+  private declare _error: string;
+  private _lastRefresh: number | null = null;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this.scope = null;
+    this.project = '';
+    this.refreshKey = 0;
+    this._loaded = null;
+    this._error = '';
+  }
+
+  private _argsKey(): string {
+    return JSON.stringify([this.range, this.project]);
+  }
+
+  private _task = new Task(this, {
+    args: () => [this.range, this.project, this.refreshKey] as const,
+    task: async ([range, project, refresh], { signal }): Promise<Loaded> => {
+      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
+      this._lastRefresh = refresh;
+      const key = this._argsKey();
+      const data = await api.get<ProjectSessions>(`/api/projects/${encodeURIComponent(project)}/sessions`, rangeParams(range), signal, { force });
+      return { data, key };
+    },
+    onComplete: (v) => {
+      this._loaded = v;
+      this._error = '';
+    },
+    onError: (e) => {
+      if (isAbort(e)) return;
+      this._error = (e as Error).message;
+      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
+    },
+  });
+
+  private _emit(name: 'navigate' | 'scope', detail: object): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private _columns(): Column<SessionRow>[] {
+    return [
+      { key: 'title', label: 'Session', value: (s) => s.title,
+        render: (s) => html`<span class="primary" title=${`${s.title}\n${s.id}`}>${s.title}</span>${s.gone ? html` <span class="tag" title="The transcript was deleted from disk; its usage stays in the index">deleted</span>` : nothing}` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (s) => s.totalTokens, render: (s) => formatTokens(s.totalTokens) },
+      { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => html`<span title=${s.models.join('\n')}>${s.models.map(shortModel).join(', ')}</span>` },
+      { key: 'first', label: 'First activity', value: (s) => s.firstActivity, render: (s) => formatDateTime(s.firstActivity) },
+      { key: 'last', label: 'Last activity', value: (s) => s.lastActivity, render: (s) => formatDateTime(s.lastActivity) },
+      { key: 'duration', label: 'Duration', numeric: true, value: span, render: (s) => formatDuration(span(s)), title: 'Last activity − first activity in the range' },
+      { key: 'subagent', label: 'Subagent cost', numeric: true, value: (s) => s.subagentCost, render: (s) => (s.subagentCost ? formatUsd(s.subagentCost) : '—'), title: 'Part of the cost spent by subagents (Task) of the session' },
+    ];
+  }
+
+  private _body(d: ProjectSessions) {
+    if (!d.sessions.length) {
+      return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage between ${formatDayRange(d.range.from, d.range.to)}. Pick a longer range.`}></cost-empty>`;
+    }
+    const t = d.totals;
+    const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    return html`
+      <div class="cards">
+        <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${`${formatInt(t.messages)} messages`}
+          hint="Sum of the project's priced API responses in the range."></cost-stat-card>
+        <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(d.sessions.length)} sub=${`avg ${formatUsd(t.cost / d.sessions.length)} each`}
+          hint="Sessions of this project with usage in the range; average = cost ÷ sessions."></cost-stat-card>
+        <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
+          hint=${`Input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+      </div>
+      <div class="grid">
+        <section class="panel">
+          <h3>Cost per ${d.costSeries.bucket}</h3>
+          <cost-chart-series .points=${d.costSeries.points} .palette=${pal} bucket=${d.costSeries.bucket} label="Project cost"></cost-chart-series>
+        </section>
+        <section class="panel">
+          <h3>Cost by model</h3>
+          <cost-chart-bars label="Cost by model" .format=${formatUsd}
+            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatInt(m.messages)} messages` }))}></cost-chart-bars>
+        </section>
+      </div>
+      <section class="panel">
+        <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
+          .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
+          export-file=${exportName(`sessions-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          @row-open=${(e: CustomEvent<{ row: SessionRow }>) => this._emit('navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
+      </section>
+    `;
+  }
+
+  override render() {
+    const l = this._loaded;
+    if (!l) {
+      return this._error
+        ? html`<cost-empty heading="Could not load the project" message=${this._error}><button @click=${() => this._emit('navigate', { view: 'overview' })}>Back to overview</button></cost-empty>`
+        : html`<cost-skeleton cards="3" rows="8"></cost-skeleton>`;
+    }
+    const d = l.data;
+    const stale = l.key !== this._argsKey();
+    const scoped = this.scope === d.project.id;
+    return html`
+      <header>
+        <button class="back" @click=${() => this._emit('navigate', { view: 'overview' })} aria-label="Back to overview">←</button>
+        <h2 title=${d.project.id}>${d.project.name}</h2>
+        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        <span class="spacer"></span>
+        <button aria-pressed=${scoped} @click=${() => this._emit('scope', scoped ? { project: null } : { project: d.project.id, name: d.project.name })}
+          title="Limit the overview and insights to this project">${scoped ? 'Clear scope' : 'Scope to project'}</button>
+        <button @click=${() => downloadJson(exportName(`project-${d.project.id}`, d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+      </header>
+      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(d)}</div>
+    `;
+  }
+
+  static override styles = css`
+    :host { display: block; color: var(--text-primary); }
+    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
+    h2 { margin: 0; font-size: 18px; overflow-wrap: anywhere; }
+    .range { color: var(--text-tertiary); font-size: 13px; }
+    .spacer { flex: 1; }
+    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+    button:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    button[aria-pressed='true'] { color: var(--accent-text); border-color: var(--accent); }
+    .body { transition: opacity 0.15s; }
+    .body.stale { opacity: 0.55; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
+    .grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px; margin-bottom: 16px; }
+    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
+    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
+    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
+  `;
+}
+
+customElements.define('cost-project-view', CostProjectView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-project-view': CostProjectView;
+  }
+}

@@ -1,0 +1,221 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { Task } from '@lit/task';
+import type { SessionDetail, SessionMessage, Totals } from '../../../src/http/api-types.ts';
+import { api, HttpError, isAbort } from '../api.ts';
+import { rangeParams } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { downloadJson, exportName } from '../export.ts';
+import type { Column } from './cost-table.ts';
+import type { CumulativePoint } from './cost-cumulative-chart.ts';
+import './cost-table.ts';
+import './cost-cumulative-chart.ts';
+import './cost-stat-card.ts';
+import './cost-skeleton.ts';
+import './cost-empty.ts';
+
+interface Loaded {
+  data: SessionDetail;
+  /** Messages in time order with their running total. */
+  rows: MessageRow[];
+  key: string;
+}
+
+interface MessageRow extends SessionMessage {
+  i: number;
+  t: number;
+  total: number;
+}
+
+type Subagent = SessionDetail['subagents'][number];
+
+function withRunningTotals(messages: SessionMessage[]): MessageRow[] {
+  let total = 0;
+  return messages
+    .map((m) => ({ m, t: Date.parse(m.timestamp) }))
+    .sort((a, b) => a.t - b.t)
+    .map(({ m, t }, i) => ({ ...m, i, t, total: (total += m.cost) }));
+}
+
+/**
+ * One session over all time: totals with the in-range and today slices, the cumulative cost curve,
+ * every message with its tokens and running total, and the subagents.
+ *
+ * @fires navigate - `{view: 'project', project}` from the project link.
+ * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
+ */
+export class CostSessionView extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    scope: { attribute: false },
+    session: {},
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+    _loaded: { state: true },
+    _error: { state: true },
+    _missing: { state: true },
+  };
+
+  declare range: RangeSel;
+  declare scope: string | null;
+  declare session: string;
+  declare refreshKey: number;
+  private declare _loaded: Loaded | null;
+  private declare _error: string;
+  private declare _missing: boolean;
+  private _lastRefresh: number | null = null;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this.scope = null;
+    this.session = '';
+    this.refreshKey = 0;
+    this._loaded = null;
+    this._error = '';
+    this._missing = false;
+  }
+
+  private _argsKey(): string {
+    return JSON.stringify([this.range, this.session]);
+  }
+
+  private _task = new Task(this, {
+    args: () => [this.range, this.session, this.refreshKey] as const,
+    task: async ([range, session, refresh], { signal }): Promise<Loaded> => {
+      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
+      this._lastRefresh = refresh;
+      const key = this._argsKey();
+      const data = await api.get<SessionDetail>(`/api/sessions/${encodeURIComponent(session)}`, rangeParams(range), signal, { force });
+      return { data, rows: withRunningTotals(data.messages), key };
+    },
+    onComplete: (v) => {
+      this._loaded = v;
+      this._error = '';
+      this._missing = false;
+    },
+    onError: (e) => {
+      if (isAbort(e)) return;
+      this._error = (e as Error).message;
+      this._missing = e instanceof HttpError && e.status === 404;
+      if (this._missing) this._loaded = null;
+      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
+    },
+  });
+
+  private _columns(): Column<MessageRow>[] {
+    return [
+      { key: 'time', label: 'Time', value: (m) => m.t, render: (m) => formatDateTime(m.timestamp) },
+      { key: 'model', label: 'Model', value: (m) => m.model,
+        render: (m) => html`<span title=${m.model}>${shortModel(m.model)}</span>${m.fast ? html` <span class="tag" title="Fast mode: priced with the model's fast multiplier">fast</span>` : nothing}${m.subagent ? html` <span class="tag sub" title=${`Subagent ${m.subagent.agentId}`}>${m.subagent.agentType ?? 'subagent'}</span>` : nothing}` },
+      { key: 'input', label: 'Input', numeric: true, value: (m) => m.inputTokens, render: (m) => formatInt(m.inputTokens) },
+      { key: 'output', label: 'Output', numeric: true, value: (m) => m.outputTokens, render: (m) => formatInt(m.outputTokens) },
+      { key: 'cacheWrite', label: 'Cache write', numeric: true, value: (m) => m.cacheCreationTokens, render: (m) => formatInt(m.cacheCreationTokens),
+        title: 'Tokens written to the prompt cache (5-minute and 1-hour)' },
+      { key: 'cacheRead', label: 'Cache read', numeric: true, value: (m) => m.cacheReadTokens, render: (m) => formatInt(m.cacheReadTokens) },
+      { key: 'cost', label: 'Cost', numeric: true, value: (m) => m.cost, render: (m) => html`<b>${formatUsd(m.cost)}</b>` },
+      { key: 'total', label: 'Running total', numeric: true, value: (m) => m.total, render: (m) => formatUsd(m.total), title: 'Cost of the session up to and including this message, in time order' },
+      { key: 'tools', label: 'Tools', value: (m) => m.tools.join(' '), render: (m) => html`<span title=${m.tools.join('\n')}>${m.tools.join(', ') || '—'}</span>` },
+      { key: 'agent', label: 'Subagent', value: (m) => (m.subagent ? (m.subagent.agentType ?? m.subagent.agentId) : null) },
+    ];
+  }
+
+  private _subColumns(): Column<Subagent>[] {
+    return [
+      { key: 'type', label: 'Type', value: (s) => s.agentType ?? 'subagent' },
+      { key: 'description', label: 'Description', value: (s) => s.description, render: (s) => html`<span title=${s.description ?? ''}>${s.description ?? '—'}</span>` },
+      { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'id', label: 'Agent id', value: (s) => s.agentId },
+    ];
+  }
+
+  private _slice(name: string, stat: string, t: Totals | null, none: string, hint: string) {
+    return html`<cost-stat-card data-stat=${stat} label=${name} value=${t ? formatUsd(t.cost) : '—'}
+      sub=${t ? `${formatInt(t.messages)} messages · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}></cost-stat-card>`;
+  }
+
+  private _body(l: Loaded) {
+    const d = l.data;
+    const duration = d.firstActivity && d.lastActivity ? Date.parse(d.lastActivity) - Date.parse(d.firstActivity) : 0;
+    const points: CumulativePoint[] = l.rows.map((m) => ({ t: m.t, cost: m.cost, total: m.total,
+      note: `${shortModel(m.model)}${m.subagent ? ` · ${m.subagent.agentType ?? 'subagent'}` : ''}` }));
+    return html`
+      <div class="cards">
+        <cost-stat-card data-stat="total" label="All time" value=${formatUsd(d.cost)} sub=${`${formatInt(d.messageCount)} messages · ${formatTokens(d.totalTokens)} tokens`}
+          hint=${`The whole session, whatever the range: input ${formatInt(d.inputTokens)}, output ${formatInt(d.outputTokens)}, cache write ${formatInt(d.cacheCreationTokens)}, cache read ${formatInt(d.cacheReadTokens)}.`}></cost-stat-card>
+        ${this._slice('In range', 'in-range', d.inRange, 'No usage in the selected range', 'The part of this session inside the selected range.')}
+        ${this._slice('Today', 'today', d.today, 'No usage today', 'The part of this session since local midnight.')}
+        <cost-stat-card data-stat="duration" label="Duration" value=${formatDuration(duration)} sub=${`${formatDateTime(d.firstActivity)} → ${formatDateTime(d.lastActivity)}`}
+          hint="From the first to the last usage entry of the session."></cost-stat-card>
+      </div>
+      <section class="panel">
+        <h3>Cumulative cost</h3>
+        <cost-cumulative-chart .points=${points} label="Cumulative session cost"></cost-cumulative-chart>
+      </section>
+      ${d.subagents.length
+        ? html`<section class="panel">
+            <cost-table view="detail-subagents" caption="Subagents" .columns=${this._subColumns()} .rows=${d.subagents} .rowKey=${(s: Subagent) => s.agentId}
+              .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${`cost-subagents-${d.id}`}></cost-table>
+          </section>`
+        : nothing}
+      <section class="panel">
+        <cost-table view="detail" caption="Messages" .columns=${this._columns()} .rows=${l.rows} .rowKey=${(m: MessageRow) => String(m.i)}
+          .defaultSort=${{ key: 'time', dir: 'asc' }} .rowClass=${(m: MessageRow) => (m.subagent ? 'sub' : '')} export-file=${`cost-messages-${d.id}`}></cost-table>
+      </section>
+    `;
+  }
+
+  override render() {
+    const l = this._loaded;
+    if (!l) {
+      if (this._missing) return html`<cost-empty heading="Session not found" message=${`No session with id ${this.session} is in the index. It may belong to another config dir.`}></cost-empty>`;
+      return this._error
+        ? html`<cost-empty heading="Could not load the session" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
+        : html`<cost-skeleton cards="4" rows="10"></cost-skeleton>`;
+    }
+    const d = l.data;
+    const stale = l.key !== this._argsKey();
+    return html`
+      <header>
+        <button class="back" aria-label=${`Back to ${d.project.name}`} title=${`Back to ${d.project.name}`}
+          @click=${() => this.dispatchEvent(new CustomEvent('navigate', { detail: { view: 'project', project: d.project.id }, bubbles: true, composed: true }))}>←</button>
+        <div class="titles">
+          <h2 title=${d.id}>${d.title}</h2>
+          <div class="meta"><span>${d.project.name}</span>${d.cwd ? html`<span title="Working directory">${d.cwd}</span>` : nothing}<span>${d.id}</span></div>
+        </div>
+        <button @click=${() => downloadJson(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+      </header>
+      ${d.firstPrompt && d.firstPrompt !== d.title ? html`<details><summary>First prompt</summary><p>${d.firstPrompt}</p></details>` : nothing}
+      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(l)}</div>
+    `;
+  }
+
+  static override styles = css`
+    :host { display: block; color: var(--text-primary); }
+    header { display: flex; align-items: flex-start; gap: 10px; margin-bottom: 14px; }
+    .titles { flex: 1; min-width: 0; }
+    h2 { margin: 0; font-size: 18px; overflow-wrap: anywhere; }
+    .meta { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; color: var(--text-tertiary); margin-top: 4px; }
+    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
+    button:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    details { font-size: 13px; color: var(--text-secondary); margin-bottom: 14px; }
+    details p { white-space: pre-wrap; max-height: 200px; overflow: auto; background: var(--bg-elevated); padding: 8px 10px; border-radius: 6px; }
+    summary { cursor: pointer; color: var(--text-tertiary); }
+    .body { transition: opacity 0.15s; }
+    .body.stale { opacity: 0.55; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
+    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; margin-bottom: 16px; }
+    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
+    cost-table { --table-max-height: 70vh; }
+  `;
+}
+
+customElements.define('cost-session-view', CostSessionView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-session-view': CostSessionView;
+  }
+}

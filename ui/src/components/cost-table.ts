@@ -1,0 +1,264 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { loadSort, saveSort } from '../state.ts';
+import type { SortSpec } from '../state.ts';
+import { downloadCsv } from '../export.ts';
+import type { Cell } from '../export.ts';
+
+export interface Column<T> {
+  key: string;
+  label: string;
+  /** The value sorted on and written to CSV. */
+  value: (row: T) => string | number | null;
+  /** What the cell shows; defaults to the value. */
+  render?: (row: T) => unknown;
+  numeric?: boolean;
+  /** Header tooltip: how the column is computed. */
+  title?: string;
+  sortable?: boolean;
+  /** false: left out of the CSV (icon columns). */
+  csv?: boolean;
+}
+
+/** Nulls last in both directions; strings compare naturally ("run 2" < "run 10"). */
+function compare(a: string | number | null, b: string | number | null, dir: 1 | -1): number {
+  if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
+  if (typeof a === 'number' && typeof b === 'number') return (a - b) * dir;
+  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' }) * dir;
+}
+
+/**
+ * A sortable table of rows. Click a header to sort (kept per `view` in localStorage); arrow keys
+ * or j/k move the selected row, Enter or a click opens it.
+ *
+ * @fires row-open - `{row}` when a row is opened.
+ */
+export class CostTable<T = unknown> extends LitElement {
+  static override properties = {
+    columns: { attribute: false },
+    rows: { attribute: false },
+    rowKey: { attribute: false },
+    view: {},
+    caption: {},
+    defaultSort: { attribute: false },
+    exportFile: { attribute: 'export-file' },
+    pageSize: { type: Number, attribute: 'page-size' },
+    rowClass: { attribute: false },
+    _sort: { state: true },
+    _selected: { state: true },
+    _limit: { state: true },
+  };
+
+  declare columns: Column<T>[];
+  declare rows: T[];
+  declare rowKey: (row: T) => string;
+  /** Sort storage key: `cost:sort:<view>`. */
+  declare view: string;
+  declare caption: string;
+  declare defaultSort: SortSpec | null;
+  /** File name without extension; shows an "Export CSV" button when set. */
+  declare exportFile: string;
+  declare pageSize: number;
+  declare rowClass: ((row: T) => string) | null;
+  private declare _sort: SortSpec | null;
+  private declare _selected: string | null;
+  private declare _limit: number;
+
+  constructor() {
+    super();
+    this.columns = [];
+    this.rows = [];
+    this.rowKey = (r) => String((r as { id?: unknown }).id ?? '');
+    this.view = '';
+    this.caption = '';
+    this.defaultSort = null;
+    this.exportFile = '';
+    this.pageSize = 200;
+    this.rowClass = null;
+    this._sort = null;
+    this._selected = null;
+    this._limit = 0;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('view') || (changed.has('defaultSort') && !this._sort)) {
+      this._sort = (this.view && loadSort(this.view)) || this.defaultSort;
+    }
+    if (!this._limit) this._limit = this.pageSize;
+  }
+
+  /** The rows in display order (all of them, not only the rendered page). */
+  get sortedRows(): T[] {
+    const s = this._sort;
+    const col = s && this.columns.find((c) => c.key === s.key);
+    if (!s || !col) return this.rows;
+    const dir = s.dir === 'asc' ? 1 : -1;
+    return this.rows
+      .map((row, i) => ({ row, i, v: col.value(row) }))
+      .sort((a, b) => compare(a.v, b.v, dir) || a.i - b.i)
+      .map((x) => x.row);
+  }
+
+  get selectedKey(): string | null {
+    return this._selected;
+  }
+
+  private _sortBy(col: Column<T>): void {
+    const dir = this._sort?.key === col.key ? (this._sort.dir === 'asc' ? 'desc' : 'asc') : col.numeric ? 'desc' : 'asc';
+    this._sort = { key: col.key, dir };
+    if (this.view) saveSort(this.view, this._sort);
+  }
+
+  private _open(row: T): void {
+    this.dispatchEvent(new CustomEvent('row-open', { detail: { row }, bubbles: true }));
+  }
+
+  private async _move(rows: T[], index: number): Promise<void> {
+    const i = Math.max(0, Math.min(rows.length - 1, index));
+    const row = rows[i];
+    if (row === undefined) return;
+    if (i >= this._limit) this._limit = i + this.pageSize;
+    this._selected = this.rowKey(row);
+    await this.updateComplete;
+    const tr = this.renderRoot.querySelector<HTMLElement>(`tr[data-index="${i}"]`);
+    tr?.focus();
+    tr?.scrollIntoView({ block: 'nearest' });
+  }
+
+  private _onKey(e: KeyboardEvent, rows: T[]): void {
+    const at = rows.findIndex((r) => this.rowKey(r) === this._selected);
+    const step: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: 10, PageUp: -10 };
+    if (e.key in step) {
+      e.preventDefault();
+      void this._move(rows, at < 0 ? 0 : at + (step[e.key] ?? 0));
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      void this._move(rows, e.key === 'Home' ? 0 : rows.length - 1);
+    } else if (e.key === 'Enter' && at >= 0) {
+      e.preventDefault();
+      this._open(rows[at] as T);
+    }
+  }
+
+  private _exportCsv(): void {
+    const cols = this.columns.filter((c) => c.csv !== false);
+    const rows: Cell[][] = this.sortedRows.map((r) => cols.map((c) => c.value(r)));
+    downloadCsv(`${this.exportFile}.csv`, cols.map((c) => c.label), rows);
+  }
+
+  override render() {
+    const rows = this.sortedRows;
+    const shown = rows.slice(0, this._limit);
+    const selectedAt = rows.findIndex((r) => this.rowKey(r) === this._selected);
+    // Roving tab stop: the selected row, else the first one.
+    const tabAt = selectedAt >= 0 && selectedAt < shown.length ? selectedAt : 0;
+    return html`
+      <div class="bar">
+        <span class="caption" id="cap">${this.caption}${this.caption ? html` <span class="count">${rows.length}</span>` : nothing}</span>
+        <slot name="actions"></slot>
+        ${this.exportFile ? html`<button class="export" @click=${this._exportCsv} ?disabled=${!rows.length}>Export CSV</button>` : nothing}
+      </div>
+      <div class="scroll">
+        <table aria-labelledby="cap">
+          <thead>
+            <tr>
+              ${this.columns.map((c) => {
+                const sorted = this._sort?.key === c.key ? (this._sort.dir === 'asc' ? 'ascending' : 'descending') : 'none';
+                return html`<th class=${c.numeric ? 'num' : ''} aria-sort=${c.sortable === false ? nothing : sorted} title=${c.title ?? nothing} scope="col">
+                  ${c.sortable === false
+                    ? c.label
+                    : html`<button class="sort" data-key=${c.key} @click=${() => this._sortBy(c)}>
+                        ${c.label}<span class="arrow" aria-hidden="true">${sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : ''}</span>
+                      </button>`}
+                </th>`;
+              })}
+            </tr>
+          </thead>
+          <tbody @keydown=${(e: KeyboardEvent) => this._onKey(e, rows)}>
+            ${repeat(
+              shown,
+              (r) => this.rowKey(r),
+              (r, i) => {
+                const key = this.rowKey(r);
+                const selected = key === this._selected;
+                return html`<tr
+                  data-index=${i}
+                  data-key=${key}
+                  class=${this.rowClass?.(r) ?? ''}
+                  tabindex=${i === tabAt ? 0 : -1}
+                  aria-selected=${selected ? 'true' : 'false'}
+                  @focus=${() => (this._selected = key)}
+                  @click=${() => {
+                    this._selected = key;
+                    this._open(r);
+                  }}
+                >
+                  ${this.columns.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${c.render ? c.render(r) : c.value(r) ?? '—'}</td>`)}
+                </tr>`;
+              },
+            )}
+          </tbody>
+        </table>
+      </div>
+      ${rows.length > shown.length
+        ? html`<button class="more" @click=${() => (this._limit += this.pageSize)}>
+            Show ${Math.min(this.pageSize, rows.length - shown.length)} more (${rows.length - shown.length} hidden)
+          </button>`
+        : nothing}
+    `;
+  }
+
+  static override styles = css`
+    :host { display: block; min-width: 0; }
+    .bar { display: flex; align-items: center; gap: 8px; margin-bottom: 8px; }
+    .caption { font-weight: 600; color: var(--text-primary); flex: 1; }
+    .count { color: var(--text-muted); font-weight: 400; font-size: 0.85em; margin-left: 4px; }
+    button.export, button.more {
+      font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated);
+      border: 1px solid var(--border); border-radius: 6px; padding: 4px 10px; cursor: pointer;
+    }
+    button.export:hover, button.more:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button.more { margin-top: 8px; }
+    .scroll { overflow: auto; max-height: var(--table-max-height, none); border: 1px solid var(--border); border-radius: 8px; }
+    table { width: 100%; border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
+    th { position: sticky; top: 0; z-index: 1; background: var(--bg-elevated); text-align: left; font-weight: 500;
+      color: var(--text-tertiary); border-bottom: 1px solid var(--border); padding: 0; white-space: nowrap; }
+    th.num, td.num { text-align: right; }
+    th:not(:has(button)) { padding: 8px 10px; }
+    button.sort { all: unset; display: block; box-sizing: border-box; width: 100%; padding: 8px 10px; cursor: pointer; text-align: inherit; }
+    button.sort:hover { color: var(--text-primary); }
+    button.sort:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+    .arrow { display: inline-block; width: 1em; font-size: 0.7em; margin-left: 2px; color: var(--accent-text); }
+    td { padding: 7px 10px; border-bottom: 1px solid var(--border); color: var(--text-secondary); white-space: nowrap;
+      max-width: 420px; overflow: hidden; text-overflow: ellipsis; }
+    tbody tr { cursor: pointer; }
+    tbody tr:last-child td { border-bottom: none; }
+    tbody tr:hover td { background: var(--bg-hover); }
+    tbody tr[aria-selected='true'] td { background: var(--accent-dim); color: var(--text-primary); }
+    tbody tr:focus { outline: none; }
+    tbody tr:focus-visible td { box-shadow: inset 0 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
+    tbody tr:focus-visible td:first-child { box-shadow: inset 2px 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
+    tbody tr:focus-visible td:last-child { box-shadow: inset -2px 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
+    tr.sub td { color: var(--text-tertiary); }
+    /* Cell parts the views render (cells live in this shadow root, so their styles must too). */
+    td b { font-weight: 600; color: var(--text-primary); }
+    .primary { color: var(--text-primary); }
+    .tag { font-size: 11px; color: var(--text-muted); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
+    .tag.sub { color: var(--accent-text); border-color: var(--accent-dim); }
+    .tag.live { color: var(--success, #3fb950); border-color: var(--success, #3fb950); }
+    button.icon { display: inline-grid; place-items: center; padding: 3px; border: 1px solid transparent; border-radius: 5px;
+      background: none; color: var(--text-muted); cursor: pointer; }
+    button.icon:hover { border-color: var(--border); color: var(--text-primary); }
+    button.icon:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+    button.icon.on { color: var(--accent); border-color: var(--accent-dim); }
+    tr.sub td:first-child { border-left: 3px solid var(--accent-dim); }
+  `;
+}
+
+customElements.define('cost-table', CostTable);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-table': CostTable;
+  }
+}
