@@ -1,0 +1,130 @@
+import { LitElement, html } from 'lit';
+import { RANGE_PRESETS, customRange, localDay, rangeLabel, sameRange } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatDayRange } from '../format.ts';
+import { icons } from './icons.ts';
+import { placePopover } from './popover.ts';
+
+/** The days a range covers, for pre-filling the custom inputs. */
+function spanOf(range: RangeSel): { from: string; to: string } {
+  const today = new Date();
+  if (range.kind === 'custom') return { from: range.from, to: range.to };
+  if (range.kind === 'days') {
+    const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (range.days - 1));
+    return { from: localDay(from), to: localDay(today) };
+  }
+  if (range.kind === '24h') return { from: localDay(new Date(Date.now() - 86_400_000)), to: localDay(today) };
+  return { from: localDay(today), to: localDay(today) };
+}
+
+/**
+ * Range presets as a segmented control plus a "Custom" popover with from/to calendar inputs.
+ *
+ * @fires range-change - `{range: RangeSel}` when the user picks a range.
+ */
+export class CostRangePicker extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    _error: { state: true },
+  };
+
+  declare range: RangeSel;
+  private declare _error: string;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this._error = '';
+  }
+
+  protected override createRenderRoot() {
+    return this;
+  }
+
+  private pick(range: RangeSel): void {
+    this.dispatchEvent(new CustomEvent('range-change', { detail: { range }, bubbles: true, composed: true }));
+  }
+
+  private get panel(): HTMLElement | null {
+    return this.querySelector('#range-custom');
+  }
+
+  private onToggle(e: ToggleEvent): void {
+    if (e.newState !== 'open') return;
+    this._error = '';
+    const span = spanOf(this.range);
+    const from = this.querySelector<HTMLInputElement>('#range-from');
+    const to = this.querySelector<HTMLInputElement>('#range-to');
+    if (from && to) {
+      from.value = span.from;
+      to.value = span.to;
+      from.max = to.max = localDay();
+    }
+    placePopover(this.panel, this.querySelector('#range-custom-btn'));
+    from?.focus();
+  }
+
+  private apply(e: Event): void {
+    e.preventDefault();
+    const from = this.querySelector<HTMLInputElement>('#range-from')?.value ?? '';
+    const to = this.querySelector<HTMLInputElement>('#range-to')?.value ?? '';
+    const range = customRange(from, to);
+    if (!range) {
+      this._error = 'Pick both dates.';
+      return;
+    }
+    this.panel?.hidePopover();
+    this.pick(range);
+  }
+
+  protected override render() {
+    const custom = this.range.kind === 'custom';
+    return html`<div class="segmented" role="group" aria-label="Date range">
+        ${RANGE_PRESETS.map(
+          (p) => html`<button
+            type="button"
+            class="seg"
+            data-range=${p.short}
+            aria-pressed=${sameRange(p.range, this.range) ? 'true' : 'false'}
+            title=${p.label}
+            @click=${() => this.pick(p.range)}
+          >
+            ${p.short}
+          </button>`,
+        )}
+        <button
+          id="range-custom-btn"
+          type="button"
+          class="seg seg-custom"
+          aria-pressed=${custom ? 'true' : 'false'}
+          popovertarget="range-custom"
+          title="Custom range"
+        >
+          ${icons.calendar()}<span>${custom && this.range.kind === 'custom' ? formatDayRange(this.range.from, this.range.to) : 'Custom'}</span>
+        </button>
+      </div>
+      <div id="range-custom" class="popover range-popover" popover @toggle=${this.onToggle}>
+        <form @submit=${this.apply}>
+          <div class="popover-title">Custom range</div>
+          <div class="field-row">
+            <label class="field"><span>From</span><input id="range-from" type="date" required /></label>
+            <label class="field"><span>To</span><input id="range-to" type="date" required /></label>
+          </div>
+          <p class="form-note">Whole local days, both included. Now: ${rangeLabel(this.range)}.</p>
+          ${this._error ? html`<p class="form-error" role="alert">${this._error}</p>` : ''}
+          <div class="popover-actions">
+            <button type="button" class="btn ghost" @click=${() => this.panel?.hidePopover()}>Cancel</button>
+            <button type="submit" class="btn primary">Apply</button>
+          </div>
+        </form>
+      </div>`;
+  }
+}
+
+customElements.define('cost-range-picker', CostRangePicker);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-range-picker': CostRangePicker;
+  }
+}

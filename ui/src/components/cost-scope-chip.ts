@@ -1,0 +1,54 @@
+import { LitElement, html, nothing } from 'lit';
+import { icons } from './icons.ts';
+
+/**
+ * The project the overview and insights are limited to, with a button to clear it. Hidden when there is no scope.
+ *
+ * @fires scope-clear - the user cleared the scope.
+ */
+export class CostScopeChip extends LitElement {
+  static override properties = {
+    project: {},
+    name: {},
+  };
+
+  /** Encoded project folder name, or null for all projects. */
+  declare project: string | null;
+  /** Display name; the encoded name is shown until it is known. */
+  declare name: string | null;
+
+  constructor() {
+    super();
+    this.project = null;
+    this.name = null;
+  }
+
+  protected override createRenderRoot() {
+    return this;
+  }
+
+  protected override render() {
+    if (!this.project) return nothing;
+    const label = this.name || this.project;
+    return html`<span class="chip" title=${`Totals limited to ${label} (${this.project})`}>
+      ${icons.folder()}
+      <span class="chip-label">${label}</span>
+      <button
+        class="chip-clear"
+        type="button"
+        aria-label=${`Clear project scope ${label}`}
+        @click=${() => this.dispatchEvent(new CustomEvent('scope-clear', { bubbles: true, composed: true }))}
+      >
+        ${icons.close(12)}
+      </button>
+    </span>`;
+  }
+}
+
+customElements.define('cost-scope-chip', CostScopeChip);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-scope-chip': CostScopeChip;
+  }
+}

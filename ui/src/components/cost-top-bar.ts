@@ -1,0 +1,133 @@
+import { LitElement, html } from 'lit';
+import type { IndexingState } from '../../../src/http/api-types.ts';
+import type { RangeSel, TopView, View } from '../state.ts';
+import type { Mode } from '../theme.ts';
+import { icons } from './icons.ts';
+import './cost-range-picker.ts';
+import './cost-scope-chip.ts';
+import './cost-theme-picker.ts';
+import './cost-indexing.ts';
+
+/**
+ * The sticky bar: product name, Overview/Insights tabs, scope chip, range picker, indexing pill and the tool buttons.
+ * It holds no state of its own: every control fires an event that cost-app handles.
+ *
+ * @fires tab - `{view: 'overview' | 'insights'}`.
+ * @fires refresh - refresh now.
+ * @fires open-usage - open the Plan usage dialog.
+ * @fires open-help - open the shortcut overlay.
+ * @fires mode-toggle - switch light/dark.
+ * (cost-range-picker, cost-scope-chip and cost-theme-picker fire range-change, scope-clear and theme-pick through it.)
+ */
+export class CostTopBar extends LitElement {
+  static override properties = {
+    view: {},
+    range: { attribute: false },
+    scope: {},
+    scopeName: { attribute: false },
+    mode: {},
+    colorTheme: { attribute: false },
+    themes: { attribute: false },
+    indexing: { attribute: false },
+    refreshing: { type: Boolean },
+  };
+
+  declare view: View;
+  declare range: RangeSel;
+  declare scope: string | null;
+  declare scopeName: string | null;
+  declare mode: Mode;
+  declare colorTheme: string;
+  declare themes: { id: string; label: string }[];
+  declare indexing: IndexingState | null;
+  declare refreshing: boolean;
+
+  constructor() {
+    super();
+    this.view = 'overview';
+    this.range = { kind: 'days', days: 3 };
+    this.scope = null;
+    this.scopeName = null;
+    this.mode = 'dark';
+    this.colorTheme = 'ember';
+    this.themes = [];
+    this.indexing = null;
+    this.refreshing = false;
+  }
+
+  protected override createRenderRoot() {
+    return this;
+  }
+
+  private fire(name: string, detail?: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private tab(view: TopView, label: string) {
+    const active = this.view === view;
+    return html`<a
+      class="tab"
+      href=${`?view=${view}`}
+      data-view=${view}
+      aria-current=${active ? 'page' : 'false'}
+      @click=${(e: MouseEvent) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        this.fire('tab', { view });
+      }}
+      >${label}</a
+    >`;
+  }
+
+  protected override render() {
+    const showScope = this.view === 'overview' || this.view === 'insights';
+    return html`<header class="top-bar">
+      <div class="top-row">
+        <a class="brand" href="?view=overview" @click=${(e: MouseEvent) => {
+          e.preventDefault();
+          this.fire('tab', { view: 'overview' });
+        }}>
+          <span class="brand-mark" aria-hidden="true">$</span>
+          <span class="brand-name">Cost</span>
+        </a>
+        <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}</nav>
+        <span class="spacer"></span>
+        <cost-indexing .state=${this.indexing}></cost-indexing>
+        <div class="tools">
+          <button class="icon-btn" type="button" aria-label="Refresh now" title="Refresh now (r)" @click=${() => this.fire('refresh')}>
+            <span class=${this.refreshing ? 'spin' : ''}>${icons.refresh()}</span>
+          </button>
+          <button class="btn" type="button" data-action="usage" title="Plan usage (Ctrl+Shift+S)" @click=${() => this.fire('open-usage')}>
+            ${icons.gauge()}<span class="btn-label">Plan usage</span>
+          </button>
+          <cost-theme-picker .themes=${this.themes} .current=${this.colorTheme} .mode=${this.mode}></cost-theme-picker>
+          <button
+            class="icon-btn"
+            type="button"
+            data-action="mode"
+            aria-label=${this.mode === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
+            title="Light / dark (t)"
+            @click=${() => this.fire('mode-toggle')}
+          >
+            ${this.mode === 'dark' ? icons.sun() : icons.moon()}
+          </button>
+          <button class="icon-btn" type="button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" @click=${() => this.fire('open-help')}>
+            ${icons.help()}
+          </button>
+        </div>
+      </div>
+      <div class="range-row">
+        <cost-range-picker .range=${this.range}></cost-range-picker>
+        ${showScope ? html`<cost-scope-chip .project=${this.scope} .name=${this.scopeName}></cost-scope-chip>` : ''}
+      </div>
+    </header>`;
+  }
+}
+
+customElements.define('cost-top-bar', CostTopBar);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-top-bar': CostTopBar;
+  }
+}

@@ -1,0 +1,241 @@
+// Navigation and range state, and the only place that reads or writes browser storage for them.
+// URL (?view=&project=&session=&range=) <-> state, localStorage cost:range / cost:scope / cost:view / cost:sort:<view>,
+// sessionStorage cost:nav. API payloads are never stored (api.ts keeps them in memory).
+
+export type RangeSel =
+  | { kind: 'today' }
+  | { kind: '24h' }
+  | { kind: 'days'; days: number }
+  | { kind: 'custom'; from: string; to: string };
+
+export type View = 'overview' | 'insights' | 'project' | 'detail';
+export type TopView = 'overview' | 'insights';
+
+export interface Nav {
+  view: View;
+  project: string | null;
+  session: string | null;
+}
+
+export interface SortSpec {
+  key: string;
+  dir: 'asc' | 'desc';
+}
+
+export const DEFAULT_RANGE: RangeSel = { kind: 'days', days: 3 };
+
+export const RANGE_PRESETS: { label: string; short: string; range: RangeSel }[] = [
+  { label: 'Today', short: 'Today', range: { kind: 'today' } },
+  { label: 'Last 24 hours', short: '24h', range: { kind: '24h' } },
+  { label: 'Last 3 days', short: '3d', range: { kind: 'days', days: 3 } },
+  { label: 'Last 7 days', short: '7d', range: { kind: 'days', days: 7 } },
+  { label: 'Last 30 days', short: '30d', range: { kind: 'days', days: 30 } },
+  { label: 'Last 90 days', short: '90d', range: { kind: 'days', days: 90 } },
+  { label: 'Last 365 days', short: '1y', range: { kind: 'days', days: 365 } },
+];
+
+export const KEYS = {
+  range: 'cost:range',
+  scope: 'cost:scope',
+  view: 'cost:view',
+  nav: 'cost:nav',
+  sortPrefix: 'cost:sort:',
+  theme: 'theme',
+  colorTheme: 'color-theme',
+} as const;
+
+/** The server's pattern for encoded project folder names; session ids use the same safe set. */
+const ID_RE = /^[A-Za-z0-9._-]+$/;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+const VIEWS: readonly View[] = ['overview', 'insights', 'project', 'detail'];
+
+export function isId(s: unknown): s is string {
+  return typeof s === 'string' && s.length > 0 && s.length <= 512 && ID_RE.test(s);
+}
+
+function isDay(s: unknown): s is string {
+  if (typeof s !== 'string' || !DAY_RE.test(s)) return false;
+  const [y, m, d] = s.split('-').map(Number) as [number, number, number];
+  const t = new Date(y, m - 1, d);
+  return t.getFullYear() === y && t.getMonth() === m - 1 && t.getDate() === d;
+}
+
+/** Local calendar day of `d` as 'YYYY-MM-DD'. */
+export function localDay(d: Date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** The query the server expects for a range (spec: `range=today|24h|N`, or `from`+`to`). */
+export function rangeParams(range: RangeSel): Record<string, string> {
+  switch (range.kind) {
+    case 'today':
+      return { range: 'today' };
+    case '24h':
+      return { range: '24h' };
+    case 'days':
+      return { range: String(range.days) };
+    case 'custom':
+      return { from: range.from, to: range.to };
+  }
+}
+
+/** Compact text form used in the URL and in cost:range: 'today', '24h', '7', '2025-01-01..2025-01-31'. */
+export function rangeToString(range: RangeSel): string {
+  return range.kind === 'custom' ? `${range.from}..${range.to}` : (rangeParams(range).range as string);
+}
+
+/** Inverse of rangeToString; null for anything malformed. A custom range comes back ordered (from <= to). */
+export function parseRange(s: string | null | undefined): RangeSel | null {
+  if (!s) return null;
+  if (s === 'today') return { kind: 'today' };
+  if (s === '24h') return { kind: '24h' };
+  if (/^\d{1,4}$/.test(s)) {
+    const days = Number(s);
+    return days >= 1 && days <= 3660 ? { kind: 'days', days } : null;
+  }
+  const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(s);
+  if (m) return customRange(m[1] as string, m[2] as string);
+  return null;
+}
+
+/** A custom range from two calendar days, swapped into order; null when either is not a real date. */
+export function customRange(a: string, b: string): RangeSel | null {
+  if (!isDay(a) || !isDay(b)) return null;
+  return a <= b ? { kind: 'custom', from: a, to: b } : { kind: 'custom', from: b, to: a };
+}
+
+export function sameRange(a: RangeSel, b: RangeSel): boolean {
+  return rangeToString(a) === rangeToString(b);
+}
+
+/** Human label: "Last 7 days", "Today", "2025-01-01 – 2025-01-31". */
+export function rangeLabel(range: RangeSel): string {
+  const preset = RANGE_PRESETS.find((p) => sameRange(p.range, range));
+  if (preset) return preset.label;
+  if (range.kind === 'days') return `Last ${range.days} days`;
+  if (range.kind === 'custom') return range.from === range.to ? range.from : `${range.from} – ${range.to}`;
+  return rangeToString(range);
+}
+
+// ---- storage (guarded: a sandboxed frame or full quota throws, and the app must still run) ----
+
+function store(kind: 'local' | 'session'): Storage | null {
+  try {
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function readStore(key: string, kind: 'local' | 'session' = 'local'): string | null {
+  try {
+    return store(kind)?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeStore(key: string, value: string | null, kind: 'local' | 'session' = 'local'): void {
+  try {
+    const s = store(kind);
+    if (!s) return;
+    if (value === null) s.removeItem(key);
+    else s.setItem(key, value);
+  } catch {
+    /* storage full or blocked: the state still lives in the URL and in memory */
+  }
+}
+
+export function loadSort(view: string): SortSpec | null {
+  try {
+    const v = JSON.parse(readStore(KEYS.sortPrefix + view) ?? 'null') as unknown;
+    if (v && typeof v === 'object') {
+      const { key, dir } = v as Record<string, unknown>;
+      if (typeof key === 'string' && key && (dir === 'asc' || dir === 'desc')) return { key, dir };
+    }
+  } catch {
+    /* malformed: ignore */
+  }
+  return null;
+}
+
+export function saveSort(view: string, sort: SortSpec): void {
+  writeStore(KEYS.sortPrefix + view, JSON.stringify({ key: sort.key, dir: sort.dir }));
+}
+
+export function saveRange(range: RangeSel): void {
+  writeStore(KEYS.range, rangeToString(range));
+}
+
+export function loadScope(): string | null {
+  const s = readStore(KEYS.scope);
+  return isId(s) ? s : null;
+}
+
+export function saveScope(project: string | null): void {
+  writeStore(KEYS.scope, project);
+}
+
+// ---- navigation <-> URL ----
+
+/** Keeps a nav internally consistent: a project view needs a project, a detail view a session. */
+export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
+  const view = n?.view && VIEWS.includes(n.view) ? n.view : 'overview';
+  const project = isId(n?.project) ? n.project : null;
+  const session = isId(n?.session) ? n.session : null;
+  if (view === 'detail' && session) return { view, project, session };
+  if (view === 'project' && project) return { view, project, session: null };
+  if (view === 'insights') return { view, project: null, session: null };
+  return { view: view === 'detail' || view === 'project' ? 'overview' : view, project: null, session: null };
+}
+
+/** What a URL asks for; `nav` is null when the URL names no view (then storage decides). */
+export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | null } {
+  const q = new URLSearchParams(search);
+  const view = q.get('view') as View | null;
+  // `?session=<id>` alone (the hub's action URL shape) also opens the session.
+  const nav = view || q.get('session') ? normalizeNav({ view: view ?? 'detail', project: q.get('project'), session: q.get('session') }) : null;
+  const from = q.get('from');
+  const to = q.get('to');
+  const range = from && to ? customRange(from, to) : parseRange(q.get('range'));
+  return { nav, range };
+}
+
+/** The query string for a state; keeps unrelated params (e.g. a hub's) untouched. */
+export function toUrl(nav: Nav, range: RangeSel, base: string = location.search): string {
+  const q = new URLSearchParams(base);
+  for (const k of ['view', 'project', 'session', 'range', 'from', 'to']) q.delete(k);
+  q.set('view', nav.view);
+  if (nav.project && nav.view !== 'overview' && nav.view !== 'insights') q.set('project', nav.project);
+  if (nav.session) q.set('session', nav.session);
+  q.set('range', rangeToString(range));
+  return `?${q.toString()}`;
+}
+
+function loadNavSession(): Nav | null {
+  try {
+    const v = JSON.parse(readStore(KEYS.nav, 'session') ?? 'null') as Partial<Nav> | null;
+    return v && typeof v === 'object' ? normalizeNav(v) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers where the user is: cost:nav for this tab, cost:view for the last top-level tab. */
+export function saveNav(nav: Nav): void {
+  writeStore(KEYS.nav, JSON.stringify(nav), 'session');
+  if (nav.view === 'overview' || nav.view === 'insights') writeStore(KEYS.view, nav.view);
+}
+
+/** Start-up state: the URL wins, then this tab's cost:nav, then the last tab (cost:view); range from URL, then cost:range. */
+export function initialState(search: string = location.search): { nav: Nav; range: RangeSel; scope: string | null } {
+  const url = fromUrl(search);
+  const lastView = readStore(KEYS.view);
+  const nav =
+    url.nav ??
+    loadNavSession() ??
+    normalizeNav({ view: lastView === 'insights' ? 'insights' : 'overview' });
+  const range = url.range ?? parseRange(readStore(KEYS.range)) ?? DEFAULT_RANGE;
+  return { nav, range, scope: loadScope() };
+}
