@@ -1,0 +1,106 @@
+// Name -> id maps of the small tables (projects, sessions, models, agents, files), loaded once and
+// kept in memory so the writer resolves a row's ids without a query.
+import type Database from 'better-sqlite3';
+
+export interface FileInfo {
+  id: number;
+  path: string;
+  /** Earliest timestamp in the file; null sorts after every timestamp. */
+  firstTs: number | null;
+}
+
+export class Catalog {
+  readonly projects = new Map<string, number>();
+  readonly sessions = new Map<string, number>();
+  readonly models = new Map<string, number>();
+  /** id -> name, for repricing. */
+  readonly modelNames = new Map<number, string>();
+  /** `${sessionId} ${agent}` -> id */
+  readonly agents = new Map<string, number>();
+  readonly files = new Map<string, FileInfo>();
+  readonly filesById = new Map<number, FileInfo>();
+
+  private readonly insProject: Database.Statement;
+  private readonly insSession: Database.Statement;
+  private readonly insModel: Database.Statement;
+  private readonly insAgent: Database.Statement;
+  private readonly setAgentInfo: Database.Statement;
+  private readonly insFile: Database.Statement;
+
+  constructor(db: Database.Database) {
+    for (const r of db.prepare('SELECT id, encoded FROM projects').all() as { id: number; encoded: string }[]) this.projects.set(r.encoded, r.id);
+    for (const r of db.prepare('SELECT id, sid FROM sessions').all() as { id: number; sid: string }[]) this.sessions.set(r.sid, r.id);
+    for (const r of db.prepare('SELECT id, name FROM models').all() as { id: number; name: string }[]) {
+      this.models.set(r.name, r.id);
+      this.modelNames.set(r.id, r.name);
+    }
+    for (const r of db.prepare('SELECT id, session_id, agent FROM agents').all() as { id: number; session_id: number; agent: string }[]) {
+      this.agents.set(`${r.session_id} ${r.agent}`, r.id);
+    }
+    for (const r of db.prepare('SELECT id, path, first_ts AS firstTs FROM files').all() as FileInfo[]) this.remember(r);
+    this.insProject = db.prepare('INSERT INTO projects (encoded) VALUES (?)');
+    this.insSession = db.prepare('INSERT INTO sessions (sid, project_id) VALUES (?, ?)');
+    this.insModel = db.prepare('INSERT INTO models (name, priced) VALUES (?, ?)');
+    this.insAgent = db.prepare('INSERT INTO agents (session_id, agent, type, description) VALUES (?, ?, ?, ?)');
+    this.setAgentInfo = db.prepare(
+      'UPDATE agents SET type = coalesce(?, type), description = coalesce(?, description) WHERE id = ?',
+    );
+    this.insFile = db.prepare('INSERT INTO files (path) VALUES (?)');
+  }
+
+  project(encoded: string): number {
+    let id = this.projects.get(encoded);
+    if (id === undefined) {
+      id = Number(this.insProject.run(encoded).lastInsertRowid);
+      this.projects.set(encoded, id);
+    }
+    return id;
+  }
+
+  /** A session belongs to the project it was first seen in. */
+  session(sid: string, project: number): number {
+    let id = this.sessions.get(sid);
+    if (id === undefined) {
+      id = Number(this.insSession.run(sid, project).lastInsertRowid);
+      this.sessions.set(sid, id);
+    }
+    return id;
+  }
+
+  model(name: string, priced: (name: string) => boolean): number {
+    let id = this.models.get(name);
+    if (id === undefined) {
+      id = Number(this.insModel.run(name, priced(name) ? 1 : 0).lastInsertRowid);
+      this.models.set(name, id);
+      this.modelNames.set(id, name);
+    }
+    return id;
+  }
+
+  /** Type and description, when given, refresh a known agent (its meta file may appear later). */
+  agent(session: number, agent: string, type: string | null = null, description: string | null = null): number {
+    const k = `${session} ${agent}`;
+    let id = this.agents.get(k);
+    if (id === undefined) {
+      id = Number(this.insAgent.run(session, agent, type, description).lastInsertRowid);
+      this.agents.set(k, id);
+    } else if (type !== null || description !== null) {
+      this.setAgentInfo.run(type, description, id);
+    }
+    return id;
+  }
+
+  file(path: string): FileInfo {
+    let f = this.files.get(path);
+    if (!f) {
+      f = { id: Number(this.insFile.run(path).lastInsertRowid), path, firstTs: null };
+      this.remember(f);
+    }
+    return f;
+  }
+
+  private remember(f: FileInfo): void {
+    this.files.set(f.path, f);
+    this.filesById.set(f.id, f);
+  }
+}

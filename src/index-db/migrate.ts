@@ -1,0 +1,19 @@
+// Schema versioning through PRAGMA user_version: a fresh file (version 0) gets every
+// migration; a known older version gets the missing ones; a version we do not know is reported
+// so the caller can rebuild the file.
+import type Database from 'better-sqlite3';
+import { migrations } from './migrations/index.ts';
+
+export const SCHEMA_VERSION = migrations.length;
+
+/** Returns false when the file's schema version is not one this code can migrate. */
+export function migrate(db: Database.Database): boolean {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION || version < 0) return false;
+  if (version === SCHEMA_VERSION) return true;
+  db.transaction(() => {
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+  return true;
+}

@@ -1,0 +1,4 @@
+// Every schema migration in order; migration i brings user_version from i to i + 1.
+import { sql as init } from './001-init.ts';
+
+export const migrations: readonly string[] = [init];

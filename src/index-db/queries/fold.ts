@@ -1,0 +1,101 @@
+// Pure folds of rollup rows into the API shapes shared by several query families.
+import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Totals } from '../../http/api-types.ts';
+import { C, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
+import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
+import type { Slice } from './slice.ts';
+
+export function emptyTotals(): Totals {
+  return { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+}
+
+/** Adds one rollup row (or message-shaped figures) into a Totals-like accumulator. */
+export function addRow<T extends Totals>(t: T, r: RollRow): T {
+  t.cost += r[C.cost]!;
+  t.messages += r[C.messages]!;
+  t.inputTokens += r[C.input]!;
+  t.outputTokens += r[C.output]!;
+  t.cacheCreationTokens += r[C.cacheCreate]!;
+  t.cacheReadTokens += r[C.cacheRead]!;
+  t.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
+  return t;
+}
+
+export function totalsOf(rows: RollRow[]): Totals {
+  const t = emptyTotals();
+  for (const r of rows) addRow(t, r);
+  return t;
+}
+
+/** Per visible model, most expensive first. */
+export function costByModel(rows: RollRow[], models: Map<number, ModelInfo>): ModelCost[] {
+  const by = new Map<number, ModelCost>();
+  for (const r of rows) {
+    const m = models.get(r[C.model]!);
+    if (!m || m.hidden) continue;
+    let t = by.get(r[C.model]!);
+    if (!t) by.set(r[C.model]!, (t = { model: m.name, ...emptyTotals() }));
+    addRow(t, r);
+  }
+  return [...by.values()].sort((a, b) => b.cost - a.cost || a.model.localeCompare(b.model));
+}
+
+/** Where the series of a range starts: the range start, or for 'all' the first day with data (else today). */
+export function seriesStart(range: RangeInfo, firstHour: number | null): number {
+  if (range.kind !== 'all') return range.fromMs;
+  return Math.max(range.fromMs, startOfDay(firstHour === null ? range.toMs - 1 : firstHour * HOUR_MS));
+}
+
+/** Every bucket of [startMs, range.toMs), zero buckets included, with cost per visible model. */
+export function costSeries(slice: Slice, range: RangeInfo, startMs: number, models: Map<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
+  const points: SeriesPoint[] = [];
+  const index = new Map<string, SeriesPoint>();
+  if (range.bucket === 'hour') {
+    for (let h = Math.ceil(startMs / HOUR_MS); h * HOUR_MS < range.toMs; h++) points.push({ key: hourKey(h * HOUR_MS), start: h * HOUR_MS, cost: 0, byModel: {} });
+  } else {
+    for (let d = startOfDay(startMs); d < range.toMs; d = addDays(d, 1)) points.push({ key: dayKey(d), start: d, cost: 0, byModel: {} });
+  }
+  for (const p of points) if (!index.has(p.key)) index.set(p.key, p);
+  let lastUnit = Number.NaN;
+  let point: SeriesPoint | undefined;
+  for (const [unit, model, cost] of slice.series) {
+    if (unit !== lastUnit) {
+      lastUnit = unit;
+      point = index.get(slice.bucketOf(unit));
+    }
+    if (!point) continue;
+    point.cost += cost;
+    const m = models.get(model);
+    if (m && !m.hidden) point.byModel[m.name] = (point.byModel[m.name] ?? 0) + cost;
+  }
+  return { bucket: range.bucket, points };
+}
+
+/** Projects with usage in the rows, most expensive first. */
+export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>): ProjectRow[] {
+  const acc = new Map<number, { row: ProjectRow; last: number; byModel: Map<number, number> }>();
+  for (const r of rows) {
+    const pid = r[C.project]!;
+    let a = acc.get(pid);
+    if (!a) {
+      const p = projects.get(pid);
+      a = {
+        row: { id: p?.id ?? String(pid), name: p?.name ?? String(pid), cost: 0, sessions: sessions.get(pid) ?? 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
+        last: -Infinity,
+        byModel: new Map(),
+      };
+      acc.set(pid, a);
+    }
+    a.row.cost += r[C.cost]!;
+    a.row.messages += r[C.messages]!;
+    a.row.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
+    a.last = Math.max(a.last, r[C.last] ?? -Infinity);
+    if (!models.get(r[C.model]!)?.hidden) a.byModel.set(r[C.model]!, (a.byModel.get(r[C.model]!) ?? 0) + r[C.cost]!);
+  }
+  return [...acc.values()]
+    .map(({ row, last, byModel }) => {
+      let top: number | null = null;
+      for (const [m, cost] of byModel) if (top === null || cost > byModel.get(top)!) top = m;
+      return { ...row, lastActivity: Number.isFinite(last) ? iso(last) : null, topModel: top === null ? null : models.get(top)!.name };
+    })
+    .sort((a, b) => b.cost - a.cost || a.id.localeCompare(b.id));
+}

@@ -1,0 +1,22 @@
+// The Queries of types.ts, over one connection; every statement is prepared here, once.
+import type Database from 'better-sqlite3';
+import type { PriceTable } from '../pricing/table.ts';
+import type { Queries } from '../types.ts';
+import { insights } from './insights.ts';
+import { overview } from './overview.ts';
+import { createProjectSessions } from './project-sessions.ts';
+import { projects } from './projects.ts';
+import { Reader } from './reader.ts';
+import { createSession } from './session.ts';
+
+/** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
+export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
+  const reader = new Reader(db);
+  return {
+    overview: (scope, indexing, dirs) => overview(reader, syncTimeZone, scope, indexing, dirs),
+    insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
+    projects: (scope) => projects(reader, syncTimeZone, scope),
+    projectSessions: createProjectSessions(db, reader, syncTimeZone),
+    session: createSession(db),
+  };
+}

@@ -1,0 +1,95 @@
+// GET /api/insights: blocks and burn rate, run rate, cache savings, token composition, top tools,
+// heatmap, subagent share, weekly cost. All from the rollups of the range.
+import type { IndexingState, Insights } from '../../http/api-types.ts';
+import type { PriceTable } from '../pricing/table.ts';
+import type { QueryScope } from '../types.ts';
+import { addDays, dayKey, HOUR_MS, hourBounds, startOfWeek, weekday } from '../time.ts';
+import { blocksOf } from './blocks.ts';
+import { seriesStart, totalsOf } from './fold.ts';
+import { C, H, type HourRow, type ModelInfo, type Reader, type RollRow } from './reader.ts';
+import { emptySlice, sliceOf, type Slice } from './slice.ts';
+
+const TOP_TOOLS = 15;
+
+export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
+  const { range, now } = scope;
+  const pid = reader.projectId(scope.project);
+  const [h0, h1] = hourBounds(range.fromMs, range.toMs);
+  const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
+  const hours = pid === undefined ? [] : reader.hours(h0, h1, pid);
+  const models = reader.models();
+  const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
+  const totals = totalsOf(slice.groups);
+  const blocks = blocksOf(hours, models, now);
+  const days = range.days ?? Math.max(1, Math.round((range.toMs - start) / 86_400_000));
+  const dailyAvg = totals.cost / days;
+
+  let cache1h = 0;
+  let mainCost = 0;
+  let subagentCost = 0;
+  for (const r of slice.groups) {
+    cache1h += r[C.cache1h]!;
+    if (r[C.sub] === 1) subagentCost += r[C.cost]!;
+    else mainCost += r[C.cost]!;
+  }
+
+  return {
+    range, project: scope.project, indexing,
+    blocks,
+    burnRate: blocks.find((b) => b.active)?.burn ?? null,
+    runRate: { dailyAvg, projectedMonthly: dailyAvg * 30, days },
+    cacheSavings: cacheSavings(slice.groups, models, prices),
+    tokenComposition: {
+      inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, cacheCreationTokens: totals.cacheCreationTokens,
+      cacheReadTokens: totals.cacheReadTokens, totalTokens: totals.totalTokens,
+      cache5mTokens: totals.cacheCreationTokens - cache1h, cache1hTokens: cache1h,
+    },
+    topTools: pid === undefined ? [] : reader.topTools(slice.span, pid, TOP_TOOLS),
+    heatmap: heatmap(hours),
+    subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
+    weeklyCost: weeklyCost(slice, start, range.toMs),
+  };
+}
+
+/** cache-read tokens x (input price - cache-read price), per model, at the current prices. */
+function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: PriceTable): Insights['cacheSavings'] {
+  const reads = new Map<number, number>();
+  let cacheReadTokens = 0;
+  for (const r of rows) {
+    reads.set(r[C.model]!, (reads.get(r[C.model]!) ?? 0) + r[C.cacheRead]!);
+    cacheReadTokens += r[C.cacheRead]!;
+  }
+  let saved = 0;
+  for (const [id, n] of reads) {
+    const m = models.get(id);
+    const price = m && !m.hidden ? prices.lookup(m.name)?.price : undefined;
+    if (price) saved += n * (price.input - price.cacheRead);
+  }
+  return { saved, cacheReadTokens };
+}
+
+/** heatmap[weekday][hour] of cost, local time, Monday = 0. */
+function heatmap(hours: HourRow[]): number[][] {
+  const grid = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
+  for (const r of hours) {
+    const ms = r[H.hour] * HOUR_MS;
+    grid[weekday(ms)]![new Date(ms).getHours()]! += r[H.cost];
+  }
+  return grid;
+}
+
+/** Every local week (Monday start) touching [startMs, toMs), zero weeks included. */
+function weeklyCost(slice: Slice, startMs: number, toMs: number): Insights['weeklyCost'] {
+  const weeks = new Map<string, { weekStart: string; cost: number }>();
+  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayKey(w), { weekStart: dayKey(w), cost: 0 });
+  let lastUnit = Number.NaN;
+  let week: { cost: number } | undefined;
+  for (const [unit, , cost] of slice.series) {
+    if (unit !== lastUnit) {
+      lastUnit = unit;
+      week = weeks.get(slice.weekOf(unit));
+    }
+    if (week) week.cost += cost;
+  }
+  return [...weeks.values()];
+}

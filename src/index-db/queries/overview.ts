@@ -1,0 +1,70 @@
+// GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
+import type { IndexingState, Overview, UnpricedModel } from '../../http/api-types.ts';
+import type { QueryScope } from '../types.ts';
+import { costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
+import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
+import { addDays, hourBounds, startOfDay } from '../time.ts';
+import { emptySlice, sliceOf } from './slice.ts';
+
+export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[]): Overview {
+  const { range } = scope;
+  const models = reader.models();
+  const pid = reader.projectId(scope.project);
+  const empty: Overview = {
+    range, project: scope.project, indexing, dirs,
+    totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
+    costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [],
+  };
+  if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, range, seriesStart(range, null), models) };
+
+  const slice = sliceOf(reader, range, pid, syncTimeZone);
+  const rows = slice.groups;
+  const [h0, h1] = hourBounds(range.fromMs, range.toMs);
+  const sessions = reader.sessionCounts(h0, h1, pid);
+  const totals = totalsOf(rows);
+  const projects = projectRows(rows, sessions, reader.projects(), models);
+  const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
+
+  const dayStart = startOfDay(scope.now);
+  const dayEnd = addDays(dayStart, 1);
+  let today: Overview['today'] = null;
+  if (range.fromMs < dayEnd && range.toMs > dayStart) {
+    const [t0, t1] = hourBounds(dayStart, dayEnd);
+    const todaySessions = reader.sessionCounts(t0, t1, pid);
+    today = { ...totalsOf(reader.groups({ unit: 'hour', from: t0, to: t1 }, pid)), sessions: sum(todaySessions.values()) };
+  }
+
+  return {
+    ...empty,
+    totals: { ...totals, sessions: sum(sessions.values()), projects: projects.length },
+    today,
+    cacheEfficiency: input > 0 ? totals.cacheReadTokens / input : 0,
+    costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
+    costByModel: costByModel(rows, models),
+    projects,
+    unpricedModels: unpriced(rows, models),
+  };
+}
+
+function unpriced(rows: RollRow[], models: Map<number, ModelInfo>): UnpricedModel[] {
+  const by = new Map<number, UnpricedModel>();
+  for (const r of rows) {
+    const m = models.get(r[C.model]!);
+    if (!m || m.priced || m.hidden) continue;
+    let u = by.get(r[C.model]!);
+    if (!u) by.set(r[C.model]!, (u = { model: m.name, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }));
+    u.messages += r[C.messages]!;
+    u.inputTokens += r[C.input]!;
+    u.outputTokens += r[C.output]!;
+    u.cacheCreationTokens += r[C.cacheCreate]!;
+    u.cacheReadTokens += r[C.cacheRead]!;
+    u.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
+  }
+  return [...by.values()].sort((a, b) => b.totalTokens - a.totalTokens);
+}
+
+function sum(values: Iterable<number>): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}

@@ -1,0 +1,71 @@
+// GET /api/projects/:path/sessions: one project's totals, series, models and its sessions in the range.
+import type Database from 'better-sqlite3';
+import type { ProjectSessions, SessionRow } from '../../http/api-types.ts';
+import type { QueryScope } from '../types.ts';
+import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
+import type { Reader } from './reader.ts';
+import { sliceOf } from './slice.ts';
+import { hourBounds, iso } from '../time.ts';
+
+type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
+  cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
+
+export function createProjectSessions(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
+  const cells = db.prepare(`SELECT session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create),
+      sum(cache_read), sum(cost), min(first_ts), max(last_ts)
+    FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
+  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title
+    FROM sessions s WHERE s.project_id = ?`).raw(true);
+  // A session is gone when it has transcripts and every one of them is gone.
+  const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
+
+  return function projectSessions(project: string, scope: QueryScope): ProjectSessions | null {
+    const pid = reader.projectId(project);
+    if (pid === undefined || pid === null) return null;
+    const { range } = scope;
+    const info = reader.projects().get(pid)!;
+    const models = reader.models();
+    const [h0, h1] = hourBounds(range.fromMs, range.toMs);
+    const slice = sliceOf(reader, range, pid, syncTimeZone);
+    const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
+    const gone = new Map(goneInfo.all(pid) as [number, number][]);
+
+    const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
+    for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of cells.all(h0, h1, pid) as SessionCell[]) {
+      let s = bySession.get(session);
+      if (!s) {
+        const t = titles.get(session);
+        s = {
+          id: t?.sid ?? String(session), title: t?.title ?? String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
+          cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
+          subagentCost: 0, gone: gone.get(session) === 1, first: Infinity, last: -Infinity, names: new Set(),
+        };
+        bySession.set(session, s);
+      }
+      s.cost += cost;
+      s.messages += messages;
+      s.inputTokens += input;
+      s.outputTokens += output;
+      s.cacheCreationTokens += cacheCreate;
+      s.cacheReadTokens += cacheRead;
+      s.totalTokens += input + output + cacheCreate + cacheRead;
+      if (sub === 1) s.subagentCost += cost;
+      if (first !== null) s.first = Math.min(s.first, first);
+      if (last !== null) s.last = Math.max(s.last, last);
+      const m = models.get(model);
+      if (m && !m.hidden) s.names.add(m.name);
+    }
+    const sessions: SessionRow[] = [...bySession.values()]
+      .map(({ first, last, names, ...row }) => ({ ...row, firstActivity: Number.isFinite(first) ? iso(first) : '', lastActivity: Number.isFinite(last) ? iso(last) : '', models: [...names].sort() }))
+      .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+
+    return {
+      range,
+      project: { id: info.id, name: info.name },
+      totals: totalsOf(slice.groups),
+      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
+      costByModel: costByModel(slice.groups, models),
+      sessions,
+    };
+  };
+}

@@ -1,0 +1,86 @@
+// GET /api/sessions/:id: one session over all time (every message, subagents), plus the slices
+// of it inside the range and inside today. A single session is small, so this reads its messages.
+import type Database from 'better-sqlite3';
+import type { SessionDetail, SessionMessage, Totals } from '../../http/api-types.ts';
+import type { QueryScope } from '../types.ts';
+import { emptyTotals } from './fold.ts';
+import { projectName } from './reader.ts';
+import { addDays, iso, startOfDay } from '../time.ts';
+
+interface MsgRow {
+  ts: number; model: string; agentId: number | null; input: number; output: number; cacheCreate: number;
+  cacheRead: number; cache1h: number; webSearch: number; fast: number; cost: number; tools: string;
+}
+
+export function createSession(db: Database.Database) {
+  const head = db.prepare(`SELECT s.id, s.project_id AS projectId, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, s.first_prompt AS firstPrompt,
+      s.cwd, p.encoded, p.cwd AS projectCwd
+    FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.sid = ?`);
+  const messages = db.prepare(`SELECT m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
+      m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.fast, m.cost, m.tools
+    FROM messages m JOIN models md ON md.id = m.model_id
+    WHERE m.file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project)) AND m.session_id = @session
+    ORDER BY m.ts, m.id`);
+  const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
+
+  return function session(sessionId: string, scope: QueryScope): SessionDetail | null {
+    const s = head.get(sessionId) as
+      | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null }
+      | undefined;
+    if (!s) return null;
+    const subs = new Map(
+      (agents.all(s.id) as { id: number; agent: string; type: string | null; description: string | null }[]).map((a) => [
+        a.id,
+        { agentId: a.agent, agentType: a.type, description: a.description, cost: 0, messages: 0 },
+      ]),
+    );
+    const all = emptyTotals();
+    const inRange = emptyTotals();
+    const today = emptyTotals();
+    const dayStart = startOfDay(scope.now);
+    const dayEnd = addDays(dayStart, 1);
+    const list: SessionMessage[] = [];
+    // A row's file is always one of its session's files (or a project-root file, attributed per line).
+    for (const m of messages.all({ session: s.id, project: s.projectId }) as MsgRow[]) {
+      add(all, m);
+      if (m.ts >= scope.range.fromMs && m.ts < scope.range.toMs) add(inRange, m);
+      if (m.ts >= dayStart && m.ts < dayEnd) add(today, m);
+      const msg: SessionMessage = {
+        timestamp: iso(m.ts), model: m.model, cost: m.cost, inputTokens: m.input, outputTokens: m.output,
+        cacheCreationTokens: m.cacheCreate, cacheReadTokens: m.cacheRead, totalTokens: m.input + m.output + m.cacheCreate + m.cacheRead,
+        cache5mTokens: m.cacheCreate - m.cache1h, cache1hTokens: m.cache1h, webSearches: m.webSearch, fast: m.fast === 1,
+        tools: m.tools ? m.tools.split(',') : [],
+      };
+      const agent = m.agentId === null ? undefined : subs.get(m.agentId);
+      if (agent) {
+        agent.cost += m.cost;
+        agent.messages++;
+        msg.subagent = { agentId: agent.agentId, agentType: agent.agentType };
+      }
+      list.push(msg);
+    }
+    const { cost, messages: messageCount, ...tokens } = all;
+    return {
+      id: s.sid, title: s.title, firstPrompt: s.firstPrompt, cwd: s.cwd,
+      project: { id: s.encoded, name: projectName(s.encoded, s.projectCwd) },
+      cost, ...tokens, messageCount,
+      firstActivity: list[0]?.timestamp ?? null,
+      lastActivity: list.at(-1)?.timestamp ?? null,
+      messages: list,
+      subagents: [...subs.values()].filter((a) => a.messages > 0),
+      inRange: inRange.messages ? inRange : null,
+      today: today.messages ? today : null,
+      range: scope.range,
+    };
+  };
+}
+
+function add(t: Totals, m: MsgRow): void {
+  t.cost += m.cost;
+  t.messages++;
+  t.inputTokens += m.input;
+  t.outputTokens += m.output;
+  t.cacheCreationTokens += m.cacheCreate;
+  t.cacheReadTokens += m.cacheRead;
+  t.totalTokens += m.input + m.output + m.cacheCreate + m.cacheRead;
+}

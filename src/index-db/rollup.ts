@@ -1,0 +1,184 @@
+// Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
+// memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
+import type Database from 'better-sqlite3';
+import { HOUR_MS } from './time.ts';
+
+/** A message as the writer and the rollups see it (ids, not names). */
+export interface Msg {
+  hkey: number;
+  key: string;
+  file: number;
+  off: number;
+  ts: number;
+  project: number;
+  session: number;
+  model: number;
+  agent: number | null;
+  input: number;
+  output: number;
+  cacheCreate: number;
+  cacheRead: number;
+  cache1h: number;
+  webSearch: number;
+  fast: number;
+  costUSD: number | null;
+  cost: number;
+  tools: string;
+}
+
+interface Cell {
+  pk: number[];
+  n: number;
+  input: number;
+  output: number;
+  cacheCreate: number;
+  cacheRead: number;
+  cache1h: number;
+  webSearch: number;
+  cost: number;
+  first: number | null;
+  last: number | null;
+  shrinks: boolean;
+}
+
+const METRICS = `messages = messages + excluded.messages, input = input + excluded.input, output = output + excluded.output,
+  cache_create = cache_create + excluded.cache_create, cache_read = cache_read + excluded.cache_read,
+  cache_1h = cache_1h + excluded.cache_1h, web_search = web_search + excluded.web_search, cost = cost + excluded.cost,
+  first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
+  last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
+
+export class RollupStatements {
+  readonly full: Database.Statement;
+  readonly fullDrop: Database.Statement;
+  readonly model: Database.Statement;
+  readonly modelDrop: Database.Statement;
+  readonly daily: Database.Statement;
+  readonly dailyDrop: Database.Statement;
+  readonly tool: Database.Statement;
+  readonly toolDrop: Database.Statement;
+  readonly toolDaily: Database.Statement;
+  readonly toolDailyDrop: Database.Statement;
+  constructor(db: Database.Database) {
+    this.full = db.prepare(`INSERT INTO usage_hourly VALUES (?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.fullDrop = db.prepare(`DELETE FROM usage_hourly
+      WHERE hour = ? AND project_id = ? AND session_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
+    this.model = db.prepare(`INSERT INTO usage_hourly_model VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (hour, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.modelDrop = db.prepare(`DELETE FROM usage_hourly_model
+      WHERE hour = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
+    this.daily = db.prepare(`INSERT INTO usage_daily VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (day, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.dailyDrop = db.prepare(`DELETE FROM usage_daily
+      WHERE day = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
+    this.tool = db.prepare(`INSERT INTO tools_hourly VALUES (?,?,?,?)
+      ON CONFLICT (hour, project_id, tool) DO UPDATE SET count = count + excluded.count`);
+    this.toolDrop = db.prepare('DELETE FROM tools_hourly WHERE hour = ? AND project_id = ? AND tool = ? AND count <= 0');
+    this.toolDaily = db.prepare(`INSERT INTO tools_daily VALUES (?,?,?,?)
+      ON CONFLICT (day, project_id, tool) DO UPDATE SET count = count + excluded.count`);
+    this.toolDailyDrop = db.prepare('DELETE FROM tools_daily WHERE day = ? AND project_id = ? AND tool = ? AND count <= 0');
+  }
+}
+
+export class RollupDelta {
+  private full = new Map<string, Cell>();
+  private byModel = new Map<string, Cell>();
+  private daily = new Map<string, Cell>();
+  private tools = new Map<string, ToolCell>();
+  private toolsDaily = new Map<string, ToolCell>();
+  private last: { hour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[] } | null = null;
+
+  /** `dayOf` maps a UTC hour to its local day number. */
+  constructor(private readonly dayOf: (hour: number) => number) {}
+
+  add(m: Msg, sign: 1 | -1): void {
+    const hour = Math.floor(m.ts / HOUR_MS);
+    const sub = m.agent === null ? 0 : 1;
+    // Consecutive messages of a batch mostly share their cells: skip the key building then.
+    const l = this.last;
+    if (!l || l.hour !== hour || l.project !== m.project || l.session !== m.session || l.model !== m.model || l.sub !== sub) {
+      const day = this.dayOf(hour);
+      this.last = {
+        hour, project: m.project, session: m.session, model: m.model, sub,
+        cells: [
+          cell(this.full, `${hour},${m.project},${m.session},${m.model},${sub}`, [hour, m.project, m.session, m.model, sub]),
+          cell(this.byModel, `${hour},${m.project},${m.model},${sub}`, [hour, m.project, m.model, sub]),
+          cell(this.daily, `${day},${m.project},${m.model},${sub}`, [day, m.project, m.model, sub]),
+        ],
+        day,
+      };
+    }
+    const cur = this.last!;
+    for (const c of cur.cells) bump(c, m, sign);
+    if (m.tools) {
+      for (const tool of m.tools.split(',')) {
+        count(this.tools, hour, m.project, tool, sign);
+        count(this.toolsDaily, cur.day, m.project, tool, sign);
+      }
+    }
+  }
+
+  /** Writes every cell once and forgets them; cells that reached zero are deleted. */
+  flush(s: RollupStatements): void {
+    write(this.full, s.full, s.fullDrop);
+    write(this.byModel, s.model, s.modelDrop);
+    write(this.daily, s.daily, s.dailyDrop);
+    writeTools(this.tools, s.tool, s.toolDrop);
+    writeTools(this.toolsDaily, s.toolDaily, s.toolDailyDrop);
+    this.full.clear();
+    this.byModel.clear();
+    this.daily.clear();
+    this.tools.clear();
+    this.toolsDaily.clear();
+    this.last = null;
+  }
+}
+
+type ToolCell = { pk: [number, number, string]; n: number };
+
+function count(map: Map<string, ToolCell>, unit: number, project: number, tool: string, sign: 1 | -1): void {
+  const k = `${unit},${project},${tool}`;
+  const c = map.get(k);
+  if (c) c.n += sign;
+  else map.set(k, { pk: [unit, project, tool], n: sign });
+}
+
+function writeTools(map: Map<string, ToolCell>, upsert: Database.Statement, drop: Database.Statement): void {
+  for (const c of map.values()) {
+    if (c.n === 0) continue;
+    upsert.run(...c.pk, c.n);
+    if (c.n < 0) drop.run(...c.pk);
+  }
+}
+
+function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
+  let c = map.get(k);
+  if (!c) {
+    c = { pk, n: 0, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, cost: 0, first: null, last: null, shrinks: false };
+    map.set(k, c);
+  }
+  return c;
+}
+
+function bump(c: Cell, m: Msg, sign: 1 | -1): void {
+  c.n += sign;
+  c.input += sign * m.input;
+  c.output += sign * m.output;
+  c.cacheCreate += sign * m.cacheCreate;
+  c.cacheRead += sign * m.cacheRead;
+  c.cache1h += sign * m.cache1h;
+  c.webSearch += sign * m.webSearch;
+  c.cost += sign * m.cost;
+  if (sign < 0) c.shrinks = true;
+  else {
+    if (c.first === null || m.ts < c.first) c.first = m.ts;
+    if (c.last === null || m.ts > c.last) c.last = m.ts;
+  }
+}
+
+function write(map: Map<string, Cell>, upsert: Database.Statement, drop: Database.Statement): void {
+  for (const c of map.values()) {
+    upsert.run(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cache1h, c.webSearch, c.cost, c.first, c.last);
+    if (c.shrinks) drop.run(...c.pk);
+  }
+}

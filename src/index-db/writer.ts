@@ -1,0 +1,359 @@
+// The only code that writes the index. Every public write is atomic (a savepoint of the group
+// commit, see write()).
+// Dedup (decisions.md): key = message.id + requestId (global), else message.id within the session,
+// else file + offset. The winning copy has the most output tokens; on a tie the earliest file
+// (first timestamp, then path, then offset). Losing copies from other files are kept as alternates.
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
+import { Catalog, type FileInfo } from './catalog.ts';
+import { PriceTable } from './pricing/table.ts';
+import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
+import { dayNumber, HOUR_MS, timeZone } from './time.ts';
+import type { FileCursor, FileRole } from './types.ts';
+
+const MSG_COLS =
+  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools';
+/** The message columns under the names of `Msg`, from table alias `t`. */
+const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
+  ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent, ${t}.input, ${t}.output,
+  ${t}.cache_create AS cacheCreate, ${t}.cache_read AS cacheRead, ${t}.cache_1h AS cache1h, ${t}.web_search AS webSearch,
+  ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools`;
+
+type StoredMsg = Msg & { id: number };
+
+/** 53-bit hash of a dedup key (two 32-bit FNV-1a style lanes), a safe integer for SQLite. */
+export function hashKey(key: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 16777619);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
+
+/** Longest time a write waits to become durable. */
+const COMMIT_MS = 100;
+
+const params = (m: Msg): unknown[] => [
+  m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
+  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools,
+];
+
+export class Writer {
+  readonly catalog: Catalog;
+  private prices: PriceTable | null = null;
+  private version = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** process.env.TZ when the daily rollup was last found matching (null: not checked yet). */
+  private tzEnv: string | undefined | null = null;
+  /** UTC hour -> local day number, for the zone usage_daily was built in. */
+  private days = new Map<number, number>();
+  private dayOf = (hour: number): number => {
+    let d = this.days.get(hour);
+    if (d === undefined) this.days.set(hour, (d = dayNumber(hour * HOUR_MS)));
+    return d;
+  };
+  private readonly rollups: RollupStatements;
+  private readonly s: Record<string, Database.Statement>;
+  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number) => void;
+  private readonly resetTx: (path: string) => void;
+  private readonly repriceTx: (table: PriceTable) => void;
+
+  constructor(private readonly db: Database.Database) {
+    this.catalog = new Catalog(db);
+    this.rollups = new RollupStatements(db);
+    const p = (sql: string): Database.Statement => db.prepare(sql);
+    this.s = {
+      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')}) ON CONFLICT (hkey) DO NOTHING`),
+      byHkey: p(`SELECT ${msgSelect('m')} FROM messages m WHERE hkey = ?`),
+      replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(19).fill('?').join(',')}) WHERE id = ?`),
+      demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
+      insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      fileMsgs: p(`SELECT ${msgSelect('m')} FROM messages m WHERE file_id = ?`),
+      deleteFileMsgs: p('DELETE FROM messages WHERE file_id = ?'),
+      bestAlt: p(`SELECT ${msgSelect('a')}
+        FROM alternates a JOIN files f ON f.id = a.file_id WHERE a.hkey = ? AND a.key = ?
+        ORDER BY a.output DESC, coalesce(f.first_ts, 9e15), f.path, a.off LIMIT 1`),
+      promote: p(`INSERT INTO messages (${MSG_COLS}) SELECT ${MSG_COLS} FROM alternates WHERE id = ?`),
+      deleteAlt: p('DELETE FROM alternates WHERE id = ?'),
+      deleteFileAlts: p('DELETE FROM alternates WHERE file_id = ?'),
+      fileRole: p('UPDATE files SET project_id = ?, session_id = ?, agent_id = ?, main = ? WHERE id = ?'),
+      fileFirstTs: p('UPDATE files SET first_ts = ? WHERE id = ?'),
+      fileCursor: p(`UPDATE files SET size = ?, mtime = ?, off = ?, head = CASE WHEN ? = '' THEN head ELSE ? END, gone = 0, error = NULL,
+        lines = lines + ?, usage_lines = usage_lines + ?, blank = blank + ?, malformed = malformed + ?, giant = giant + ? WHERE id = ?`),
+      fileReset: p(`UPDATE files SET size = 0, mtime = 0, off = 0, head = '', first_ts = NULL,
+        lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0 WHERE id = ?`),
+      projectCwd: p('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)'),
+      sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
+      sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
+      sessionPrompt: p('UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt IS NULL'),
+      gone: p('UPDATE files SET gone = 1 WHERE path = ?'),
+      unreadable: p('UPDATE files SET error = ? WHERE id = ?'),
+      cursor: p(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, s.first_prompt IS NOT NULL AS hasPrompt
+        FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`),
+      getMeta: p('SELECT value FROM meta WHERE key = ?'),
+      setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setPriced: p('UPDATE models SET priced = ? WHERE id = ?'),
+    };
+    this.applyTx = db.transaction(this.apply.bind(this));
+    this.resetTx = db.transaction(this.reset.bind(this));
+    this.repriceTx = db.transaction(this.reprice.bind(this));
+    db.function('cd_day', { deterministic: true }, ((hour: number) => this.dayOf(hour)) as (...args: unknown[]) => number);
+    // Repricing runs in SQL over every stored copy; this calls back into the current table.
+    db.function('cd_cost', { deterministic: true }, ((model: number, input: number, output: number, cacheCreate: number,
+      cacheRead: number, cache1h: number, webSearch: number, fast: number, costUSD: number | null) =>
+      this.prices!.cost({
+        model: this.catalog.modelNames.get(model) ?? '', input, output, cacheCreate, cacheRead, cache1h, webSearch,
+        fast: fast === 1, costUSD,
+      }).cost) as (...args: unknown[]) => number);
+  }
+
+  dataVersion(): number {
+    return this.version;
+  }
+
+  /** The table costs are computed with; the built-in one until setPrices is called. */
+  priceTable(): PriceTable {
+    if (!this.prices) this.setPrices(PriceTable.builtin());
+    return this.prices!;
+  }
+
+  cursorOf(file: string): FileCursor | undefined {
+    const r = this.s.cursor!.get(file) as
+      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; hasPrompt: number | null }
+      | undefined;
+    if (!r) return undefined;
+    // Only a session's own transcript supplies its first prompt; other files never ask for one.
+    return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt: r.main !== 1 || r.hasPrompt === 1 };
+  }
+
+  applyBatch(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void {
+    this.priceTable();
+    this.syncTimeZone();
+    this.write(() => this.applyTx(batch, role, size, mtimeMs));
+  }
+
+  resetFile(file: string): void {
+    if (!this.catalog.files.has(file)) return;
+    this.syncTimeZone();
+    this.write(() => this.resetTx(file));
+  }
+
+  markGone(file: string): void {
+    this.write(() => this.s.gone!.run(file));
+  }
+
+  markUnreadable(file: string, error: string): void {
+    this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id));
+  }
+
+  setPrices(table: PriceTable): void {
+    this.prices = table;
+    const stored = (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value;
+    if (stored === table.fingerprint) return;
+    this.write(() => this.repriceTx(table));
+  }
+
+  /** Rebuilds the daily rollup when the process time zone is not the one it was built in. */
+  syncTimeZone(): void {
+    // Resolving the zone costs ~0.1 ms; it can only change with process.env.TZ.
+    const env = process.env.TZ;
+    if (env === this.tzEnv) return;
+    const zone = timeZone();
+    if ((this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) {
+      this.write(() => this.db.transaction(() => this.rebuildDaily(zone))());
+    }
+    this.tzEnv = env;
+  }
+
+  private rebuildDaily(zone: string): void {
+    this.days.clear();
+    this.db.exec(`DELETE FROM usage_daily;
+      INSERT INTO usage_daily SELECT cd_day(hour), project_id, model_id, sub, sum(messages), sum(input), sum(output),
+        sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
+        FROM usage_hourly_model GROUP BY 1, 2, 3, 4;
+      DELETE FROM tools_daily;
+      INSERT INTO tools_daily SELECT cd_day(hour), project_id, tool, sum(count) FROM tools_hourly GROUP BY 1, 2, 3;`);
+    this.s.setMeta!.run('daily_tz', zone);
+  }
+
+  /** Makes every write so far durable (also done COMMIT_MS after the first pending write, and by close). */
+  commit(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+  }
+
+  /**
+   * Group commit: writes join one open transaction, committed COMMIT_MS after the first of them.
+   * Each write is still atomic (better-sqlite3 nests it as a savepoint) and carries its file cursor,
+   * so a crash loses at most the last moments of work, which is read again from the cursors on disk.
+   * The connection sees its own pending writes, so queries are never behind. Committing once per
+   * batch instead costs more than the batch itself (every commit rewrites the touched key-index pages).
+   */
+  private write(fn: () => unknown): void {
+    if (!this.db.inTransaction) {
+      this.db.exec('BEGIN');
+      this.timer = setTimeout(() => this.commit(), COMMIT_MS);
+      this.timer.unref();
+    }
+    fn();
+    this.version++;
+  }
+
+  private priced = (name: string): boolean => name.startsWith('<') || this.prices!.lookup(name) !== null;
+
+  private costOf(model: string, m: Omit<Msg, 'cost'>): number {
+    return this.prices!.cost({
+      model, input: m.input, output: m.output, cacheCreate: m.cacheCreate, cacheRead: m.cacheRead,
+      cache1h: m.cache1h, webSearch: m.webSearch, fast: m.fast === 1, costUSD: m.costUSD,
+    }).cost;
+  }
+
+  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void {
+    const c = this.catalog;
+    const project = c.project(role.project);
+    const file = c.file(batch.path);
+    const meta = batch.meta;
+    // The session the file's own facts (title, prompt, cwd) belong to; none for a project-root file without ids.
+    const sid = role.session ?? meta.sessionId ?? null;
+    const session = sid === null ? null : c.session(sid, project);
+    const main = role.session !== null && role.agentId === null;
+    const agent = role.agentId !== null && role.session !== null && session !== null
+      ? c.agent(session, role.agentId, role.agentType, role.agentDescription)
+      : null;
+    this.s.fileRole!.run(project, role.session !== null ? session : null, agent, main ? 1 : 0, file.id);
+    if (meta.firstTs !== undefined && (file.firstTs === null || meta.firstTs < file.firstTs)) {
+      file.firstTs = meta.firstTs;
+      this.s.fileFirstTs!.run(meta.firstTs, file.id);
+    }
+    if (meta.cwd) {
+      const at = file.firstTs ?? 0;
+      this.s.projectCwd!.run(meta.cwd, at, project, at);
+      if (session !== null) this.s.sessionCwd!.run(meta.cwd, session);
+    }
+    if (session !== null && meta.title && meta.titleKind) this.s.sessionTitle!.run(meta.title, meta.titleKind, session, meta.titleKind);
+    if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
+
+    const delta = new RollupDelta(this.dayOf);
+    for (const m of this.winnersOf(batch, role, project, file)) this.place(m, file, delta);
+    delta.flush(this.rollups);
+
+    const st = batch.stats;
+    this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
+      st.lines, st.usageLines, st.blank, st.malformed, st.giant, file.id);
+  }
+
+  /** Decodes the batch into messages, keeping only the best copy of each key within the batch. */
+  private winnersOf(batch: UsageBatch, role: FileRole, project: number, file: FileInfo): Iterable<Msg> {
+    const c = this.catalog;
+    const strs = decodeStrings(batch.strTable);
+    const { nums, flags, strIdx } = batch;
+    const fallbackSid = path.basename(batch.path, '.jsonl');
+    const best = new Map<string, Msg>();
+    for (let i = 0; i < batch.rows; i++) {
+      const n = i * NUM_COLS;
+      const s = i * STR_COLS;
+      const messageId = strs[strIdx[s + STR.messageId]!]!;
+      const requestId = strs[strIdx[s + STR.requestId]!]!;
+      const sid = role.session ?? (strs[strIdx[s + STR.sessionId]!]! || fallbackSid);
+      const off = nums[n + NUM.offset]!;
+      const output = nums[n + NUM.output]!;
+      const key = messageId && requestId ? `r${messageId} ${requestId}` : messageId ? `m${sid} ${messageId}` : `f${file.id} ${off}`;
+      const seen = best.get(key);
+      if (seen && seen.output >= output) continue;
+      const session = c.session(sid, project);
+      const agentKey = role.agentId ?? (strs[strIdx[s + STR.agentId]!]! || null);
+      const agent = agentKey === null
+        ? null
+        : role.session !== null && role.agentId !== null
+          ? c.agent(session, agentKey, role.agentType, role.agentDescription)
+          : c.agent(session, agentKey);
+      const modelName = strs[strIdx[s + STR.model]!]! || '<unknown>';
+      const cost = nums[n + NUM.costUSD]!;
+      const m: Msg = {
+        hkey: hashKey(key), key, file: file.id, off, ts: nums[n + NUM.ts]!, project, session,
+        model: c.model(modelName, this.priced), agent,
+        input: nums[n + NUM.input]!, output, cacheCreate: nums[n + NUM.cacheCreate]!, cacheRead: nums[n + NUM.cacheRead]!,
+        cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,
+        costUSD: Number.isNaN(cost) ? null : cost, cost: 0, tools: strs[strIdx[s + STR.tools]!]!,
+      };
+      m.cost = this.costOf(modelName, m);
+      best.set(key, m);
+    }
+    return best.values();
+  }
+
+  /** Inserts a message, or settles it against the stored copy of its key. */
+  private place(m: Msg, file: FileInfo, delta: RollupDelta): void {
+    let old: StoredMsg;
+    for (;;) {
+      if (this.s.insert!.run(...params(m)).changes === 1) {
+        delta.add(m, 1);
+        return;
+      }
+      old = this.s.byHkey!.get(m.hkey) as StoredMsg;
+      if (old.key === m.key) break;
+      m.hkey++; // another key owns this hash: probe the next slot
+    }
+    if (old.file === m.file && old.off === m.off) return; // the same line again
+    if (this.beats(m, file, old)) {
+      if (old.file !== m.file) this.s.demote!.run(old.id);
+      this.s.replace!.run(...params(m), old.id);
+      delta.add(old, -1);
+      delta.add(m, 1);
+    } else if (old.file !== m.file) {
+      this.s.insertAlt!.run(...params(m));
+    }
+  }
+
+  private beats(m: Msg, file: FileInfo, old: Msg): boolean {
+    if (m.output !== old.output) return m.output > old.output;
+    if (old.file === m.file) return m.off < old.off;
+    const other = this.catalog.filesById.get(old.file)!;
+    const a = file.firstTs ?? Infinity;
+    const b = other.firstTs ?? Infinity;
+    if (a !== b) return a < b;
+    return file.path < other.path;
+  }
+
+  private reset(file: string): void {
+    const f = this.catalog.files.get(file)!;
+    const delta = new RollupDelta(this.dayOf);
+    const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
+    this.s.deleteFileMsgs!.run(f.id);
+    this.s.deleteFileAlts!.run(f.id);
+    for (const m of gone) {
+      delta.add(m, -1);
+      const alt = this.s.bestAlt!.get(m.hkey, m.key) as StoredMsg | undefined;
+      if (!alt) continue;
+      this.s.promote!.run(alt.id);
+      this.s.deleteAlt!.run(alt.id);
+      delta.add(alt, 1);
+    }
+    delta.flush(this.rollups);
+    this.s.fileReset!.run(f.id);
+    f.firstTs = null;
+  }
+
+  /** New prices: every stored cost, the rollups built from them, and the priced flags. */
+  private reprice(table: PriceTable): void {
+    const names = this.catalog.modelNames;
+    const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
+    this.db.exec(`UPDATE messages SET cost = cd_cost(${args}); UPDATE alternates SET cost = cd_cost(${args});`);
+    this.db.exec(`DELETE FROM usage_hourly; DELETE FROM usage_hourly_model;
+      INSERT INTO usage_hourly SELECT CAST(ts / ${HOUR_MS} AS INTEGER), project_id, session_id, model_id, agent_id IS NOT NULL, count(*),
+        sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
+        FROM messages GROUP BY 1, 2, 3, 4, 5;
+      INSERT INTO usage_hourly_model SELECT hour, project_id, model_id, sub, sum(messages),
+        sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
+        FROM usage_hourly GROUP BY 1, 2, 3, 4;`);
+    this.rebuildDaily(timeZone());
+    for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
+    this.s.setMeta!.run('price_fingerprint', table.fingerprint);
+  }
+}

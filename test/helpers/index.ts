@@ -1,0 +1,49 @@
+// Helpers shared by the test suites: temp dirs, JSONL files, and usage batches built with the
+// worker's own encoder (protocol.ts) so the index is fed exactly what the worker would send.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeBatch, type FileMeta, type ParseStats, type UsageBatch, type UsageRow } from '../../src/workers/protocol.ts';
+
+/** A fresh temp dir, removed at process exit. */
+export function tmpDir(prefix = 'cost-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes objects (or raw strings) as JSONL lines, creating parent dirs. */
+export function writeJsonl(file: string, lines: readonly (object | string)[]): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''));
+}
+
+/** A usage row with zeros and empty strings for everything not given. */
+export function usageRow(r: Partial<UsageRow> & { ts: number }): UsageRow {
+  return {
+    input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
+    fast: false, sidechain: false, messageId: '', requestId: '', sessionId: '', model: 'claude-sonnet-4-5-20250929',
+    agentId: '', tools: [], ...r,
+  };
+}
+
+/**
+ * A batch of `rows` for `file` as the worker would produce it for the range [from, consumedTo).
+ * Offsets default to 100 * row index; lines/usageLines stats default to the row count.
+ */
+export function batchOf(
+  file: string,
+  rows: readonly (Partial<UsageRow> & { ts: number })[],
+  opts: { from?: number; consumedTo?: number; head?: string; meta?: FileMeta; stats?: Partial<ParseStats> } = {},
+): UsageBatch {
+  const full = rows.map((r, i) => usageRow({ offset: (opts.from ?? 0) + i * 100, ...r }));
+  const from = opts.from ?? 0;
+  const consumedTo = opts.consumedTo ?? Math.max(from, ...full.map((r) => r.offset + 100));
+  const ts = full.map((r) => r.ts);
+  return encodeBatch(full, {
+    path: file, from, consumedTo,
+    head: opts.head ?? (from === 0 ? 'aa'.repeat(8) : ''),
+    meta: { ...(ts.length ? { firstTs: Math.min(...ts) } : {}), ...opts.meta },
+    stats: { lines: full.length, usageLines: full.length, blank: 0, malformed: 0, giant: 0, ...opts.stats },
+  });
+}
