@@ -8,8 +8,10 @@ import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
 
 export interface Ingest {
-  /** A file appeared or changed (or may have: the cursor decides). */
+  /** A file appeared or changed (a watcher event; a burst is coalesced and re-checked after it). */
   changed(path: string): void;
+  /** Reads whatever is new in a file once (the cursor decides; a no-op when nothing changed). */
+  check(path: string): void;
   /** A file disappeared: its history stays, marked gone. */
   removed(path: string): void;
   /** The start-up scan: total work known up front, for progress. */
@@ -142,6 +144,9 @@ export function createIngest(deps: IngestDeps): Ingest {
           }, SETTLE_MS).unref(),
         );
       }
+    },
+    check(path) {
+      if (!closed) enqueue(path);
     },
     removed(path) {
       if (closed) return;

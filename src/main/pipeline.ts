@@ -9,7 +9,7 @@ import type { Log } from './log.ts';
 
 export interface Pipeline {
   ingest: Ingest;
-  /** Resolves when the watcher is live. */
+  /** Resolves when the watcher is live (after the start-up scan). */
   watching: Promise<void>;
   close(): Promise<void>;
 }
@@ -36,23 +36,33 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     return role;
   };
   const ingest = createIngest({ index, pool, roleOf: roleFor, log, onApplied: opts.onApplied });
-  const watcher: Watcher = watchProjects(
-    projectsDirs,
-    {
-      changed: (p) => ingest.changed(p),
-      removed: (p) => {
-        roles.delete(p);
-        ingest.removed(p);
-      },
-    },
-    log,
-  );
   ingest.startScan(await listTranscripts(projectsDirs));
+  // The watcher starts once the start-up scan is done: its own walk would compete with the first
+  // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
+  let watcher: Watcher | null = null;
+  let closed = false;
+  const watching = ingest.idle().then(async () => {
+    if (closed) return;
+    watcher = watchProjects(
+      projectsDirs,
+      {
+        changed: (p) => ingest.changed(p),
+        removed: (p) => {
+          roles.delete(p);
+          ingest.removed(p);
+        },
+      },
+      log,
+    );
+    await watcher.ready;
+    for (const f of await listTranscripts(projectsDirs)) ingest.check(f.path);
+  });
   return {
     ingest,
-    watching: watcher.ready,
+    watching,
     async close() {
-      await watcher.close();
+      closed = true;
+      await (watcher as Watcher | null)?.close();
       await ingest.close();
       await pool.close();
     },
