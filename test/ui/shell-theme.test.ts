@@ -1,12 +1,15 @@
 // Themes in Chromium against the real server: the palette switches to each of the 17 themes (and stores it), and in
-// all 34 theme/mode pairs the shell's text colors keep >= 4.5:1 against the backgrounds they sit on. Needs `npm run build`.
+// all 34 theme/mode pairs the text of the shell and of the four views keeps >= 4.5:1 against the backgrounds it sits
+// on. Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
+import type { Overview, ProjectSessions } from '../../src/http/api-types.ts';
 import { ROOT, startAppServer, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 interface ThemeFile {
   default: string;
@@ -35,11 +38,25 @@ test.after(async () => {
   await ctx.server?.close();
 });
 
+type Mode = 'dark' | 'light';
+const SHELL_ROOTS = 'cost-top-bar, dialog[open], :popover-open, cost-toast';
+/** Every theme/mode pair, applied in the page the way theme.ts applyTheme does. */
+const ALL_PAIRS: [string, Mode][] = THEMES.themes.flatMap((t) => [[t.id, 'dark'], [t.id, 'light']] as [string, Mode][]);
+
+interface MeasureArgs {
+  /** Elements whose visible text (shadow trees included) is measured. */
+  roots: string;
+  /** Also measure the text-token x surface-token matrix. */
+  tokens: boolean;
+  /** Pairs to switch through by body class and data-theme; null measures the theme on screen. */
+  pairs: [string, Mode][] | null;
+}
+
 /**
- * In the page: every text color the shell uses against every background it puts text on, as contrast ratios.
+ * In the page: text colors against the backgrounds they sit on, as contrast ratios, labelled "<theme>/<mode>: what".
  * Colors are resolved by the browser (color-mix included) and read back through a canvas, so any CSS color syntax works.
  */
-function measureInPage(): { pair: string; ratio: number }[] {
+function measureInPage({ roots, tokens, pairs }: MeasureArgs): { pair: string; ratio: number }[] {
   const canvas = document.createElement('canvas');
   canvas.width = canvas.height = 1;
   const g = canvas.getContext('2d', { willReadFrequently: true })!;
@@ -67,50 +84,88 @@ function measureInPage(): { pair: string; ratio: number }[] {
     const [x, y] = [lum(a), lum(b)];
     return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
   };
-  const probe = document.createElement('span');
-  document.body.append(probe);
-  const resolve = (prop: 'color' | 'background-color', value: string) => {
-    probe.style.setProperty(prop, value);
-    return getComputedStyle(probe).getPropertyValue(prop);
-  };
-  const deep = rgba(resolve('background-color', 'var(--bg-deep)'));
-  const base: [number, number, number] = [deep[0], deep[1], deep[2]];
   const out: { pair: string; ratio: number }[] = [];
 
   // 1. The token matrix: text tokens x surface tokens.
-  const inks = ['--ink-1', '--ink-2', '--ink-3', '--ink-accent', '--success', '--warning', '--error'];
-  const surfaces = ['--bg-deep', '--bg-surface', '--bg-elevated', '--selected-bg'];
-  for (const bgVar of surfaces) {
-    const bg = over(rgba(resolve('background-color', `var(${bgVar})`)), base);
-    for (const ink of inks) out.push({ pair: `${ink} on ${bgVar}`, ratio: ratio(over(rgba(resolve('color', `var(${ink})`)), bg), bg) });
-  }
-  const hover = over(rgba(resolve('background-color', 'var(--bg-hover)')), base);
-  out.push({ pair: '--ink-1 on --bg-hover', ratio: ratio(over(rgba(resolve('color', 'var(--ink-1)')), hover), hover) });
-  probe.remove();
+  const measureTokens = (theme: string) => {
+    const probe = document.createElement('span');
+    document.body.append(probe);
+    const resolve = (prop: 'color' | 'background-color', value: string) => {
+      probe.style.setProperty(prop, value);
+      return getComputedStyle(probe).getPropertyValue(prop);
+    };
+    const deep = rgba(resolve('background-color', 'var(--bg-deep)'));
+    const base: [number, number, number] = [deep[0], deep[1], deep[2]];
+    const inks = ['--ink-1', '--ink-2', '--ink-3', '--ink-accent', '--success', '--warning', '--error'];
+    const surfaces = ['--bg-deep', '--bg-surface', '--bg-elevated', '--selected-bg'];
+    for (const bgVar of surfaces) {
+      const bg = over(rgba(resolve('background-color', `var(${bgVar})`)), base);
+      for (const ink of inks) out.push({ pair: `${theme}${ink} on ${bgVar}`, ratio: ratio(over(rgba(resolve('color', `var(${ink})`)), bg), bg) });
+    }
+    const hover = over(rgba(resolve('background-color', 'var(--bg-hover)')), base);
+    out.push({ pair: `${theme}--ink-1 on --bg-hover`, ratio: ratio(over(rgba(resolve('color', 'var(--ink-1)')), hover), hover) });
+    probe.remove();
+  };
 
-  // 2. What is on screen: each shell element that holds text, against its composited background.
+  // 2. What is on screen: each element under `roots` (shadow trees included) that holds text, against its composited
+  // background. SVG text is painted with `fill`. Screen-reader-only copies (.sr, .visually-hidden) are not seen.
   const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+  let painted = new Map<Element, [number, number, number]>(); // per theme: an element's composited background
   const backgroundOf = (el: Element): [number, number, number] => {
-    const chain: Element[] = [];
-    for (let e: Element | null = el; e; e = parentOf(e)) chain.push(e);
-    let bg: [number, number, number] = [255, 255, 255];
-    for (const e of chain.reverse()) bg = over(rgba(getComputedStyle(e).backgroundColor), bg);
+    const known = painted.get(el);
+    if (known) return known;
+    const parent = parentOf(el);
+    const bg = over(rgba(getComputedStyle(el).backgroundColor), parent ? backgroundOf(parent) : [255, 255, 255]);
+    painted.set(el, bg);
     return bg;
   };
-  const roots = [...document.querySelectorAll('cost-top-bar, dialog[open], :popover-open, cost-toast')];
-  for (const root of roots) {
-    for (const el of [root, ...root.querySelectorAll('*')]) {
-      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
-      if (!own) continue;
-      const box = el.getBoundingClientRect();
-      const style = getComputedStyle(el);
-      if (box.width < 2 || box.height < 2 || style.visibility === 'hidden' || el.closest('.visually-hidden')) continue;
-      const bg = backgroundOf(el);
-      const fg = over(rgba(style.color), bg);
-      const label = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${el.textContent!.trim().slice(0, 20)}"`;
-      out.push({ pair: label, ratio: ratio(fg, bg) });
+  const deepElements = (root: Element): Element[] => {
+    const all: Element[] = [];
+    const visit = (el: Element) => {
+      all.push(el);
+      if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c);
+      for (const c of el.children) visit(c);
+    };
+    visit(root);
+    return all;
+  };
+  const measureText = (theme: string) => {
+    painted = new Map();
+    for (const root of document.querySelectorAll(roots)) {
+      for (const el of deepElements(root)) {
+        const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+        if (!own || el.closest('.visually-hidden, .sr, style, title')) continue;
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        if (box.width < 2 || box.height < 2 || style.visibility === 'hidden') continue;
+        const bg = backgroundOf(el);
+        const fg = over(rgba(el instanceof SVGElement ? style.fill : style.color), bg);
+        const host = (el.getRootNode() as ShadowRoot).host;
+        const label = `${host ? `${host.tagName.toLowerCase()} ` : ''}${el.tagName.toLowerCase()}${
+          el.classList.length ? `.${el.classList[0]}` : ''} "${el.textContent!.trim().slice(0, 20)}"`;
+        out.push({ pair: `${theme}${label}`, ratio: ratio(fg, bg) });
+      }
     }
+  };
+
+  if (!pairs) {
+    if (tokens) measureTokens('');
+    measureText('');
+    return out;
   }
+  const body = document.body;
+  const before = { cls: body.className, theme: body.dataset.theme ?? '', scheme: document.documentElement.style.colorScheme };
+  for (const [id, mode] of pairs) {
+    body.classList.toggle('dark', mode === 'dark');
+    body.classList.toggle('light', mode === 'light');
+    body.dataset.theme = id;
+    document.documentElement.style.colorScheme = mode;
+    if (tokens) measureTokens(`${id}/${mode}: `);
+    measureText(`${id}/${mode}: `);
+  }
+  body.className = before.cls;
+  body.dataset.theme = before.theme;
+  document.documentElement.style.colorScheme = before.scheme;
   return out;
 }
 
@@ -161,13 +216,14 @@ test('text contrast >= 4.5:1 in all 34 theme/mode pairs (tokens and the rendered
       await page.reload();
       await page.locator('cost-top-bar').waitFor();
       assert.is(await page.evaluate(() => document.body.dataset.theme), t.id);
-      const results = [...(await page.evaluate(measureInPage))];
+      const shell: MeasureArgs = { roots: SHELL_ROOTS, tokens: true, pairs: null };
+      const results = [...(await page.evaluate(measureInPage, shell))];
       await openPalette(page);
-      results.push(...(await page.evaluate(measureInPage)));
+      results.push(...(await page.evaluate(measureInPage, shell)));
       await page.keyboard.press('Escape');
       await page.keyboard.press('?');
       await page.locator('cost-help-overlay dialog').waitFor({ state: 'visible' });
-      results.push(...(await page.evaluate(measureInPage)));
+      results.push(...(await page.evaluate(measureInPage, shell)));
       await page.keyboard.press('Escape');
       pairs++;
       assert.ok(results.length > 40, `measured ${results.length} pairs`);
@@ -176,6 +232,83 @@ test('text contrast >= 4.5:1 in all 34 theme/mode pairs (tokens and the rendered
     if (t.id === 'solarized') await ctx.browser.screenshot(page, 'shell-solarized-light');
   }
   assert.is(pairs, 34);
+  const unique = [...new Set(failures)];
+  assert.equal(unique, [], unique.join('\n'));
+});
+
+/**
+ * Each view in one state that shows most of its text (a selected table row, a chart tooltip, a pressed button, an
+ * open disclosure), then measured in all 34 pairs by switching the body's class and data-theme in place.
+ */
+test('text contrast >= 4.5:1 in the overview, insights, project and session views in all 34 pairs', async ({ page, server }) => {
+  const ALL = '3650';
+  const api = async <T>(p: string): Promise<T> => {
+    const res = await fetch(server.url + p);
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  await waitFor(async () => (await api<Overview>(`/api/overview?range=${ALL}`)).indexing.done, 'the first index build', 20_000);
+  await fetch(`${server.url}/api/refresh`, { method: 'POST' });
+  const overview = await api<Overview>(`/api/overview?range=${ALL}`);
+  const project = [...overview.projects].sort((a, b) => b.cost - a.cost)[0];
+  assert.ok(project, 'the fixture has projects');
+  const sessions = await api<ProjectSessions>(`/api/projects/${project.id}/sessions?range=${ALL}`);
+  const session = sessions.sessions.find((s) => s.subagentCost > 0) ?? sessions.sessions[0];
+  assert.ok(session);
+  await page.evaluate(() => {
+    localStorage.removeItem('color-theme');
+    localStorage.setItem('theme', 'dark');
+  });
+
+  const views: { name: string; url: string; ready: string; prepare?: () => Promise<void> }[] = [
+    {
+      name: 'cost-overview-view', url: `?view=overview&range=${ALL}`, ready: 'cost-stat-card[data-stat="cost"]',
+      prepare: async () => {
+        await page.locator('cost-overview-view cost-table tbody tr').first().focus();
+        // Focus shows a bucket's tooltip; the table row stays selected.
+        await page.locator('cost-overview-view cost-chart-series g.col[tabindex="0"]').focus();
+        await page.locator('cost-overview-view cost-chart-series .tip').waitFor();
+        await page.locator('cost-overview-view cost-table tbody tr').nth(1).hover();
+      },
+    },
+    {
+      name: 'cost-insights-view', url: `?view=insights&range=${ALL}`, ready: 'cost-stat-card[data-stat="run-rate"]',
+      prepare: async () => {
+        await page.locator('cost-insights-view cost-heatmap rect[tabindex="0"]').focus();
+      },
+    },
+    {
+      name: 'cost-project-view', url: `?view=project&project=${project.id}&range=${ALL}`, ready: 'cost-stat-card[data-stat="cost"]',
+      prepare: async () => {
+        await page.locator('cost-project-view button.scope').click();
+        await page.locator('cost-project-view button.scope[aria-pressed="true"]').waitFor();
+        await page.locator('cost-project-view cost-table tbody tr').first().focus();
+      },
+    },
+    {
+      name: 'cost-session-view', url: `?view=detail&session=${session.id}&range=${ALL}`, ready: 'cost-stat-card[data-stat="total"]',
+      prepare: async () => {
+        if (await page.locator('cost-session-view details').count()) await page.locator('cost-session-view summary').click();
+        await page.locator('cost-session-view cost-cumulative-chart svg').focus();
+        await page.keyboard.press('End');
+        // Hover a subagent row (its dimmer text) when the session has one.
+        const sub = page.locator('cost-session-view cost-table[view="detail"] tbody tr.sub');
+        const any = page.locator('cost-session-view cost-table[view="detail"] tbody tr');
+        await ((await sub.count()) ? sub : any).first().hover();
+      },
+    },
+  ];
+  const failures: string[] = [];
+  for (const v of views) {
+    await page.goto(`${server.url}/${v.url}`);
+    await page.locator(`${v.name} ${v.ready}`).waitFor();
+    await v.prepare?.();
+    const results = await page.evaluate(measureInPage, { roots: v.name, tokens: false, pairs: ALL_PAIRS });
+    const perPair = results.length / ALL_PAIRS.length;
+    assert.ok(perPair > 25, `${v.name}: measured only ${perPair} text elements per pair`);
+    for (const r of results) if (r.ratio < 4.5) failures.push(`${v.name} ${r.pair} = ${r.ratio.toFixed(2)}`);
+  }
+  await page.evaluate(() => localStorage.removeItem('cost:scope'));
   const unique = [...new Set(failures)];
   assert.equal(unique, [], unique.join('\n'));
 });

@@ -348,7 +348,7 @@ export class CostApp extends LitElement {
       case 'insights':
         return html`<cost-insights-view .range=${this._range} .scope=${this._scope} .refreshKey=${k}></cost-insights-view>`;
       case 'project':
-        return html`<cost-project-view .range=${this._range} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
+        return html`<cost-project-view .range=${this._range} .scope=${this._scope} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
       case 'detail':
         return html`<cost-session-view .range=${this._range} .session=${n.session ?? ''} .refreshKey=${k}></cost-session-view>`;
     }

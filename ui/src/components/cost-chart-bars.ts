@@ -61,10 +61,10 @@ export class CostChartBars extends LitElement {
           </div>`;
         })}
       </div>
-      <table class="sr">
+      <div class="sr"><table>
         <caption>${this.label}</caption>
         <tbody>${rows.map((r) => html`<tr><th scope="row">${r.label}</th><td>${this.format(r.value)}</td></tr>`)}</tbody>
-      </table>
+      </table></div>
       ${rows.length ? nothing : html`<div class="none">No data</div>`}
     `;
   }
@@ -72,15 +72,16 @@ export class CostChartBars extends LitElement {
   static override styles = css`
     :host { display: block; min-width: 0; }
     .bars { display: grid; grid-template-columns: minmax(80px, max-content) 1fr auto auto; gap: 6px 10px; align-items: center; }
-    .row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center; font-size: 13px; color: var(--text-secondary); border-radius: 4px; }
+    .row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center; font-size: 13px; color: var(--ink-2); border-radius: 4px; }
     .row:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    .row:hover .name { color: var(--text-primary); }
+    .row:hover .name { color: var(--ink-1); }
     .name { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 220px; }
     .track { height: 12px; background: var(--bg-hover); border-radius: 3px; overflow: hidden; }
     .fill { display: block; height: 100%; border-radius: 3px; min-width: 2px; }
-    .val { text-align: right; font-variant-numeric: tabular-nums; color: var(--text-primary); font-weight: 500; }
-    .share { text-align: right; font-variant-numeric: tabular-nums; color: var(--text-muted); font-size: 12px; min-width: 3ch; }
-    .none { color: var(--text-muted); font-size: 13px; }
+    .val { text-align: right; font-variant-numeric: tabular-nums; color: var(--ink-1); font-weight: 500; }
+    .share { text-align: right; font-variant-numeric: tabular-nums; color: var(--ink-3); font-size: 12px; min-width: 3ch; }
+    .none { color: var(--ink-3); font-size: 13px; }
+    /* A wrapper, not the table itself: a table grows to fit its rows whatever its height, and would stretch the page. */
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 }

@@ -197,13 +197,13 @@ export class CostChartSeries extends LitElement {
             <button aria-pressed=${this.mode === 'area'} @click=${() => (this.mode = 'area')}>Area</button>
           </span>
         </div>
-        <table class="sr">
+        <div class="sr"><table>
           <caption>${this.label}</caption>
           <thead><tr><th scope="col">${this.bucket === 'hour' ? 'Hour' : 'Day'}</th><th scope="col">Total</th>
             ${pal.order.map((g) => html`<th scope="col">${g}</th>`)}</tr></thead>
           <tbody>${stacks.map((s) => html`<tr><th scope="row">${s.label}</th><td>${formatUsd(s.point.cost)}</td>
             ${s.parts.map((p) => html`<td>${formatUsd(p.cost)}</td>`)}</tr>`)}</tbody>
-        </table>
+        </table></div>
       </figure>
     `;
   }
@@ -214,30 +214,31 @@ export class CostChartSeries extends LitElement {
     .plot { position: relative; }
     svg { display: block; overflow: visible; }
     .tick line { stroke: var(--border); stroke-dasharray: 2 3; }
-    text { fill: var(--text-muted); font-size: 11px; font-variant-numeric: tabular-nums; }
+    text { fill: var(--ink-3); font-size: 11px; font-variant-numeric: tabular-nums; }
     .hit { fill: transparent; }
     g.col { outline: none; cursor: default; }
     g.col.on .hit { fill: var(--bg-hover); opacity: 0.6; }
     g.col:focus-visible .hit { stroke: var(--accent); stroke-width: 2; }
     .area { opacity: 0.85; }
-    .dot { fill: var(--text-primary); opacity: 0; }
+    .dot { fill: var(--ink-1); opacity: 0; }
     g.col.on .dot { opacity: 1; }
     .tip { position: absolute; top: 0; transform: translateX(-50%); pointer-events: none; z-index: 2; min-width: 150px;
       background: var(--bg-elevated); border: 1px solid var(--border); border-radius: 8px; padding: 8px 10px;
-      box-shadow: 0 6px 20px rgb(0 0 0 / 0.25); font-size: 12px; color: var(--text-secondary); }
-    .tl { color: var(--text-tertiary); }
-    .tv { font-size: 16px; font-weight: 650; color: var(--text-primary); margin: 2px 0 4px; }
+      box-shadow: 0 6px 20px rgb(0 0 0 / 0.25); font-size: 12px; color: var(--ink-2); }
+    .tl { color: var(--ink-3); }
+    .tv { font-size: 16px; font-weight: 650; color: var(--ink-1); margin: 2px 0 4px; }
     .tr { display: flex; align-items: center; gap: 6px; font-variant-numeric: tabular-nums; }
     .tr span { flex: 1; }
     i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; flex: none; }
-    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; margin-top: 8px; font-size: 12px; color: var(--text-secondary); }
+    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; margin-top: 8px; font-size: 12px; color: var(--ink-2); }
     .item { display: inline-flex; align-items: center; gap: 6px; }
-    .item b { font-weight: 500; color: var(--text-tertiary); font-variant-numeric: tabular-nums; }
+    .item b { font-weight: 500; color: var(--ink-3); font-variant-numeric: tabular-nums; }
     .spacer { flex: 1; }
     .modes { display: inline-flex; border: 1px solid var(--border); border-radius: 6px; overflow: hidden; }
-    .modes button { font: inherit; font-size: 11px; background: none; border: none; color: var(--text-tertiary); padding: 3px 8px; cursor: pointer; }
-    .modes button[aria-pressed='true'] { background: var(--accent-dim); color: var(--text-primary); }
+    .modes button { font: inherit; font-size: 11px; background: none; border: none; color: var(--ink-3); padding: 3px 8px; cursor: pointer; }
+    .modes button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); }
     .modes button:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+    /* A wrapper, not the table itself: a table grows to fit its rows whatever its height, and would stretch the page. */
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 }

@@ -145,11 +145,11 @@ export class CostCumulativeChart extends LitElement {
             : html`Hover or use the arrow keys to read the running total`}
         </figcaption>
       </figure>
-      <table class="sr">
+      <div class="sr"><table>
         <caption>${this.label}${sample.length < pts.length ? ` (every ${Math.round(pts.length / TABLE_ROWS)}th message)` : ''}</caption>
         <thead><tr><th scope="col">Time</th><th scope="col">Cost</th><th scope="col">Running total</th></tr></thead>
         <tbody>${sample.map((p) => html`<tr><td>${formatDateTime(p.t)}</td><td>${formatUsd(p.cost)}</td><td>${formatUsd(p.total)}</td></tr>`)}</tbody>
-      </table>
+      </table></div>
     `;
   }
 
@@ -159,13 +159,14 @@ export class CostCumulativeChart extends LitElement {
     svg { display: block; overflow: visible; outline: none; border-radius: 6px; }
     svg:focus-visible { outline: 2px solid var(--accent); outline-offset: 4px; }
     .tick line { stroke: var(--border); stroke-dasharray: 2 3; }
-    text { fill: var(--text-muted); font-size: 11px; font-variant-numeric: tabular-nums; }
+    text { fill: var(--ink-3); font-size: 11px; font-variant-numeric: tabular-nums; }
     .line { fill: none; stroke: var(--series-1, #e69f00); stroke-width: 2; stroke-linejoin: round; }
     .area { fill: var(--series-1, #e69f00); opacity: 0.15; }
     .cursor { stroke: var(--text-muted); stroke-dasharray: 3 3; }
     .dot { fill: var(--series-1, #e69f00); stroke: var(--bg-elevated); stroke-width: 2; }
-    figcaption { font-size: 12px; color: var(--text-tertiary); margin-top: 6px; min-height: 1.3em; font-variant-numeric: tabular-nums; }
-    figcaption b { color: var(--text-primary); }
+    figcaption { font-size: 12px; color: var(--ink-3); margin-top: 6px; min-height: 1.3em; font-variant-numeric: tabular-nums; }
+    figcaption b { color: var(--ink-1); }
+    /* A wrapper, not the table itself: a table grows to fit its rows whatever its height, and would stretch the page. */
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 }

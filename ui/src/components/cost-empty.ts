@@ -28,9 +28,9 @@ export class CostEmpty extends LitElement {
   static override styles = css`
     :host { display: block; }
     .box { display: flex; flex-direction: column; align-items: center; gap: 8px; text-align: center; padding: 40px 16px;
-      border: 1px dashed var(--border); border-radius: 10px; color: var(--text-muted); }
-    .heading { font-size: 16px; font-weight: 600; color: var(--text-primary); }
-    .message { font-size: 13px; color: var(--text-tertiary); max-width: 60ch; overflow-wrap: anywhere; }
+      border: 1px dashed var(--border); border-radius: 10px; color: var(--ink-3); }
+    .heading { font-size: 16px; font-weight: 600; color: var(--ink-1); }
+    .message { font-size: 13px; color: var(--ink-3); max-width: 60ch; overflow-wrap: anywhere; }
   `;
 }
 

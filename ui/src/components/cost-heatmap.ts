@@ -89,11 +89,11 @@ export class CostHeatmap extends LitElement {
         </svg>
         <figcaption aria-live="polite">${cur}</figcaption>
       </figure>
-      <table class="sr">
+      <div class="sr"><table>
         <caption>${this.label}</caption>
         <thead><tr><th scope="col">Day</th>${Array.from({ length: 24 }, (_, h) => html`<th scope="col">${hourSpan(h)}</th>`)}</tr></thead>
         <tbody>${DAYS.map((day, d) => html`<tr><th scope="row">${day}</th>${Array.from({ length: 24 }, (_, h) => html`<td>${formatUsd(this._value(d, h))}</td>`)}</tr>`)}</tbody>
-      </table>
+      </table></div>
     `;
   }
 
@@ -101,10 +101,11 @@ export class CostHeatmap extends LitElement {
     :host { display: block; min-width: 0; overflow-x: auto; }
     figure { margin: 0; }
     svg { display: block; max-width: 100%; height: auto; }
-    text { fill: var(--text-muted); font-size: 10px; }
+    text { fill: var(--ink-3); font-size: 10px; }
     rect { outline: none; }
-    rect.on, rect:focus-visible { stroke: var(--text-primary); stroke-width: 1.5; }
-    figcaption { font-size: 12px; color: var(--text-tertiary); margin-top: 6px; font-variant-numeric: tabular-nums; min-height: 1.3em; }
+    rect.on, rect:focus-visible { stroke: var(--ink-1); stroke-width: 1.5; }
+    figcaption { font-size: 12px; color: var(--ink-3); margin-top: 6px; font-variant-numeric: tabular-nums; min-height: 1.3em; }
+    /* A wrapper, not the table itself: a table grows to fit its rows whatever its height, and would stretch the page. */
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 }

@@ -1,25 +1,19 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { Task } from '@lit/task';
 import type { Block, Insights } from '../../../src/http/api-types.ts';
-import { api, isAbort } from '../api.ts';
+import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { seriesVar } from '../chart-colors.ts';
-import { downloadJson, exportName } from '../export.ts';
+import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
+import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-heatmap.ts';
 import './cost-stat-card.ts';
-import './cost-skeleton.ts';
 import './cost-empty.ts';
-
-interface Loaded {
-  data: Insights;
-  key: string;
-}
 
 type Pace = 'ok' | 'warn' | 'critical';
 
@@ -42,55 +36,29 @@ export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''
  * savings, subagent share, token composition, top tools, the weekday × hour heatmap, weekly cost.
  *
  * @fires open-usage - the plan usage dialog is asked for.
- * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
  */
 export class CostInsightsView extends LitElement {
   static override properties = {
     range: { attribute: false },
     scope: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
-    _loaded: { state: true },
-    _error: { state: true },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
   declare refreshKey: number;
-  private declare _loaded: Loaded | null;
-  private declare _error: string;
-  private _lastRefresh: number | null = null;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.refreshKey = 0;
-    this._loaded = null;
-    this._error = '';
   }
 
-  private _argsKey(): string {
-    return JSON.stringify([this.range, this.scope]);
-  }
-
-  private _task = new Task(this, {
-    args: () => [this.range, this.scope, this.refreshKey] as const,
-    task: async ([range, scope, refresh], { signal }): Promise<Loaded> => {
-      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
-      this._lastRefresh = refresh;
-      const key = this._argsKey();
-      const data = await api.get<Insights>('/api/insights', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal, { force });
-      return { data, key };
-    },
-    onComplete: (v) => {
-      this._loaded = v;
-      this._error = '';
-    },
-    onError: (e) => {
-      if (isAbort(e)) return;
-      this._error = (e as Error).message;
-      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
-    },
+  private _data = new ViewData(this, {
+    args: () => [this.range, this.scope] as const,
+    refreshKey: () => this.refreshKey,
+    load: ([range, scope], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal),
   });
 
   private _blockColumns(): Column<Block>[] {
@@ -107,7 +75,7 @@ export class CostInsightsView extends LitElement {
 
   private _activeBlock(d: Insights) {
     const b = d.blocks.find((x) => x.active);
-    const usage = html`<button class="usage" @click=${() => this.dispatchEvent(new CustomEvent('open-usage', { bubbles: true, composed: true }))}
+    const usage = html`<button class="usage" @click=${() => emit(this, 'open-usage')}
       title="Plan usage from the agent CLI (Ctrl+Shift+S)">Plan usage…</button>`;
     if (!b) {
       const last = d.blocks[0];
@@ -190,48 +158,34 @@ export class CostInsightsView extends LitElement {
   }
 
   override render() {
-    const l = this._loaded;
-    if (!l) {
-      return this._error
-        ? html`<cost-empty heading="Could not load insights" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
-        : html`<cost-skeleton cards="5" rows="6"></cost-skeleton>`;
-    }
+    const l = this._data.loaded;
+    if (!l) return this._data.placeholder('Could not load insights', { cards: 5, rows: 6 });
     const d = l.data;
-    const stale = l.key !== this._argsKey();
     return html`
       <header>
         <h2>Insights</h2>
-        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        ${rangeText(d.range)}
         <span class="spacer"></span>
-        <button @click=${() => downloadJson(exportName('insights', d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+        ${exportJsonButton(exportName('insights', d.range.from, d.range.to, 'json'), d)}
       </header>
-      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(d)}</div>
+      ${viewBody(this._data.stale, this._body(d))}
     `;
   }
 
-  static override styles = css`
-    :host { display: block; color: var(--text-primary); }
-    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
-    h2 { margin: 0; font-size: 18px; }
-    .range, .muted { color: var(--text-tertiary); font-size: 13px; font-weight: 400; }
-    .spacer { flex: 1; }
-    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
-      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
-    button:hover { background: var(--bg-hover); color: var(--text-primary); }
-    button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    button.usage { color: var(--accent-text); border-color: var(--accent-dim); }
-    .body { transition: opacity 0.15s; }
-    .body.stale { opacity: 0.55; }
-    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
-    .block .cards { margin-bottom: 0; }
-    .grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 16px; margin-bottom: 16px; }
-    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
-    .panel.block { margin-bottom: 16px; }
-    .bh { display: flex; align-items: center; gap: 10px; margin-bottom: 10px; }
-    .bh h3 { flex: 1; margin: 0; }
-    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
-  `;
+  static override styles = [
+    viewStyles,
+    css`
+      .range, .muted { color: var(--ink-3); font-size: 13px; font-weight: 400; }
+      button.usage { color: var(--ink-accent); border-color: var(--accent-dim); }
+      button.usage:hover { color: var(--ink-1); }
+      .block .cards { margin-bottom: 0; }
+      .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+      @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
+      .panel.block { margin-bottom: 16px; }
+      .bh { display: flex; align-items: center; gap: 10px; margin-bottom: 10px; }
+      .bh h3 { flex: 1; margin: 0; }
+    `,
+  ];
 }
 
 customElements.define('cost-insights-view', CostInsightsView);

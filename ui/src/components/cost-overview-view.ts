@@ -1,26 +1,23 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { Task } from '@lit/task';
 import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
-import { api, isAbort } from '../api.ts';
+import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatBytes, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
-import { downloadJson, exportName } from '../export.ts';
+import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
+import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
-import './cost-skeleton.ts';
 import './cost-empty.ts';
 
 interface Loaded {
   data: Overview;
   /** False when the whole index is empty (not only this range). */
   anyData: boolean;
-  /** range + scope the data answers, to dim stale figures while another range loads. */
-  key: string;
 }
 
 /**
@@ -28,62 +25,51 @@ interface Loaded {
  *
  * @fires navigate - `{view: 'project', project}` when a project row is opened.
  * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
- * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
  */
 export class CostOverviewView extends LitElement {
   static override properties = {
     range: { attribute: false },
     scope: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
-    _loaded: { state: true },
-    _error: { state: true },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
   declare refreshKey: number;
-  private declare _loaded: Loaded | null;
-  private declare _error: string;
-  private _lastRefresh: number | null = null;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.refreshKey = 0;
-    this._loaded = null;
-    this._error = '';
   }
 
-  private _argsKey(): string {
-    return JSON.stringify([this.range, this.scope]);
+  // Escape hides the unpriced-models tip until the pointer or focus comes back (WCAG 1.4.13: dismissible without
+  // moving either); the key may reach the window from anywhere, as a hover does not move focus.
+  private _onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') this.renderRoot.querySelector('.unpriced')?.classList.add('dismissed');
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('keydown', this._onKey);
   }
 
-  private _task = new Task(this, {
-    args: () => [this.range, this.scope, this.refreshKey] as const,
-    task: async ([range, scope, refresh], { signal }): Promise<Loaded> => {
-      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
-      this._lastRefresh = refresh;
-      const key = this._argsKey();
-      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal, { force });
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('keydown', this._onKey);
+  }
+
+  private _data = new ViewData(this, {
+    args: () => [this.range, this.scope] as const,
+    refreshKey: () => this.refreshKey,
+    load: async ([range, scope], signal): Promise<Loaded> => {
+      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal);
       // An empty range: ask whether anything was indexed at all, to say which empty state applies.
-      const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal, { force })).length > 0;
-      return { data, anyData, key };
-    },
-    onComplete: (v) => {
-      this._loaded = v;
-      this._error = '';
-    },
-    onError: (e) => {
-      if (isAbort(e)) return;
-      this._error = (e as Error).message;
-      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
+      const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
+      return { data, anyData };
     },
   });
-
-  private _emit(name: 'navigate' | 'scope', detail: object): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
 
   private _columns(): Column<ProjectRow>[] {
     return [
@@ -93,7 +79,7 @@ export class CostOverviewView extends LitElement {
           const on = this.scope === p.id;
           return html`<button class="icon ${on ? 'on' : ''}" title=${on ? 'Clear the project scope' : `Limit every view to ${p.name}`}
             aria-label=${on ? `Clear scope ${p.name}` : `Scope to ${p.name}`} aria-pressed=${on}
-            @click=${(e: Event) => { e.stopPropagation(); this._emit('scope', on ? { project: null } : { project: p.id, name: p.name }); }}>
+            @click=${(e: Event) => { e.stopPropagation(); emit(this, 'scope', on ? { project: null } : { project: p.id, name: p.name }); }}>
             <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2" fill="currentColor"/></svg>
           </button>`;
         },
@@ -108,11 +94,20 @@ export class CostOverviewView extends LitElement {
     ];
   }
 
+  /** The warning chip; hover or focus shows each unpriced model with its tokens (a native title would not show on focus). */
   private _unpriced(d: Overview) {
-    if (!d.unpricedModels.length) return nothing;
-    const detail = d.unpricedModels.map((m) => `${m.model}: ${formatTokens(m.totalTokens)} tokens in ${formatInt(m.messages)} messages`).join('\n');
-    return html`<span class="chip warn" tabindex="0" title=${`No price found, counted as $0:\n${detail}`}>
-      ${d.unpricedModels.length} unpriced model${d.unpricedModels.length > 1 ? 's' : ''}: ${d.unpricedModels.map((m) => m.model).join(', ')}</span>`;
+    const models = d.unpricedModels;
+    if (!models.length) return nothing;
+    const reset = (e: Event) => (e.currentTarget as HTMLElement).classList.remove('dismissed');
+    return html`<span class="unpriced" @mouseenter=${reset} @focusin=${reset}>
+      <span class="chip warn" tabindex="0" aria-describedby="unpriced-tip">
+        ${models.length} unpriced model${models.length > 1 ? 's' : ''}: ${models.map((m) => m.model).join(', ')}</span>
+      <span class="tip" id="unpriced-tip" role="tooltip">
+        <span class="tip-head">No price found for these models: their usage counts as $0.</span>
+        ${models.map((m) => html`<span class="tip-row" data-model=${m.model}><b>${m.model}</b>
+          ${formatTokens(m.totalTokens)} tokens in ${formatInt(m.messages)} message${m.messages === 1 ? '' : 's'}</span>`)}
+      </span>
+    </span>`;
   }
 
   private _indexing(d: Overview) {
@@ -166,56 +161,46 @@ export class CostOverviewView extends LitElement {
       <section class="panel">
         <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
-          @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => this._emit('navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
+          @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => emit(this, 'navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
       </section>
     `;
   }
 
   override render() {
-    const l = this._loaded;
-    if (!l) {
-      return this._error
-        ? html`<cost-empty heading="Could not load the overview" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
-        : html`<cost-skeleton cards="5" rows="8"></cost-skeleton>`;
-    }
-    const d = l.data;
-    const stale = l.key !== this._argsKey();
+    const l = this._data.loaded;
+    if (!l) return this._data.placeholder('Could not load the overview', { cards: 5, rows: 8 });
+    const d = l.data.data;
     return html`
       <header>
         <h2>Overview</h2>
-        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        ${rangeText(d.range)}
         ${this._unpriced(d)}
         <span class="spacer"></span>
-        <button class="export-json" @click=${() => downloadJson(exportName('overview', d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+        ${exportJsonButton(exportName('overview', d.range.from, d.range.to, 'json'), d)}
       </header>
       ${this._indexing(d)}
-      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(l)}</div>
+      ${viewBody(this._data.stale, this._body(l.data))}
     `;
   }
 
-  static override styles = css`
-    :host { display: block; color: var(--text-primary); }
-    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
-    h2 { margin: 0; font-size: 18px; }
-    .range { color: var(--text-tertiary); font-size: 13px; }
-    .spacer { flex: 1; }
-    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
-      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
-    button:hover { background: var(--bg-hover); color: var(--text-primary); }
-    button:focus-visible, .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    .chip.warn { color: var(--warning, #d29922); border: 1px solid var(--warning, #d29922); }
-    .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--text-secondary); background: var(--bg-elevated);
-      border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin-bottom: 14px; }
-    .indexing progress { flex: 0 0 160px; accent-color: var(--accent); }
-    .body { transition: opacity 0.15s; }
-    .body.stale { opacity: 0.55; }
-    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
-    .grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px; margin-bottom: 16px; }
-    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
-    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
-  `;
+  static override styles = [
+    viewStyles,
+    css`
+      .unpriced { position: relative; display: inline-flex; min-width: 0; }
+      .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+      .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+      .chip.warn { color: var(--warning, #d29922); border: 1px solid var(--warning, #d29922); }
+      .tip { display: none; position: absolute; top: calc(100% + 6px); left: 0; z-index: 5; width: max-content; max-width: min(460px, 80vw);
+        padding: 8px 10px; background: var(--bg-elevated); border: 1px solid var(--border); border-radius: 8px;
+        box-shadow: 0 6px 20px rgb(0 0 0 / 0.25); font-size: 12px; color: var(--ink-2); }
+      .unpriced:is(:hover, :focus-within):not(.dismissed) .tip { display: grid; gap: 4px; }
+      .tip-head { color: var(--ink-1); }
+      .tip-row b { font-weight: 600; color: var(--ink-1); margin-right: 6px; }
+      .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--ink-2); background: var(--bg-elevated);
+        border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin-bottom: 14px; }
+      .indexing progress { flex: 0 0 160px; accent-color: var(--accent); }
+    `,
+  ];
 }
 
 customElements.define('cost-overview-view', CostOverviewView);

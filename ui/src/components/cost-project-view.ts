@@ -1,24 +1,18 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { Task } from '@lit/task';
 import type { ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
-import { api, isAbort } from '../api.ts';
+import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
-import { downloadJson, exportName } from '../export.ts';
+import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
+import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
-import './cost-skeleton.ts';
 import './cost-empty.ts';
-
-interface Loaded {
-  data: ProjectSessions;
-  key: string;
-}
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
 
@@ -26,8 +20,7 @@ const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstA
  * One project: its cost series and model split, and its sessions table.
  *
  * @fires navigate - `{view: 'detail', session, project}` when a session row is opened; `{view: 'overview'}` for back.
- * @fires scope - `{project, name}` from the "Scope to project" button.
- * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
+ * @fires scope - `{project, name}` from the "Scope to project" button (`project: null` clears it).
  */
 export class CostProjectView extends LitElement {
   static override properties = {
@@ -35,8 +28,6 @@ export class CostProjectView extends LitElement {
     scope: { attribute: false },
     project: {},
     refreshKey: { type: Number, attribute: 'refresh-key' },
-    _loaded: { state: true },
-    _error: { state: true },
   };
 
   declare range: RangeSel;
@@ -44,9 +35,6 @@ export class CostProjectView extends LitElement {
   /** Encoded project folder name. */
   declare project: string;
   declare refreshKey: number;
-  private declare _loaded: Loaded | null;
-  private declare _error: string;
-  private _lastRefresh: number | null = null;
 
   constructor() {
     super();
@@ -54,37 +42,14 @@ export class CostProjectView extends LitElement {
     this.scope = null;
     this.project = '';
     this.refreshKey = 0;
-    this._loaded = null;
-    this._error = '';
   }
 
-  private _argsKey(): string {
-    return JSON.stringify([this.range, this.project]);
-  }
-
-  private _task = new Task(this, {
-    args: () => [this.range, this.project, this.refreshKey] as const,
-    task: async ([range, project, refresh], { signal }): Promise<Loaded> => {
-      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
-      this._lastRefresh = refresh;
-      const key = this._argsKey();
-      const data = await api.get<ProjectSessions>(`/api/projects/${encodeURIComponent(project)}/sessions`, rangeParams(range), signal, { force });
-      return { data, key };
-    },
-    onComplete: (v) => {
-      this._loaded = v;
-      this._error = '';
-    },
-    onError: (e) => {
-      if (isAbort(e)) return;
-      this._error = (e as Error).message;
-      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
-    },
+  private _data = new ViewData(this, {
+    args: () => [this.range, this.project] as const,
+    refreshKey: () => this.refreshKey,
+    load: ([range, project], signal) =>
+      api.get<ProjectSessions>(`/api/projects/${encodeURIComponent(project)}/sessions`, rangeParams(range), signal),
   });
-
-  private _emit(name: 'navigate' | 'scope', detail: object): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
 
   private _columns(): Column<SessionRow>[] {
     return [
@@ -131,54 +96,39 @@ export class CostProjectView extends LitElement {
         <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName(`sessions-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
-          @row-open=${(e: CustomEvent<{ row: SessionRow }>) => this._emit('navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
+          @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
       </section>
     `;
   }
 
   override render() {
-    const l = this._loaded;
+    const l = this._data.loaded;
     if (!l) {
-      return this._error
-        ? html`<cost-empty heading="Could not load the project" message=${this._error}><button @click=${() => this._emit('navigate', { view: 'overview' })}>Back to overview</button></cost-empty>`
-        : html`<cost-skeleton cards="3" rows="8"></cost-skeleton>`;
+      return this._data.placeholder('Could not load the project', { cards: 3, rows: 8 },
+        html`<button @click=${() => emit(this, 'navigate', { view: 'overview' })}>Back to overview</button>`);
     }
     const d = l.data;
-    const stale = l.key !== this._argsKey();
     const scoped = this.scope === d.project.id;
     return html`
       <header>
-        <button class="back" @click=${() => this._emit('navigate', { view: 'overview' })} aria-label="Back to overview">←</button>
+        <button class="back" @click=${() => emit(this, 'navigate', { view: 'overview' })} aria-label="Back to overview">←</button>
         <h2 title=${d.project.id}>${d.project.name}</h2>
-        <span class="range">${formatDayRange(d.range.from, d.range.to)}</span>
+        ${rangeText(d.range)}
         <span class="spacer"></span>
-        <button aria-pressed=${scoped} @click=${() => this._emit('scope', scoped ? { project: null } : { project: d.project.id, name: d.project.name })}
+        <button class="scope" aria-pressed=${scoped} @click=${() => emit(this, 'scope', scoped ? { project: null } : { project: d.project.id, name: d.project.name })}
           title="Limit the overview and insights to this project">${scoped ? 'Clear scope' : 'Scope to project'}</button>
-        <button @click=${() => downloadJson(exportName(`project-${d.project.id}`, d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+        ${exportJsonButton(exportName(`project-${d.project.id}`, d.range.from, d.range.to, 'json'), d)}
       </header>
-      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(d)}</div>
+      ${viewBody(this._data.stale, this._body(d))}
     `;
   }
 
-  static override styles = css`
-    :host { display: block; color: var(--text-primary); }
-    header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 14px; }
-    h2 { margin: 0; font-size: 18px; overflow-wrap: anywhere; }
-    .range { color: var(--text-tertiary); font-size: 13px; }
-    .spacer { flex: 1; }
-    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
-      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
-    button:hover { background: var(--bg-hover); color: var(--text-primary); }
-    button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    button[aria-pressed='true'] { color: var(--accent-text); border-color: var(--accent); }
-    .body { transition: opacity 0.15s; }
-    .body.stale { opacity: 0.55; }
-    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
-    .grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(260px, 1fr); gap: 16px; margin-bottom: 16px; }
-    @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
-    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
-  `;
+  static override styles = [
+    viewStyles,
+    css`
+      button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
+    `,
+  ];
 }
 
 customElements.define('cost-project-view', CostProjectView);

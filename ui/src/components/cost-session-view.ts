@@ -1,24 +1,22 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { Task } from '@lit/task';
 import type { SessionDetail, SessionMessage, Totals } from '../../../src/http/api-types.ts';
-import { api, HttpError, isAbort } from '../api.ts';
+import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
-import { downloadJson, exportName } from '../export.ts';
+import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import type { CumulativePoint } from './cost-cumulative-chart.ts';
+import { ViewData, emit, exportJsonButton, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-cumulative-chart.ts';
 import './cost-stat-card.ts';
-import './cost-skeleton.ts';
 import './cost-empty.ts';
 
 interface Loaded {
   data: SessionDetail;
   /** Messages in time order with their running total. */
   rows: MessageRow[];
-  key: string;
 }
 
 interface MessageRow extends SessionMessage {
@@ -28,6 +26,8 @@ interface MessageRow extends SessionMessage {
 }
 
 type Subagent = SessionDetail['subagents'][number];
+
+const isMissing = (e: Error | null): boolean => e instanceof HttpError && e.status === 404;
 
 function withRunningTotals(messages: SessionMessage[]): MessageRow[] {
   let total = 0;
@@ -42,64 +42,33 @@ function withRunningTotals(messages: SessionMessage[]): MessageRow[] {
  * every message with its tokens and running total, and the subagents.
  *
  * @fires navigate - `{view: 'project', project}` from the project link.
- * @fires app-error - `{message}` when a fetch fails; the last data stays on screen.
  */
 export class CostSessionView extends LitElement {
   static override properties = {
     range: { attribute: false },
-    scope: { attribute: false },
     session: {},
     refreshKey: { type: Number, attribute: 'refresh-key' },
-    _loaded: { state: true },
-    _error: { state: true },
-    _missing: { state: true },
   };
 
   declare range: RangeSel;
-  declare scope: string | null;
   declare session: string;
   declare refreshKey: number;
-  private declare _loaded: Loaded | null;
-  private declare _error: string;
-  private declare _missing: boolean;
-  private _lastRefresh: number | null = null;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
-    this.scope = null;
     this.session = '';
     this.refreshKey = 0;
-    this._loaded = null;
-    this._error = '';
-    this._missing = false;
   }
 
-  private _argsKey(): string {
-    return JSON.stringify([this.range, this.session]);
-  }
-
-  private _task = new Task(this, {
-    args: () => [this.range, this.session, this.refreshKey] as const,
-    task: async ([range, session, refresh], { signal }): Promise<Loaded> => {
-      const force = this._lastRefresh !== null && refresh !== this._lastRefresh;
-      this._lastRefresh = refresh;
-      const key = this._argsKey();
-      const data = await api.get<SessionDetail>(`/api/sessions/${encodeURIComponent(session)}`, rangeParams(range), signal, { force });
-      return { data, rows: withRunningTotals(data.messages), key };
+  private _data = new ViewData(this, {
+    args: () => [this.range, this.session] as const,
+    refreshKey: () => this.refreshKey,
+    load: async ([range, session], signal): Promise<Loaded> => {
+      const data = await api.get<SessionDetail>(`/api/sessions/${encodeURIComponent(session)}`, rangeParams(range), signal);
+      return { data, rows: withRunningTotals(data.messages) };
     },
-    onComplete: (v) => {
-      this._loaded = v;
-      this._error = '';
-      this._missing = false;
-    },
-    onError: (e) => {
-      if (isAbort(e)) return;
-      this._error = (e as Error).message;
-      this._missing = e instanceof HttpError && e.status === 404;
-      if (this._missing) this._loaded = null;
-      this.dispatchEvent(new CustomEvent('app-error', { detail: { message: this._error }, bubbles: true, composed: true }));
-    },
+    drops: isMissing,
   });
 
   private _columns(): Column<MessageRow>[] {
@@ -166,50 +135,43 @@ export class CostSessionView extends LitElement {
   }
 
   override render() {
-    const l = this._loaded;
+    const l = this._data.loaded;
     if (!l) {
-      if (this._missing) return html`<cost-empty heading="Session not found" message=${`No session with id ${this.session} is in the index. It may belong to another config dir.`}></cost-empty>`;
-      return this._error
-        ? html`<cost-empty heading="Could not load the session" message=${this._error}><button @click=${() => this._task.run()}>Try again</button></cost-empty>`
-        : html`<cost-skeleton cards="4" rows="10"></cost-skeleton>`;
+      if (isMissing(this._data.error)) {
+        return html`<cost-empty heading="Session not found" message=${`No session with id ${this.session} is in the index. It may belong to another config dir.`}></cost-empty>`;
+      }
+      return this._data.placeholder('Could not load the session', { cards: 4, rows: 10 });
     }
-    const d = l.data;
-    const stale = l.key !== this._argsKey();
+    const d = l.data.data;
     return html`
       <header>
         <button class="back" aria-label=${`Back to ${d.project.name}`} title=${`Back to ${d.project.name}`}
-          @click=${() => this.dispatchEvent(new CustomEvent('navigate', { detail: { view: 'project', project: d.project.id }, bubbles: true, composed: true }))}>←</button>
+          @click=${() => emit(this, 'navigate', { view: 'project', project: d.project.id })}>←</button>
         <div class="titles">
           <h2 title=${d.id}>${d.title}</h2>
           <div class="meta"><span>${d.project.name}</span>${d.cwd ? html`<span title="Working directory">${d.cwd}</span>` : nothing}<span>${d.id}</span></div>
         </div>
-        <button @click=${() => downloadJson(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}>Export JSON</button>
+        ${exportJsonButton(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}
       </header>
       ${d.firstPrompt && d.firstPrompt !== d.title ? html`<details><summary>First prompt</summary><p>${d.firstPrompt}</p></details>` : nothing}
-      <div class="body ${stale ? 'stale' : ''}" aria-busy=${stale}>${this._body(l)}</div>
+      ${viewBody(this._data.stale, this._body(l.data))}
     `;
   }
 
-  static override styles = css`
-    :host { display: block; color: var(--text-primary); }
-    header { display: flex; align-items: flex-start; gap: 10px; margin-bottom: 14px; }
-    .titles { flex: 1; min-width: 0; }
-    h2 { margin: 0; font-size: 18px; overflow-wrap: anywhere; }
-    .meta { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; color: var(--text-tertiary); margin-top: 4px; }
-    button { font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated); border: 1px solid var(--border);
-      border-radius: 6px; padding: 4px 10px; cursor: pointer; }
-    button:hover { background: var(--bg-hover); color: var(--text-primary); }
-    button:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    details { font-size: 13px; color: var(--text-secondary); margin-bottom: 14px; }
-    details p { white-space: pre-wrap; max-height: 200px; overflow: auto; background: var(--bg-elevated); padding: 8px 10px; border-radius: 6px; }
-    summary { cursor: pointer; color: var(--text-tertiary); }
-    .body { transition: opacity 0.15s; }
-    .body.stale { opacity: 0.55; }
-    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
-    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; margin-bottom: 16px; }
-    h3 { margin: 0 0 10px; font-size: 13px; font-weight: 600; color: var(--text-secondary); }
-    cost-table { --table-max-height: 70vh; }
-  `;
+  static override styles = [
+    viewStyles,
+    css`
+      header { align-items: flex-start; flex-wrap: nowrap; }
+      .titles { flex: 1; min-width: 0; }
+      .meta { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; color: var(--ink-3); margin-top: 4px; }
+      summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+      details { font-size: 13px; color: var(--ink-2); margin-bottom: 14px; }
+      details p { white-space: pre-wrap; max-height: 200px; overflow: auto; background: var(--bg-elevated); padding: 8px 10px; border-radius: 6px; }
+      summary { cursor: pointer; color: var(--ink-3); }
+      .panel { margin-bottom: 16px; }
+      cost-table { --table-max-height: 70vh; }
+    `,
+  ];
 }
 
 customElements.define('cost-session-view', CostSessionView);

@@ -43,15 +43,15 @@ export class CostStatCard extends LitElement {
     .card { height: 100%; box-sizing: border-box; padding: 14px 16px; background: var(--bg-elevated); border: 1px solid var(--border);
       border-radius: 10px; }
     .card:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-    .label { font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--text-tertiary); display: flex; gap: 6px; align-items: center; }
+    .label { font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--ink-3); display: flex; gap: 6px; align-items: center; }
     .i { display: inline-grid; place-items: center; width: 13px; height: 13px; border-radius: 50%; border: 1px solid var(--border);
-      font-size: 9px; color: var(--text-muted); cursor: help; }
-    .value { font-size: 28px; font-weight: 650; color: var(--text-primary); margin-top: 6px; font-variant-numeric: tabular-nums;
+      font-size: 9px; color: var(--ink-3); cursor: help; }
+    .value { font-size: 28px; font-weight: 650; color: var(--ink-1); margin-top: 6px; font-variant-numeric: tabular-nums;
       white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     :host([tone='ok']) .value { color: var(--success, #3fb950); }
     :host([tone='warn']) .value { color: var(--warning, #d29922); }
     :host([tone='critical']) .value { color: var(--error, #f85149); }
-    .sub { font-size: 12px; color: var(--text-tertiary); margin-top: 4px; font-variant-numeric: tabular-nums; }
+    .sub { font-size: 12px; color: var(--ink-3); margin-top: 4px; font-variant-numeric: tabular-nums; }
   `;
 }
 

@@ -211,44 +211,45 @@ export class CostTable<T = unknown> extends LitElement {
   static override styles = css`
     :host { display: block; min-width: 0; }
     .bar { display: flex; align-items: center; gap: 8px; margin-bottom: 8px; }
-    .caption { font-weight: 600; color: var(--text-primary); flex: 1; }
-    .count { color: var(--text-muted); font-weight: 400; font-size: 0.85em; margin-left: 4px; }
+    .caption { font-weight: 600; color: var(--ink-1); flex: 1; }
+    .count { color: var(--ink-3); font-weight: 400; font-size: 0.85em; margin-left: 4px; }
     button.export, button.more {
-      font: inherit; font-size: 12px; color: var(--text-secondary); background: var(--bg-elevated);
+      font: inherit; font-size: 12px; color: var(--ink-2); background: var(--bg-elevated);
       border: 1px solid var(--border); border-radius: 6px; padding: 4px 10px; cursor: pointer;
     }
-    button.export:hover, button.more:hover { background: var(--bg-hover); color: var(--text-primary); }
+    button.export:hover, button.more:hover { background: var(--bg-hover); color: var(--ink-1); }
     button.more { margin-top: 8px; }
     .scroll { overflow: auto; max-height: var(--table-max-height, none); border: 1px solid var(--border); border-radius: 8px; }
     table { width: 100%; border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
     th { position: sticky; top: 0; z-index: 1; background: var(--bg-elevated); text-align: left; font-weight: 500;
-      color: var(--text-tertiary); border-bottom: 1px solid var(--border); padding: 0; white-space: nowrap; }
+      color: var(--ink-3); border-bottom: 1px solid var(--border); padding: 0; white-space: nowrap; }
     th.num, td.num { text-align: right; }
     th:not(:has(button)) { padding: 8px 10px; }
     button.sort { all: unset; display: block; box-sizing: border-box; width: 100%; padding: 8px 10px; cursor: pointer; text-align: inherit; }
-    button.sort:hover { color: var(--text-primary); }
+    button.sort:hover { color: var(--ink-1); }
     button.sort:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
-    .arrow { display: inline-block; width: 1em; font-size: 0.7em; margin-left: 2px; color: var(--accent-text); }
-    td { padding: 7px 10px; border-bottom: 1px solid var(--border); color: var(--text-secondary); white-space: nowrap;
+    .arrow { display: inline-block; width: 1em; font-size: 0.7em; margin-left: 2px; color: var(--ink-accent); }
+    td { padding: 7px 10px; border-bottom: 1px solid var(--border); color: var(--ink-2); white-space: nowrap;
       max-width: 420px; overflow: hidden; text-overflow: ellipsis; }
     tbody tr { cursor: pointer; }
     tbody tr:last-child td { border-bottom: none; }
-    tbody tr:hover td { background: var(--bg-hover); }
-    tbody tr[aria-selected='true'] td { background: var(--accent-dim); color: var(--text-primary); }
+    /* Hovered and selected rows turn their text to --ink-1: the dimmer inks miss 4.5:1 on --bg-hover in some themes. */
+    tbody tr:hover td, tbody tr:hover .tag { background: var(--bg-hover); color: var(--ink-1); }
+    tbody tr[aria-selected='true'] td { background: var(--selected-bg); color: var(--ink-1); }
     tbody tr:focus { outline: none; }
     tbody tr:focus-visible td { box-shadow: inset 0 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
     tbody tr:focus-visible td:first-child { box-shadow: inset 2px 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
     tbody tr:focus-visible td:last-child { box-shadow: inset -2px 2px 0 var(--accent), inset 0 -2px 0 var(--accent); }
-    tr.sub td { color: var(--text-tertiary); }
+    tr.sub td { color: var(--ink-3); }
     /* Cell parts the views render (cells live in this shadow root, so their styles must too). */
-    td b { font-weight: 600; color: var(--text-primary); }
-    .primary { color: var(--text-primary); }
-    .tag { font-size: 11px; color: var(--text-muted); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
-    .tag.sub { color: var(--accent-text); border-color: var(--accent-dim); }
+    td b { font-weight: 600; color: var(--ink-1); }
+    .primary { color: var(--ink-1); }
+    .tag { font-size: 11px; color: var(--ink-3); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
+    .tag.sub { color: var(--ink-accent); border-color: var(--accent-dim); }
     .tag.live { color: var(--success, #3fb950); border-color: var(--success, #3fb950); }
     button.icon { display: inline-grid; place-items: center; padding: 3px; border: 1px solid transparent; border-radius: 5px;
-      background: none; color: var(--text-muted); cursor: pointer; }
-    button.icon:hover { border-color: var(--border); color: var(--text-primary); }
+      background: none; color: var(--ink-3); cursor: pointer; }
+    button.icon:hover { border-color: var(--border); color: var(--ink-1); }
     button.icon:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     button.icon.on { color: var(--accent); border-color: var(--accent-dim); }
     tr.sub td:first-child { border-left: 3px solid var(--accent-dim); }
