@@ -36,7 +36,7 @@ export function hashKey(key: string): number {
 }
 
 /** Longest time a write waits to become durable. */
-const COMMIT_MS = 100;
+const COMMIT_MS = 1000;
 
 const params = (m: Msg): unknown[] => [
   m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
@@ -62,14 +62,16 @@ export class Writer {
   private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number) => void;
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
+  private keys: Map<number, number> | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.catalog = new Catalog(db);
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
-      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')}) ON CONFLICT (hkey) DO NOTHING`),
-      byHkey: p(`SELECT ${msgSelect('m')} FROM messages m WHERE hkey = ?`),
+      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      byId: p(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`),
+      allKeys: p('SELECT hkey, id FROM messages'),
       replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(19).fill('?').join(',')}) WHERE id = ?`),
       demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
@@ -290,13 +292,16 @@ export class Writer {
 
   /** Inserts a message, or settles it against the stored copy of its key. */
   private place(m: Msg, file: FileInfo, delta: RollupDelta): void {
+    const keys = this.keyIds();
     let old: StoredMsg;
     for (;;) {
-      if (this.s.insert!.run(...params(m)).changes === 1) {
+      const id = keys.get(m.hkey);
+      if (id === undefined) {
+        keys.set(m.hkey, Number(this.s.insert!.run(...params(m)).lastInsertRowid));
         delta.add(m, 1);
         return;
       }
-      old = this.s.byHkey!.get(m.hkey) as StoredMsg;
+      old = this.s.byId!.get(id) as StoredMsg;
       if (old.key === m.key) break;
       m.hkey++; // another key owns this hash: probe the next slot
     }
@@ -309,6 +314,15 @@ export class Writer {
     } else if (old.file !== m.file) {
       this.s.insertAlt!.run(...params(m));
     }
+  }
+
+  /** hkey -> message id of every stored winner, read from the file once, then kept in step by the writer. */
+  private keyIds(): Map<number, number> {
+    if (!this.keys) {
+      this.keys = new Map();
+      for (const [hkey, id] of this.s.allKeys!.raw().iterate() as Iterable<[number, number]>) this.keys.set(hkey, id);
+    }
+    return this.keys;
   }
 
   private beats(m: Msg, file: FileInfo, old: Msg): boolean {
@@ -327,11 +341,13 @@ export class Writer {
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
     this.s.deleteFileMsgs!.run(f.id);
     this.s.deleteFileAlts!.run(f.id);
+    const keys = this.keyIds();
     for (const m of gone) {
       delta.add(m, -1);
+      keys.delete(m.hkey);
       const alt = this.s.bestAlt!.get(m.hkey, m.key) as StoredMsg | undefined;
       if (!alt) continue;
-      this.s.promote!.run(alt.id);
+      keys.set(m.hkey, Number(this.s.promote!.run(alt.id).lastInsertRowid));
       this.s.deleteAlt!.run(alt.id);
       delta.add(alt, 1);
     }

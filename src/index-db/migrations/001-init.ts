@@ -74,12 +74,13 @@ CREATE TABLE files (
 --   'r' || message.id || ' ' || requestId        (global)
 --   'm' || session sid || ' ' || message.id       (no requestId: within the session)
 --   'f' || file id || ' ' || offset               (neither: each line counts)
--- hkey is a 53-bit hash of key and the unique column (an integer index is about twice as fast to
--- insert into as a text one); a key whose hash is taken by another key probes hkey + 1, + 2, ...
+-- hkey is a 53-bit hash of key, unique per row; a key whose hash is taken by another key probes
+-- hkey + 1, + 2, ... The writer holds hkey -> id in memory (loaded once), so no index on it: a
+-- unique index in hash order cost half of the cold index time (random page writes).
 -- cost_usd is the line's own costUSD (NULL when absent); cost is what the PriceTable made of it.
 CREATE TABLE messages (
   id           INTEGER PRIMARY KEY,
-  hkey         INTEGER NOT NULL UNIQUE,
+  hkey         INTEGER NOT NULL,
   key          TEXT NOT NULL,
   file_id      INTEGER NOT NULL,
   off          INTEGER NOT NULL,
