@@ -95,15 +95,11 @@ export function createIngest(deps: IngestDeps): Ingest {
 
   async function run(path: string): Promise<void> {
     try {
-      let stat: fs.Stats;
-      try {
-        stat = await fs.promises.stat(path);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          if (index.cursorOf(path)) index.markGone(path);
-          return;
-        }
-        throw err;
+      // A local stat is a few µs synchronously, against ~80 µs of promise round trip per file.
+      const stat = fs.statSync(path, { throwIfNoEntry: false });
+      if (!stat) {
+        if (index.cursorOf(path)) index.markGone(path);
+        return;
       }
       if (!stat.isFile()) return;
       const role = await deps.roleOf(path);
