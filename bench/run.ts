@@ -237,7 +237,7 @@ function report(r: Record<string, unknown>): void {
   if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;
   if (ui) console.log(`ui                  overview first render ${fmt(ui.firstRenderMs)}, range switch ${fmt(ui.rangeSwitchMs)} (server cache cold)`);
-  if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)}  (ours ${(r.ratio as number).toFixed(2)}x faster)`);
+  if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)}  ccusage/ours = ${(r.ratio as number).toFixed(2)} (above 1: we are faster)`);
   else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);
 }
 
