@@ -1,0 +1,248 @@
+// The built dashboard (dist/main.js, `npm run build` first) launched and framed by the conformance
+// hub exactly as a hub does: ready line, IPC, SDK routes, guards, theme, project scope,
+// session.cost in message and url mode, forwarded keys; and standalone, where it posts nothing.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appFrame, hubLog, launchBrowser } from './browser.ts';
+import { FIXTURES, loadThemes, ping, READY_RE, REPO_ROOT, SDK_SERVER, spawnApp, startHub, type RunningHub } from './conformance-hub.ts';
+
+const THEMES = loadThemes();
+const OTHER = THEMES[2]!.id;
+const PROJECT_PATH = '/Users/randlee/Documents/github/claude-history';
+const PROJECT = '-Users-randlee-Documents-github-claude-history';
+const SESSION = '967e501d-aa48-4eab-a21f-b17058bd78f0';
+const CLIENT = fs.readFileSync(path.join(REPO_ROOT, 'test/vendor/agent-hub-sdk.js'), 'utf8');
+
+let browser: Browser;
+let hub: RunningHub;
+
+/** Opens the hub page; `requests` collects every API request of the app, in order. */
+async function openHub(): Promise<{ ctx: BrowserContext; page: Page; frame: Frame; requests: URL[] }> {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const requests: URL[] = [];
+  page.on('request', (r: Request) => {
+    const u = new URL(r.url());
+    if (u.origin === hub.appUrl && u.pathname.startsWith('/api/')) requests.push(u);
+  });
+  await page.goto(hub.hubUrl);
+  const frame = await appFrame(page, hub.appUrl);
+  await page.waitForFunction(() => (window as any).hub.state().live.cost === true);
+  return { ctx, page, frame, requests };
+}
+
+async function waitFor(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const test = suite('dashboard under the conformance hub');
+
+test.before(async () => {
+  browser = await launchBrowser();
+  hub = await startHub({ idleTabs: 1 });
+});
+test.after(async () => {
+  await hub?.stop();
+  await browser?.close();
+});
+
+test('launch: one ready line with the real port; IPC ping answered', async () => {
+  await new Promise((r) => setTimeout(r, 300));
+  const ready = hub.app!.stdout.filter((l) => READY_RE.test(l));
+  assert.is(ready.length, 1);
+  assert.match(ready[0]!, /^Cost Dashboard running at http:\/\/localhost:\d+$/);
+  assert.equal(await (await fetch(`${hub.appUrl}/hub-config`)).json(), { enabled: true, url: hub.hubUrl });
+  assert.ok(await ping(hub.app!.child, 'p-1'));
+});
+
+test('routes under the hub: the hub SDK wins over the stub; framing allowed for the hub; Origin checked', async () => {
+  for (const name of ['agent-hub-sdk.js', 'claude-hub-sdk.js']) assert.is(await (await fetch(`${hub.appUrl}/vendor/${name}`)).text(), CLIENT, name);
+  const home = await fetch(`${hub.appUrl}/`);
+  assert.is(home.status, 200);
+  assert.is(home.headers.get('x-frame-options'), null);
+  assert.match(home.headers.get('content-security-policy') ?? '', `frame-ancestors http://localhost:* http://127.0.0.1:* ${hub.hubUrl}`);
+  const post = (origin: string) => fetch(`${hub.appUrl}/api/refresh`, { method: 'POST', headers: { Origin: origin } });
+  assert.is((await post(hub.hubUrl)).status, 200);
+  assert.is((await post('http://evil.example')).status, 403);
+});
+
+test('handshake and theme both ways, with the shell following the hub', async () => {
+  const { ctx, page, frame } = await openHub();
+  try {
+    const hello = (await hubLog(page, 'received')).find((r) => r.from === 'cost')!.msg;
+    assert.equal(hello.protocol, [1]);
+    assert.ok((hello.subscribes as string[]).includes('theme.changed') && (hello.subscribes as string[]).includes('project.changed'));
+    const accent = () => frame.evaluate(() => document.body.style.getPropertyValue('--accent'));
+    await frame.waitForFunction((a) => document.body.style.getPropertyValue('--accent') === a, THEMES[0]!.vars.dark['--accent']);
+    await page.evaluate((id) => (window as any).hub.setTheme('light', id), OTHER);
+    await frame.waitForFunction((id) => document.body.classList.contains('light') && document.body.dataset.theme === id, OTHER);
+    assert.is(await accent(), THEMES[2]!.vars.light['--accent']);
+    assert.equal(JSON.parse((await frame.evaluate(() => localStorage.getItem('agent-hub:vars')))!), THEMES[2]!.vars.light);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('project.changed scopes the API queries; null clears the scope', async () => {
+  const { ctx, page, frame, requests } = await openHub();
+  try {
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview');
+    assert.not.ok(requests.some((u) => u.searchParams.has('project')));
+    await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview' && u.searchParams.get('project') === PROJECT), 'scoped overview');
+    const scope = () => frame.evaluate(() => (document.querySelector('cost-app') as any)._scope);
+    assert.is(await scope(), PROJECT);
+    // The unscoped overview is still in the page's 5-minute memory cache, so clearing shows in the shell's state.
+    await page.evaluate(() => (window as any).hub.setProject(null));
+    await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === null);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('session.cost while live: message mode opens the session; with no session the view stays', async () => {
+  const { ctx, page, frame, requests } = await openHub();
+  try {
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview');
+    const before = frame.url();
+    assert.equal(await page.evaluate(() => (window as any).hub.invoke('session.cost', {})), { ok: true, handledBy: 'cost' });
+    await page.waitForTimeout(300);
+    assert.is(frame.url(), before);
+    assert.not.ok(requests.some((u) => u.pathname.startsWith('/api/sessions/')));
+
+    assert.equal(await page.evaluate((s) => (window as any).hub.invoke('session.cost', { session: s }), SESSION), { ok: true, handledBy: 'cost' });
+    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request');
+    assert.match(frame.url(), `session=${SESSION}`);
+    // Message mode: the hub did not load a new document.
+    assert.is(await page.evaluate(() => (window as any).hub.frameUrl('cost')), `${hub.appUrl}/`);
+    assert.ok((await hubLog(page, 'sent')).some((s) => s.to === 'cost' && s.msg.type === 'hub:action'));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('session.cost while not live: url mode loads the detail URL, with no project replay', async () => {
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    let hold = true;
+    const held: (() => void)[] = [];
+    // Holding /hub-config keeps the app from saying hello: the document is loaded but not live.
+    await page.route(`${hub.appUrl}/hub-config`, async (route) => {
+      if (hold) await new Promise<void>((r) => held.push(r));
+      await route.continue();
+    });
+    const requests: URL[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === hub.appUrl && u.pathname.startsWith('/api/')) requests.push(u);
+    });
+    await page.goto(hub.hubUrl);
+    await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
+    await waitFor(() => held.length === 1, 'held /hub-config');
+    assert.equal(await page.evaluate((s) => (window as any).hub.invoke('session.cost', { session: s }), SESSION), { ok: true, handledBy: 'cost' });
+    assert.is(await page.evaluate(() => (window as any).hub.frameUrl('cost')), `${hub.appUrl}/?view=detail&session=${SESSION}`);
+    hold = false;
+    held.splice(0).forEach((r) => r());
+    await page.waitForFunction(() => (window as any).hub.state().live.cost === true);
+    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request');
+    const sent = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost').map((s) => s.msg.type + (s.msg.topic ? ` ${s.msg.topic}` : ''));
+    assert.equal(sent, ['hub:welcome', 'hub:event theme.changed', 'hub:active']);
+    assert.not.ok(requests.some((u) => u.searchParams.get('project') === PROJECT));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('keys: ctrl+alt+p and alt+3 reach the hub, t stays in the app', async () => {
+  const { ctx, page, frame } = await openHub();
+  try {
+    await frame.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('t');
+    await page.keyboard.press('Control+Alt+p');
+    await page.waitForFunction(() => (window as any).hub.state().paletteOpen);
+    await frame.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Alt+3');
+    await page.waitForFunction(() => (window as any).hub.state().onScreen === 'idle-1');
+    assert.equal(await page.evaluate(() => (window as any).hub.log.keys), ['ctrl+alt+p', 'alt+3']);
+    const keys = (await hubLog(page, 'received')).filter((r) => r.msg.type === 'hub:keydown').map((r) => r.msg.key);
+    assert.equal(keys, ['p', '3']);
+    await page.waitForFunction(() => (window as any).hub.log.sent.some((s: any) => s.to === 'cost' && s.msg.type === 'hub:active' && s.msg.active === false));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the IPC channel closing ends the app', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ipc-'));
+  const app = await spawnApp({
+    hubUrl: hub.hubUrl,
+    hubRoot: root,
+    configDir: path.join(FIXTURES, 'transcripts/config'),
+    sdkServer: SDK_SERVER,
+    env: { COST_INDEX: path.join(root, 'i.db'), PRICES_URL: path.join(FIXTURES, 'prices/catalogue.json') },
+  });
+  try {
+    assert.ok(await ping(app.child, 'p-2'));
+    app.child.disconnect();
+    const code = await Promise.race([app.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    assert.is(code, 0);
+  } finally {
+    if (app.child.exitCode === null) app.child.kill('SIGKILL');
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('standalone: the stub, no /hub-config, no cached vars, no postMessage at all', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-alone-'));
+  const app = await spawnApp({
+    hubUrl: '',
+    hubRoot: root,
+    configDir: path.join(FIXTURES, 'transcripts/config'),
+    sdkServer: '',
+    standalone: true,
+    env: { COST_INDEX: path.join(root, 'i.db'), PRICES_URL: path.join(FIXTURES, 'prices/catalogue.json') },
+  });
+  const ctx = await browser.newContext();
+  try {
+    const base = `http://localhost:${app.port}`;
+    assert.is((await fetch(`${base}/hub-config`)).status, 404);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      (window as any).posted = 0;
+      const orig = window.postMessage.bind(window);
+      window.postMessage = ((...args: Parameters<typeof orig>) => {
+        (window as any).posted++;
+        return orig(...args);
+      }) as typeof window.postMessage;
+    });
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(new URL(r.url()).pathname));
+    await page.goto(base);
+    await page.evaluate(() => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': '#0badc0' })));
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('cost-app') !== null && (window as any).AgentHub);
+    await page.waitForTimeout(500);
+    assert.is(await page.evaluate(() => (window as any).AgentHub.connect().status), 'standalone');
+    assert.is(await page.evaluate(() => document.body.style.getPropertyValue('--accent')), '');
+    assert.is(await page.evaluate(() => (window as any).posted), 0);
+    assert.not.ok(urls.includes('/hub-config'));
+    assert.ok(urls.includes('/vendor/agent-hub-sdk.js'));
+  } finally {
+    await ctx.close();
+    app.child.kill('SIGTERM');
+    await app.exited;
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,24 @@
+// Headless Chromium for the hub tests (playwright-core with the system browser).
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** The iframe of the app at `origin` inside the hub page (stays the same Frame across its reloads). */
+export async function appFrame(page: Page, origin: string): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const f = page.frames().find((fr) => fr.url().startsWith(origin));
+    if (f) return f;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`no frame from ${origin}`);
+}
+
+/** Messages the hub page logged (received from or sent to apps). */
+export function hubLog(page: Page, kind: 'received' | 'sent' | 'dropped'): Promise<{ from?: string; to?: string; doc: number; msg: { type: string; [k: string]: unknown } }[]> {
+  return page.evaluate((k) => (window as unknown as { hub: { log: Record<string, unknown[]> } }).hub.log[k], kind) as never;
+}
