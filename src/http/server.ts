@@ -65,7 +65,8 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
     dev: false,
     etag: true,
     setHeaders(res, pathname) {
-      if (pathname.endsWith('/') || pathname.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+      // The SDK stub too: under a hub the same origin serves the hub's client instead, and a cached stub would win.
+      if (pathname.endsWith('/') || pathname.endsWith('.html') || pathname.startsWith('/vendor/')) res.setHeader('Cache-Control', 'no-cache');
     },
   });
 }

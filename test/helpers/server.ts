@@ -90,6 +90,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   fs.mkdirSync(uiDir);
   fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>Cost</title><cost-app></cost-app>');
   fs.writeFileSync(path.join(uiDir, 'app.js'), 'console.log("ui")');
+  fs.mkdirSync(path.join(uiDir, 'vendor'));
+  fs.writeFileSync(path.join(uiDir, 'vendor', 'agent-hub-sdk.js'), 'window.AgentHub = {};');
 
   const config = parseConfig(['--port', '0', '--dir', configDir, '--offline', ...(opts.argv ?? [])], { HOME: dir, ...opts.env });
   const index = openIndex(':memory:');

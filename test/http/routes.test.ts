@@ -231,6 +231,9 @@ meta('the UI: index.html revalidated, assets with ETag, other paths 404 text', a
     assert.is(js.status, 200);
     assert.ok(js.headers.etag);
     assert.is((await t.request('/app.js', { headers: { 'if-none-match': String(js.headers.etag) } })).status, 304);
+    const stub = await t.request('/vendor/agent-hub-sdk.js');
+    assert.is(stub.status, 200);
+    assert.is(stub.headers['cache-control'], 'no-cache', 'the SDK stub is revalidated: a hub serves its own client on the same origin');
     const missing = await t.request('/missing.css');
     assert.is(missing.status, 404);
     assert.match(String(missing.headers['content-type']), 'text/plain');
