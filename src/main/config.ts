@@ -59,7 +59,8 @@ Options (a flag wins over its environment variable; --flag value or --flag=value
   --allowed-hosts <list>  Extra host names accepted in the Host header (ALLOWED_HOSTS)
   --index <file>          Index database file (COST_INDEX; default in the user cache dir)
   --prices <url|file>     Price catalogue source (PRICES_URL)
-  --offline               Never fetch prices; use the built-in table
+  --offline               Never fetch prices from the network (a --prices file is still
+                          read; otherwise the built-in table)
   --cost-mode <mode>      auto (a line's costUSD wins) or calculate (always from tokens)
   --open                  Open the dashboard in the browser after start
   --version               Print the version
