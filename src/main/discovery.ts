@@ -59,11 +59,15 @@ export async function listTranscripts(projectsDirs: readonly string[]): Promise<
       entries.map(async (e) => {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) return walk(p);
-        if (!e.isFile() || !isTranscript(p)) return;
+        // Transcripts may be symlinks (synced folders); symlinked folders are not followed (cycles).
+        if (!(e.isFile() || e.isSymbolicLink()) || !isTranscript(p)) return;
         try {
-          out.push({ path: p, size: (await fs.promises.stat(p)).size });
-        } catch {
-          // vanished between readdir and stat: the watcher reports it if it comes back
+          const stat = await fs.promises.stat(p);
+          if (stat.isFile()) out.push({ path: p, size: stat.size });
+        } catch (err) {
+          // Vanished since readdir: nothing to do. Any other error (a broken link, no permission): ingest
+          // tries it and counts it unreadable, so the user sees it in the stats instead of silence.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.push({ path: p, size: 0 });
         }
       }),
     );

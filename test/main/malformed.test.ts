@@ -1,0 +1,69 @@
+// Bad input through the whole pipeline: nothing a config dir holds may stop the rest from being indexed.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openIndex } from '../../src/index-db/index.ts';
+import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import type { QueryScope } from '../../src/index-db/types.ts';
+import { startPipeline } from '../../src/main/pipeline.ts';
+
+const allTime: QueryScope = {
+  range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
+  project: null,
+  now: Date.UTC(2026, 10, 22),
+};
+
+const usage = (i: number): string =>
+  JSON.stringify({
+    type: 'assistant',
+    sessionId: 'good',
+    timestamp: '2026-11-20T10:00:00.000Z',
+    requestId: `req_${i}`,
+    message: { id: `msg_${i}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1000, output_tokens: 100 } },
+  });
+
+const Malformed = suite('malformed input');
+
+Malformed('garbage, a 20 MB line, binary junk, empty and unreadable files are skipped and counted', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bad-'));
+  const project = path.join(dir, 'projects', '-home-dev-bad');
+  fs.mkdirSync(project, { recursive: true });
+  try {
+    const giant = `{"type":"assistant","usage":"${'x'.repeat(20 * 1024 * 1024)}"}`;
+    fs.writeFileSync(
+      path.join(project, 'good.jsonl'),
+      [usage(1), 'not json at all {"usage"', '', '{"message":{"usage":{"input_tokens":5}}}', giant, '[1,2,3]', 'null', usage(2), ''].join('\n'),
+    );
+    // Binary junk with a usage marker in it, so it reaches the parser.
+    const junk = Buffer.concat([Buffer.from([0, 255, 254, 10, 7, 0]), Buffer.from('"usage"\u0000\u0001\n'), Buffer.alloc(4096, 0xab), Buffer.from('\n')]);
+    fs.writeFileSync(path.join(project, 'junk.jsonl'), junk);
+    fs.writeFileSync(path.join(project, 'empty.jsonl'), '');
+    // A transcript that cannot be read even by root: a symlink pointing at itself.
+    fs.symlinkSync('loop.jsonl', path.join(project, 'loop.jsonl'));
+
+    const logs: string[] = [];
+    const index = openIndex(':memory:', { log: (m) => logs.push(m) });
+    index.setPrices(PriceTable.builtin());
+    const pipeline = await startPipeline({ projectsDirs: [path.join(dir, 'projects')], index, log: (m) => logs.push(m), threads: 1 });
+    await pipeline.ingest.idle();
+    await pipeline.close();
+
+    const good = index.queries.session('good', allTime);
+    assert.ok(good, 'the good lines are indexed');
+    assert.is(good.messageCount, 2);
+    assert.is(good.inputTokens, 2000);
+    const stats = index.stats();
+    assert.is(stats.giant, 1, 'the 20 MB line is counted as giant');
+    assert.ok(stats.malformed >= 3, `garbage, the usage-less message and junk are counted as malformed (${stats.malformed})`);
+    assert.ok(stats.blank >= 1, 'blank lines are counted');
+    assert.is(stats.unreadable, 1, 'the unreadable file is counted');
+    assert.ok(logs.some((l) => l.includes('loop.jsonl')), 'the unreadable file is named in the log');
+    index.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+Malformed.run();
