@@ -63,6 +63,7 @@ export class Writer {
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
   private keys: Map<number, number> | null = null;
+  private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database) {
     this.catalog = new Catalog(db);
@@ -118,10 +119,12 @@ export class Writer {
     return this.version;
   }
 
-  /** The table costs are computed with; the built-in one until setPrices is called. */
+  /**
+   * The table for reads (cache savings): the installed one, else the built-in one. Reading never
+   * installs a table, since that may reprice every stored cost while the real catalogue is still loading.
+   */
   priceTable(): PriceTable {
-    if (!this.prices) this.setPrices(PriceTable.builtin());
-    return this.prices!;
+    return this.prices ?? (this.fallback ??= PriceTable.builtin());
   }
 
   cursorOf(file: string): FileCursor | undefined {
@@ -134,7 +137,8 @@ export class Writer {
   }
 
   applyBatch(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void {
-    this.priceTable();
+    // A write needs costs: with no table installed yet, the built-in one is (and may reprice).
+    if (!this.prices) this.setPrices(this.priceTable());
     this.syncTimeZone();
     this.write(() => this.applyTx(batch, role, size, mtimeMs));
   }

@@ -17,6 +17,8 @@ function uiDir(): string {
   return import.meta.url.endsWith('.ts') ? path.resolve(here, '../../dist/ui') : path.join(here, 'ui');
 }
 
+const PRICE_WAIT_MS = 2000;
+
 function loadConfig(): Config {
   try {
     return parseConfig(process.argv.slice(2), process.env);
@@ -53,7 +55,6 @@ async function main(): Promise<void> {
     onChange: (table) => index.setPrices(table),
   });
   lifecycle.add('prices', () => prices.close());
-  index.setPrices(prices.current());
 
   let pipeline: Pipeline | null = null;
   const server = createServer({
@@ -71,8 +72,10 @@ async function main(): Promise<void> {
   process.stdout.write(`Cost Dashboard running at http://localhost:${port}\n`);
   if (config.open) openBrowser(`http://localhost:${port}`);
 
-  // Prices first (a file is read at once; a URL waits a few seconds at most), so the first index is priced once.
-  await prices.start();
+  // Prices before the first write, so costs are computed once: a file is read at once, a URL gets
+  // PRICE_WAIT_MS; past that the built-in table prices, and a late catalogue reprices (onChange).
+  await Promise.race([prices.start(), new Promise((resolve) => setTimeout(resolve, PRICE_WAIT_MS).unref())]);
+  index.setPrices(prices.current());
   pipeline = await startPipeline({ projectsDirs: config.projectsDirs, index, log });
   lifecycle.add('pipeline', () => pipeline?.close());
 }

@@ -399,4 +399,25 @@ Prices('setPrices with a different table recomputes every cost and the priced fl
   idx.close();
 });
 
+Prices('a reopened index reads with the built-in table without installing it (no reprice before the catalogue loads)', () => {
+  const { idx, file, root } = fresh();
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
+  idx.close();
+  const stored = peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value;
+  assert.is(stored, prices.fingerprint);
+  const again = track(openIndex(file, { log: () => {} }));
+  const scope = {
+    range: { from: '2026-11-20', to: '2026-11-20', fromMs: T0 - 3_600_000, toMs: T0 + 3_600_000, bucket: 'day' as const, kind: 'custom' as const, days: null },
+    project: null,
+    now: T0,
+  };
+  // Reads (insights uses the price table for cache savings) before any table is installed.
+  assert.ok(again.queries.insights(scope, { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }));
+  const v = again.dataVersion();
+  assert.is(peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value, stored, 'fingerprint untouched');
+  again.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
+  assert.is(again.dataVersion(), v, 'the same catalogue again: no reprice');
+  again.close();
+});
+
 Prices.run();
