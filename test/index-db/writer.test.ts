@@ -265,6 +265,23 @@ Files('markUnreadable and line stats are counted', () => {
   idx.close();
 });
 
+Files('queries see a write at once, before its group commit, through the rollups', () => {
+  const { idx, root } = fresh();
+  const scope = {
+    range: { from: '2026-11-20', to: '2026-11-20', fromMs: T0 - 3_600_000, toMs: T0 + 3_600_000, bucket: 'hour' as const, kind: 'custom' as const, days: null },
+    project: null,
+    now: T0,
+  };
+  const indexing = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 1, bytesDone: 1 };
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
+  assert.is(idx.queries.overview(scope, indexing, []).totals.messages, 1);
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0 + MIN, messageId: 'm2', requestId: 'r2', model: HAIKU, input: 1000, output: 1000 }], { from: 100 }), role('a'), 200, 2);
+  const o = idx.queries.overview(scope, indexing, []);
+  assert.is(o.totals.messages, 2, 'the second write is visible without a commit');
+  assert.ok(Math.abs(o.totals.cost - 2 * 0.006) < 1e-12, String(o.totals.cost));
+  idx.close();
+});
+
 Files.run();
 
 const Open = suite('open');
