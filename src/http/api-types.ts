@@ -116,8 +116,10 @@ export interface Insights {
   range: RangeInfo;
   project: string | null;
   indexing: IndexingState;
-  /** Most recent first. */
+  /** The most recent MAX_BLOCKS blocks of the range, most recent first. */
   blocks: Block[];
+  /** How many blocks the whole range has. */
+  blocksInRange: number;
   burnRate: BurnRate | null;
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };
   cacheSavings: { saved: number; cacheReadTokens: number };

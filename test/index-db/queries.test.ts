@@ -201,6 +201,20 @@ Insights('no block is active once 5 hours have passed since the last entry; proj
   assert.is(p2.subagentShare.share, 0);
 });
 
+Insights('a long range lists the 100 most recent blocks and counts them all', () => {
+  const many = openIndex(path.join(dir, 'blocks.db'), { log: () => {} });
+  many.setPrices(prices);
+  // 120 entries 6 h apart: each starts its own block (the gap is over 5 h).
+  const rows = Array.from({ length: 120 }, (_, i) => ({ ts: NOW - (119 - i) * 6 * 3_600_000, messageId: `b${i}`, requestId: `rb${i}`, model: HAIKU, output: 1000 }));
+  many.applyBatch(batchOf(path.join(root, 'p9', 'many.jsonl'), rows), role('p9', 'many'), 100, 1);
+  const i = many.queries.insights(scope(lastDays(60)), indexing);
+  assert.is(i.blocksInRange, 120);
+  assert.is(i.blocks.length, 100);
+  assert.is(i.blocks[0]!.start, new Date(Math.floor(NOW / 3_600_000) * 3_600_000).toISOString(), 'most recent first');
+  assert.is(i.blocks[99]!.start, new Date(Math.floor((NOW - 99 * 6 * 3_600_000) / 3_600_000) * 3_600_000).toISOString());
+  many.close();
+});
+
 Insights.run();
 
 const Projects = suite('projects and sessions');

@@ -11,6 +11,9 @@ import { emptySlice, sliceOf, type Slice } from './slice.ts';
 
 const TOP_TOOLS = 15;
 
+/** Blocks listed in an answer (most recent first). */
+export const MAX_BLOCKS = 100;
+
 export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
   const { range, now } = scope;
   const pid = reader.projectId(scope.project);
@@ -20,7 +23,9 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   const models = reader.models();
   const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
   const totals = totalsOf(slice.groups);
-  const blocks = blocksOf(hours, models, now);
+  const allBlocks = blocksOf(hours, models, now);
+  // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
+  const blocks = allBlocks.slice(0, MAX_BLOCKS);
   const days = range.days ?? Math.max(1, Math.round((range.toMs - start) / 86_400_000));
   const dailyAvg = totals.cost / days;
 
@@ -36,6 +41,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   return {
     range, project: scope.project, indexing,
     blocks,
+    blocksInRange: allBlocks.length,
     burnRate: blocks.find((b) => b.active)?.burn ?? null,
     runRate: { dailyAvg, projectedMonthly: dailyAvg * 30, days },
     cacheSavings: cacheSavings(slice.groups, models, prices),
