@@ -151,7 +151,7 @@ export class CostInsightsView extends LitElement {
         </section>
       </div>
       <section class="panel">
-        <cost-table view="insights" caption="Recent 5-hour blocks" .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
+        <cost-table view="insights" caption=${d.blocksInRange > d.blocks.length ? `Latest 5-hour blocks (${d.blocksInRange} in range)` : 'Recent 5-hour blocks'} .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
           .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
       </section>
     `;
