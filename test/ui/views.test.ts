@@ -87,7 +87,7 @@ fixture('overview shows the API figures, cost by model and every project', async
   const byCost = [...o.projects].sort((a, b) => b.cost - a.cost);
   assert.equal(await rows.locator('td:nth-child(3)').allTextContents(), byCost.map((p) => formatUsd(p.cost)));
   // The chart's text alternative carries one row per bucket.
-  assert.is(await page.locator('cost-overview-view cost-chart-series .sr tbody tr').count(), o.costSeries.points.length);
+  await countOf(page, 'cost-overview-view cost-chart-series .sr tbody tr', o.costSeries.points.length);
   await assertNoOverflow(page);
   await shoot(page, 'overview');
   await page.close();
@@ -203,6 +203,17 @@ fixture('CSV export of the projects table holds the rows as shown', async () => 
   await page.close();
 });
 
+/** Charts draw new points a frame after the figures: waits (bounded) until `selector` matches `n` elements. */
+async function countOf(page: Page, selector: string, n: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let count = await page.locator(selector).count();
+  while (count !== n && Date.now() < deadline) {
+    await page.waitForTimeout(20);
+    count = await page.locator(selector).count();
+  }
+  assert.is(count, n, selector);
+}
+
 /** The insights figures on screen against the API answer for the same range. */
 async function checkInsights(page: Page, ins: Insights): Promise<void> {
   const v = 'cost-insights-view';
@@ -233,7 +244,7 @@ async function checkInsights(page: Page, ins: Insights): Promise<void> {
   assert.is(await page.locator(`${v} cost-heatmap rect[role="gridcell"]`).count(), 168);
   const cells = await page.locator(`${v} cost-heatmap .sr td`).allTextContents();
   assert.equal(cells, ins.heatmap.flatMap((day) => Array.from({ length: 24 }, (_, h) => formatUsd(day[h] ?? 0))));
-  assert.is(await page.locator(`${v} cost-chart-series[label="Weekly cost"] .sr tbody tr`).count(), ins.weeklyCost.length);
+  await countOf(page, `${v} cost-chart-series[label="Weekly cost"] .sr tbody tr`, ins.weeklyCost.length);
 }
 
 fixture('insights shows the API figures and explains each on hover', async () => {
@@ -289,7 +300,7 @@ corpus('overview, insights, a project and a session match the API', async () => 
   assert.is(await stat(page, 'cost-overview-view', 'cost'), formatUsd(o.totals.cost));
   assert.is(await stat(page, 'cost-overview-view', 'sessions'), formatInt(o.totals.sessions));
   assert.is(await page.locator('cost-overview-view cost-table tbody tr').count(), o.projects.length);
-  assert.is(await page.locator('cost-overview-view cost-chart-series g.col').count(), o.costSeries.points.length);
+  await countOf(page, 'cost-overview-view cost-chart-series g.col', o.costSeries.points.length);
 
   const ins = await capp.api<Insights>('/api/insights?range=30');
   await page.goto(`${capp.base}/?view=insights&range=30`);

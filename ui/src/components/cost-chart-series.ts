@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing, svg } from 'lit';
+import { LitElement, css, html, nothing, svg, type PropertyValues } from 'lit';
 import type { SeriesPoint } from '../../../src/http/api-types.ts';
 import { formatBucket, formatUsd, formatUsdCompact, shortModel } from '../format.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';
@@ -75,6 +75,25 @@ export class CostChartSeries extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this._ro.disconnect();
+    cancelAnimationFrame(this._frame);
+  }
+
+  private _frame = 0;
+  private _deferred = false;
+
+  /**
+   * New points are drawn one frame later: a year of columns takes tens of milliseconds to render, and the
+   * figures around the chart (the numbers users look at first) should not wait for it.
+   */
+  protected override shouldUpdate(changed: PropertyValues<this>): boolean {
+    if (changed.has('points') && !this._deferred) {
+      this._deferred = true;
+      cancelAnimationFrame(this._frame);
+      this._frame = requestAnimationFrame(() => this.requestUpdate());
+      return false;
+    }
+    this._deferred = false;
+    return true;
   }
 
   private _palette(): ModelPalette {
