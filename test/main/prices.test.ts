@@ -23,7 +23,7 @@ type Reply = { status: number; body: string } | 'hang';
 /** A catalogue server whose replies the test sets; counts requests. */
 async function serve(reply: Reply) {
   const state = { reply, requests: 0 };
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     state.requests++;
     const r = state.reply;
     if (r === 'hang') return; // never answers: the client must time out

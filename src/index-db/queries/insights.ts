@@ -7,7 +7,7 @@ import { addDays, dayKey, HOUR_MS, hourBounds, startOfWeek, weekday } from '../t
 import { blocksOf } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { C, H, type HourRow, type ModelInfo, type Reader, type RollRow } from './reader.ts';
-import { emptySlice, sliceOf, type Slice } from './slice.ts';
+import { emptySlice, sliceOf } from './slice.ts';
 
 const TOP_TOOLS = 15;
 
@@ -53,7 +53,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     topTools: pid === undefined ? [] : reader.topTools(slice.span, pid, TOP_TOOLS),
     heatmap: heatmap(hours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
-    weeklyCost: weeklyCost(slice, start, range.toMs),
+    weeklyCost: weeklyCost(hours, start, range.toMs),
   };
 }
 
@@ -84,18 +84,22 @@ function heatmap(hours: HourRow[]): number[][] {
   return grid;
 }
 
-/** Every local week (Monday start) touching [startMs, toMs), zero weeks included. */
-function weeklyCost(slice: Slice, startMs: number, toMs: number): Insights['weeklyCost'] {
-  const weeks = new Map<string, { weekStart: string; cost: number }>();
-  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayKey(w), { weekStart: dayKey(w), cost: 0 });
-  let lastUnit = Number.NaN;
-  let week: { cost: number } | undefined;
-  for (const [unit, , cost] of slice.series) {
-    if (unit !== lastUnit) {
-      lastUnit = unit;
-      week = weeks.get(slice.weekOf(unit));
-    }
-    if (week) week.cost += cost;
+/**
+ * Every local week (Monday start) touching [startMs, toMs), zero weeks included, summed from the per-hour rows
+ * (ordered by hour) the blocks already read; week bounds are computed once per week, not per hour.
+ */
+function weeklyCost(hours: HourRow[], startMs: number, toMs: number): Insights['weeklyCost'] {
+  const weeks: { weekStart: string; cost: number }[] = [];
+  const bounds: number[] = [];
+  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) {
+    weeks.push({ weekStart: dayKey(w), cost: 0 });
+    bounds.push(w);
   }
-  return [...weeks.values()];
+  let i = 0;
+  for (const r of hours) {
+    const ms = r[H.hour] * HOUR_MS;
+    while (i + 1 < bounds.length && ms >= bounds[i + 1]!) i++;
+    if (weeks[i] && ms >= bounds[i]!) weeks[i]!.cost += r[H.cost];
+  }
+  return weeks;
 }

@@ -11,8 +11,8 @@ export interface Slice {
   span: Span;
   /** Sums per project x model x main/subagent (reader.ts C). */
   groups: RollRow[];
-  /** Cost per unit x model, ordered by unit. */
-  series: SeriesRow[];
+  /** Cost per unit x model, ordered by unit (read on first use: insights does without). */
+  readonly series: SeriesRow[];
   /** Series bucket key of a unit. */
   bucketOf: (unit: number) => string;
   /** Local Monday ('YYYY-MM-DD') of the week of a unit. */
@@ -39,5 +39,14 @@ export function sliceOf(reader: Reader, range: RangeInfo, project: number | null
     bucketOf = range.bucket === 'hour' ? (h) => hourKey(h * HOUR_MS) : (h) => dayKey(h * HOUR_MS);
     weekOf = (h) => dayKey(startOfWeek(h * HOUR_MS));
   }
-  return { span, groups: reader.groups(span, project), series: reader.series(span, project), bucketOf, weekOf };
+  let series: SeriesRow[] | null = null;
+  return {
+    span,
+    groups: reader.groups(span, project),
+    get series() {
+      return (series ??= reader.series(span, project));
+    },
+    bucketOf,
+    weekOf,
+  };
 }
