@@ -26,11 +26,14 @@ export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agent
   return { project, session: null, agentId: agent };
 }
 
-/** Reads `agent-<id>.meta.json` beside a subagent transcript; missing or bad files give nulls. */
-export async function agentMeta(file: string): Promise<{ agentType: string | null; agentDescription: string | null }> {
+/**
+ * Reads `agent-<id>.meta.json` beside a subagent transcript; missing or bad files give nulls. Synchronous: a few
+ * hundred bytes read at once cost less main-thread time than the four thread-pool round trips of a promise read.
+ */
+export function agentMeta(file: string): { agentType: string | null; agentDescription: string | null } {
   const metaPath = file.replace(/\.jsonl$/, '.meta.json');
   try {
-    const meta = JSON.parse(await fs.promises.readFile(metaPath, 'utf8')) as Record<string, unknown>;
+    const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
     return {
       agentType: typeof meta.agentType === 'string' ? meta.agentType : null,
       agentDescription: typeof meta.description === 'string' ? meta.description : null,
@@ -62,7 +65,8 @@ export async function listTranscripts(projectsDirs: readonly string[]): Promise<
         // Transcripts may be symlinks (synced folders); symlinked folders are not followed (cycles).
         if (!(e.isFile() || e.isSymbolicLink()) || !isTranscript(p)) return;
         try {
-          const stat = await fs.promises.stat(p);
+          // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
+          const stat = fs.statSync(p);
           if (stat.isFile()) out.push({ path: p, size: stat.size });
         } catch (err) {
           // Vanished since readdir: nothing to do. Any other error (a broken link, no permission): ingest
