@@ -2,6 +2,7 @@
 // carries a schema version we do not know is deleted with its -wal/-shm and rebuilt empty: the
 // index is a cache of the transcripts, so starting over is always safe.
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.ts';
 
@@ -11,6 +12,8 @@ import { migrate } from './migrate.ts';
  */
 export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
   if (file === ':memory:') return init(prepare(new Database(':memory:')));
+  // The default lives in the user cache dir, which a fresh machine may not have yet.
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   let db: Database.Database | null = null;
   try {
     db = new Database(file);

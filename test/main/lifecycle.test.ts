@@ -69,4 +69,24 @@ Lifecycle('SIGTERM and SIGINT stop the server with exit code 0; a restart answer
   }
 });
 
+Lifecycle('a fresh machine: the default index goes into a cache dir that does not exist yet', async () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-home-'));
+  try {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js'), '--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--offline'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: home, XDG_CACHE_HOME: '', COST_INDEX: '', HOST: '', PORT: '', AGENT_HUB: '', HUB_URL: '' },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await waitFor(() => /running at http:\/\/localhost:\d+/.test(out), 'the ready line', 15_000);
+    const dbs = fs.readdirSync(path.join(home, '.cache', 'cost-dashboard'));
+    assert.ok(dbs.some((f) => f.endsWith('.db')), `index created in ~/.cache/cost-dashboard: ${dbs.join(', ')}`);
+    child.kill('SIGTERM');
+    assert.is(await exited, 0);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
 Lifecycle.run();
