@@ -1,22 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  formatBucket,
-  formatBytes,
-  formatDate,
-  formatDateTime,
-  formatDayRange,
-  formatDuration,
-  formatInt,
-  formatPercent,
-  formatRelative,
-  formatTime,
-  formatTokens,
-  formatUsd,
-  formatUsdCompact,
-  formatWeekday,
-  shortModel,
-} from '../../ui/src/format.ts';
+import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
 
 // Dates are built from local parts, so these hold in any TZ.
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -60,6 +44,12 @@ numbers('formatInt and formatPercent', () => {
   assert.is(formatPercent(0.4567), '45.7%');
   assert.is(formatPercent(1, 0), '100%');
   assert.is(formatPercent(Number.NaN), '0.0%');
+});
+
+numbers('formatCount agrees the noun with the number', () => {
+  assert.is(formatCount(1, 'project'), '1 project');
+  assert.is(formatCount(0, 'project'), '0 projects');
+  assert.is(formatCount(1204, 'message'), '1,204 messages');
 });
 
 numbers('formatBytes steps by 1024', () => {

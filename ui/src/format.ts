@@ -52,6 +52,11 @@ export function formatInt(n: number): string {
   return int.format(finite(n));
 }
 
+/** "1 project", "2 projects", "1,204 messages": a count with its noun (regular plurals only). */
+export function formatCount(n: number, noun: string): string {
+  return `${formatInt(n)} ${finite(n) === 1 ? noun : `${noun}s`}`;
+}
+
 /** A ratio 0..1 as a percent: 0.4567 -> "45.7%"; `digits` decimals (default 1). */
 export function formatPercent(ratio: number, digits = 1): string {
   return `${(finite(ratio) * 100).toFixed(digits)}%`;

@@ -3,7 +3,7 @@ import type { Block, Insights } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { seriesVar } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
@@ -91,7 +91,7 @@ export class CostInsightsView extends LitElement {
       <div class="cards">
         <cost-stat-card data-stat="time-left" label="Time left" value=${burn ? formatDuration(burn.minutesLeft * 60_000) : '—'} sub=${`ends ${formatTime(b.end)}`}
           hint="A block starts at its first entry floored to the hour and lasts 5 hours."></cost-stat-card>
-        <cost-stat-card data-stat="block-cost" label="Block cost" value=${formatUsd(b.cost)} sub=${`${formatInt(b.messages)} messages`}
+        <cost-stat-card data-stat="block-cost" label="Block cost" value=${formatUsd(b.cost)} sub=${formatCount(b.messages, 'message')}
           hint="Cost of every entry since the block started."></cost-stat-card>
         <cost-stat-card data-stat="block-tokens" label="Block tokens" value=${formatTokens(b.totalTokens)} sub=${`in ${formatTokens(b.inputTokens)} · out ${formatTokens(b.outputTokens)}`}
           hint="All token kinds used in the block (input, output, cache write, cache read)."></cost-stat-card>
@@ -113,7 +113,7 @@ export class CostInsightsView extends LitElement {
     return html`
       ${this._activeBlock(d)}
       <div class="cards">
-        <cost-stat-card data-stat="run-rate" label="Monthly run rate" value=${formatUsd(d.runRate.projectedMonthly)} sub=${`${formatUsd(d.runRate.dailyAvg)}/day over ${formatInt(d.runRate.days)} days`}
+        <cost-stat-card data-stat="run-rate" label="Monthly run rate" value=${formatUsd(d.runRate.projectedMonthly)} sub=${`${formatUsd(d.runRate.dailyAvg)}/day over ${formatCount(d.runRate.days, 'day')}`}
           hint="Average cost per day over the range × 30."></cost-stat-card>
         <cost-stat-card data-stat="cache-savings" label="Cache savings" value=${formatUsd(d.cacheSavings.saved)} sub=${`${formatTokens(d.cacheSavings.cacheReadTokens)} cache-read tokens`}
           hint="Cache-read tokens × (input price − cache-read price): what the same prompts would have cost without the cache."></cost-stat-card>

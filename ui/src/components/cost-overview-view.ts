@@ -3,7 +3,7 @@ import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatBytes, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
@@ -135,11 +135,11 @@ export class CostOverviewView extends LitElement {
     return html`
       <div class="cards">
         <cost-stat-card data-stat="today" label="Today" value=${today ? formatUsd(today.cost) : '—'}
-          sub=${today ? `${formatInt(today.sessions)} sessions · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
+          sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
           hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
-        <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatInt(t.messages)} messages · ${formatInt(t.projects)} projects`}
+        <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
           hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices."></cost-stat-card>
-        <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${`${formatInt(t.projects)} projects`}
+        <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
           hint="Sessions with at least one usage entry in the range."></cost-stat-card>
         <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
           hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>

@@ -3,7 +3,7 @@ import type { ProjectSessions, SessionRow } from '../../../src/http/api-types.ts
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
@@ -74,7 +74,7 @@ export class CostProjectView extends LitElement {
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
     return html`
       <div class="cards">
-        <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${`${formatInt(t.messages)} messages`}
+        <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
           hint="Sum of the project's priced API responses in the range."></cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(d.sessions.length)} sub=${`avg ${formatUsd(t.cost / d.sessions.length)} each`}
           hint="Sessions of this project with usage in the range; average = cost ÷ sessions."></cost-stat-card>
@@ -89,7 +89,7 @@ export class CostProjectView extends LitElement {
         <section class="panel">
           <h3>Cost by model</h3>
           <cost-chart-bars label="Cost by model" .format=${formatUsd}
-            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatInt(m.messages)} messages` }))}></cost-chart-bars>
+            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
         </section>
       </div>
       <section class="panel">

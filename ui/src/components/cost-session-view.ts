@@ -3,7 +3,7 @@ import type { SessionDetail, SessionMessage, Totals } from '../../../src/http/ap
 import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import type { CumulativePoint } from './cost-cumulative-chart.ts';
@@ -100,7 +100,7 @@ export class CostSessionView extends LitElement {
 
   private _slice(name: string, stat: string, t: Totals | null, none: string, hint: string) {
     return html`<cost-stat-card data-stat=${stat} label=${name} value=${t ? formatUsd(t.cost) : '—'}
-      sub=${t ? `${formatInt(t.messages)} messages · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}></cost-stat-card>`;
+      sub=${t ? `${formatCount(t.messages, 'message')} · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}></cost-stat-card>`;
   }
 
   private _body(l: Loaded) {
@@ -110,7 +110,7 @@ export class CostSessionView extends LitElement {
       note: `${shortModel(m.model)}${m.subagent ? ` · ${m.subagent.agentType ?? 'subagent'}` : ''}` }));
     return html`
       <div class="cards">
-        <cost-stat-card data-stat="total" label="All time" value=${formatUsd(d.cost)} sub=${`${formatInt(d.messageCount)} messages · ${formatTokens(d.totalTokens)} tokens`}
+        <cost-stat-card data-stat="total" label="All time" value=${formatUsd(d.cost)} sub=${`${formatCount(d.messageCount, 'message')} · ${formatTokens(d.totalTokens)} tokens`}
           hint=${`The whole session, whatever the range: input ${formatInt(d.inputTokens)}, output ${formatInt(d.outputTokens)}, cache write ${formatInt(d.cacheCreationTokens)}, cache read ${formatInt(d.cacheReadTokens)}.`}></cost-stat-card>
         ${this._slice('In range', 'in-range', d.inRange, 'No usage in the selected range', 'The part of this session inside the selected range.')}
         ${this._slice('Today', 'today', d.today, 'No usage today', 'The part of this session since local midnight.')}
