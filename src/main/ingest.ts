@@ -27,8 +27,6 @@ export interface IngestDeps {
   pool: ParsePool;
   roleOf(path: string): Promise<FileRole | null>;
   log: Log;
-  /** Called after each batch lands (the HTTP cache and tests listen). */
-  onApplied?(path: string): void;
 }
 
 /** Longer than chokidar's 50 ms change throttle. */
@@ -116,7 +114,6 @@ export function createIngest(deps: IngestDeps): Ingest {
       const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
       if (closed) return;
       index.applyBatch(batch, role, stat.size, stat.mtimeMs);
-      deps.onApplied?.(path);
     } catch (err) {
       if (closed) return;
       const message = err instanceof Error ? err.message : String(err);

@@ -19,7 +19,6 @@ export interface PipelineOptions {
   index: IndexDb;
   log: Log;
   threads?: number;
-  onApplied?(path: string): void;
 }
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
@@ -35,7 +34,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     roles.set(file, role);
     return role;
   };
-  const ingest = createIngest({ index, pool, roleOf: roleFor, log, onApplied: opts.onApplied });
+  const ingest = createIngest({ index, pool, roleOf: roleFor, log });
   ingest.startScan(await listTranscripts(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
