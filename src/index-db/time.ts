@@ -50,12 +50,6 @@ export function dayNumber(ms: number): number {
   return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / 86_400_000;
 }
 
-/** Local midnight starting a day number. */
-export function dayNumberStart(day: number): number {
-  const d = new Date(day * 86_400_000);
-  return new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()).getTime();
-}
-
 /** 'YYYY-MM-DD' of a day number (no time zone involved). */
 export const dayNumberKey = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
 

@@ -1,7 +1,7 @@
 // GET JSON from the local server with a 5-minute in-memory cache keyed by URL. Identical requests in flight share one
 // fetch; the fetch is aborted only when every caller waiting on it has aborted. Nothing is written to storage.
 // The shell listens for indexing progress and errors here, so views need no wiring for either.
-import type { IndexingState } from '../../src/http/api-types.ts';
+import type { ApiError, IndexingState } from '../../src/http/api-types.ts';
 
 const TTL_MS = 5 * 60_000;
 const MAX_ENTRIES = 200;
@@ -53,7 +53,7 @@ export function isAbort(err: unknown): boolean {
 async function readError(res: Response): Promise<string> {
   const text = await res.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { error?: unknown };
+    const body = JSON.parse(text) as Partial<ApiError>;
     if (typeof body.error === 'string' && body.error) return body.error;
   } catch {
     /* not JSON: use the text or the status */
