@@ -286,7 +286,13 @@ test('table sort is kept under cost:sort:<view>', async ({ page }) => {
 
 test('narrow window (700 px) still fits the bar', async ({ page }) => {
   await page.setViewportSize({ width: 700, height: 800 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  // Charts take their new width from a ResizeObserver, a frame or two after the resize: wait (bounded) for it.
+  const overflow = await page.evaluate(async () => {
+    const over = () => document.documentElement.scrollWidth - document.documentElement.clientWidth;
+    const until = performance.now() + 2000;
+    while (over() > 0 && performance.now() < until) await new Promise((r) => requestAnimationFrame(r));
+    return over();
+  });
   assert.ok(overflow <= 0, `no horizontal scroll (overflow ${overflow}px)`);
   await ctx.browser.screenshot(page, 'shell-narrow-700');
   await page.setViewportSize({ width: 1280, height: 860 });
