@@ -32,15 +32,21 @@ export interface IngestDeps {
 /** Longer than chokidar's 50 ms change throttle. */
 const SETTLE_MS = 120;
 
-function readHead(path: string): string {
+/** Hex of the first `bytes` bytes (fewer when the file is shorter). */
+function readHead(path: string, bytes: number): string {
   const fd = fs.openSync(path, 'r');
   try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    const buf = Buffer.alloc(bytes);
+    const n = fs.readSync(fd, buf, 0, bytes, 0);
     return buf.subarray(0, n).toString('hex');
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The file no longer starts with the bytes its cursor saw (a head shorter than HEAD_BYTES is compared as a prefix). */
+function headChanged(path: string, head: string): boolean {
+  return head !== '' && readHead(path, Math.min(HEAD_BYTES, head.length / 2)) !== head;
 }
 
 export function createIngest(deps: IngestDeps): Ingest {
@@ -105,7 +111,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       let cursor = index.cursorOf(path);
       if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
       // A file that shrank, or whose first bytes changed, was rewritten: read it again from scratch.
-      if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || (cursor.head && readHead(path) !== cursor.head))) {
+      if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || headChanged(path, cursor.head))) {
         log(`re-reading ${path} (rewritten)`);
         index.resetFile(path);
         cursor = index.cursorOf(path);

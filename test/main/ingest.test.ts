@@ -140,4 +140,22 @@ Ingest('a burst of appends to one file is coalesced and fully read', async () =>
   }
 });
 
+Ingest('a file first seen shorter than the head fingerprint is not mistaken for a rewrite when it grows', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-head-'));
+  const projects = path.join(dir, 'projects');
+  const file = path.join(projects, '-home-dev-alpha', 's4.jsonl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '{}\n'); // 3 bytes: the cursor's head is 3 bytes long
+  const ctx = await start({ dir, projects, dbFile: path.join(dir, 'index.db') });
+  try {
+    fs.appendFileSync(file, assistant('s4', 1));
+    await waitFor(() => count(ctx, 's4') === 1, 'the appended line');
+    assert.not.ok(ctx.logs.some((l) => l.includes('re-reading')), `no rewrite: ${ctx.logs.join(' | ')}`);
+    assert.is(ctx.index.stats().lines, 2, 'each line read once');
+  } finally {
+    await stop(ctx);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Ingest.run();
