@@ -3,6 +3,7 @@ import type { SeriesPoint } from '../../../src/http/api-types.ts';
 import { formatBucket, formatUsd, formatUsdCompact, shortModel } from '../format.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';
 import type { ModelPalette } from '../chart-colors.ts';
+import { WidthController } from './width-controller.ts';
 
 /** Round axis ticks from 0 to at least `max` (about `count` steps of 1, 2 or 5 × 10^n). */
 export function niceTicks(max: number, count = 4): number[] {
@@ -36,7 +37,6 @@ export class CostChartSeries extends LitElement {
     palette: { attribute: false },
     label: {},
     mode: { reflect: true },
-    _width: { state: true },
     _active: { state: true },
     _hover: { state: true },
   };
@@ -47,13 +47,9 @@ export class CostChartSeries extends LitElement {
   declare palette: ModelPalette | null;
   declare label: string;
   declare mode: 'bars' | 'area';
-  private declare _width: number;
   private declare _active: number;
   private declare _hover: boolean;
-  private _ro = new ResizeObserver((e) => {
-    const w = Math.floor(e[0]?.contentRect.width ?? 0);
-    if (w > 0 && w !== this._width) this._width = w;
-  });
+  private readonly _size = new WidthController(this, 640);
 
   constructor() {
     super();
@@ -62,19 +58,12 @@ export class CostChartSeries extends LitElement {
     this.palette = null;
     this.label = 'Cost';
     this.mode = 'bars';
-    this._width = 640;
     this._active = -1;
     this._hover = false;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this._ro.observe(this);
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this._ro.disconnect();
     cancelAnimationFrame(this._frame);
   }
 
@@ -149,7 +138,7 @@ export class CostChartSeries extends LitElement {
     const pal = this._palette();
     const stacks = this._stacks(pal);
     const n = stacks.length;
-    const w = this._width;
+    const w = this._size.width;
     const plotW = Math.max(10, w - M.left - M.right);
     const plotH = H - M.top - M.bottom;
     const ticks = niceTicks(Math.max(0, ...stacks.map((s) => s.point.cost)));

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { formatDateTime, formatUsd, formatUsdCompact } from '../format.ts';
 import { niceTicks } from './cost-chart-series.ts';
+import { WidthController } from './width-controller.ts';
 
 export interface CumulativePoint {
   /** Epoch ms. */
@@ -26,42 +27,26 @@ export class CostCumulativeChart extends LitElement {
   static override properties = {
     points: { attribute: false },
     label: {},
-    _width: { state: true },
     _active: { state: true },
   };
 
   declare points: CumulativePoint[];
   declare label: string;
-  private declare _width: number;
   private declare _active: number;
-  private _ro = new ResizeObserver((e) => {
-    const w = Math.floor(e[0]?.contentRect.width ?? 0);
-    if (w > 0 && w !== this._width) this._width = w;
-  });
+  private readonly _size = new WidthController(this, 640);
 
   constructor() {
     super();
     this.points = [];
     this.label = 'Cumulative cost';
-    this._width = 640;
     this._active = -1;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this._ro.observe(this);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this._ro.disconnect();
   }
 
   private _scales() {
     const pts = this.points;
     const t0 = pts[0]?.t ?? 0;
     const t1 = pts.at(-1)?.t ?? 0;
-    const plotW = Math.max(10, this._width - M.left - M.right);
+    const plotW = Math.max(10, this._size.width - M.left - M.right);
     const plotH = H - M.top - M.bottom;
     const ticks = niceTicks(pts.at(-1)?.total ?? 0);
     const yMax = ticks.at(-1) || 1;
@@ -105,7 +90,7 @@ export class CostCumulativeChart extends LitElement {
 
   override render() {
     const pts = this.points;
-    const w = this._width;
+    const w = this._size.width;
     const { x, y, ticks } = this._scales();
     // One vertex per pixel column is enough for a monotonic line.
     let d = '';
