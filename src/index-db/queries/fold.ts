@@ -1,5 +1,5 @@
 // Pure folds of rollup rows into the API shapes shared by several query families.
-import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Totals } from '../../http/api-types.ts';
+import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../http/api-types.ts';
 import { C, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
 import type { Slice } from './slice.ts';
@@ -8,9 +8,14 @@ export function emptyTotals(): Totals {
   return { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
 }
 
-/** Adds one rollup row (or message-shaped figures) into a Totals-like accumulator. */
+/** Adds one rollup row into a Totals-like accumulator. */
 export function addRow<T extends Totals>(t: T, r: RollRow): T {
   t.cost += r[C.cost]!;
+  return addTokens(t, r);
+}
+
+/** Adds one rollup row's message count and tokens (not its cost). */
+export function addTokens<T extends Tokens & { messages: number }>(t: T, r: RollRow): T {
   t.messages += r[C.messages]!;
   t.inputTokens += r[C.input]!;
   t.outputTokens += r[C.output]!;

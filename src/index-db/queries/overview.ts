@@ -1,7 +1,7 @@
 // GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
 import type { IndexingState, Overview, UnpricedModel } from '../../http/api-types.ts';
 import type { QueryScope } from '../types.ts';
-import { costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
+import { addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { addDays, hourBounds, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
@@ -53,12 +53,7 @@ function unpriced(rows: RollRow[], models: Map<number, ModelInfo>): UnpricedMode
     if (!m || m.priced || m.hidden) continue;
     let u = by.get(r[C.model]!);
     if (!u) by.set(r[C.model]!, (u = { model: m.name, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }));
-    u.messages += r[C.messages]!;
-    u.inputTokens += r[C.input]!;
-    u.outputTokens += r[C.output]!;
-    u.cacheCreationTokens += r[C.cacheCreate]!;
-    u.cacheReadTokens += r[C.cacheRead]!;
-    u.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
+    addTokens(u, r);
   }
   return [...by.values()].sort((a, b) => b.totalTokens - a.totalTokens);
 }
