@@ -87,3 +87,20 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   });
   return { url: `http://localhost:${port}`, port, child, output: () => out, close };
 }
+
+/** GET a JSON answer of the server, failing with the status and body otherwise. */
+export async function getJson<T>(server: AppServer, route: string): Promise<T> {
+  const res = await fetch(server.url + route);
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Waits (bounded) until the first index build is done, then drops the answers the server cached meanwhile. */
+export async function untilIndexed(server: AppServer, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await getJson<{ indexing: { done: boolean } }>(server, '/api/overview?range=3650')).indexing.done) {
+    if (Date.now() > deadline) throw new Error(`the first index build took over ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await fetch(`${server.url}/api/refresh`, { method: 'POST' });
+}

@@ -7,9 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Overview, ProjectSessions } from '../../src/http/api-types.ts';
-import { ROOT, startAppServer, type AppServer } from '../helpers/app-server.ts';
+import { ROOT, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 interface ThemeFile {
   default: string;
@@ -242,13 +241,8 @@ test('text contrast >= 4.5:1 in all 34 theme/mode pairs (tokens and the rendered
  */
 test('text contrast >= 4.5:1 in the overview, insights, project and session views in all 34 pairs', async ({ page, server }) => {
   const ALL = '3650';
-  const api = async <T>(p: string): Promise<T> => {
-    const res = await fetch(server.url + p);
-    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-  await waitFor(async () => (await api<Overview>(`/api/overview?range=${ALL}`)).indexing.done, 'the first index build', 20_000);
-  await fetch(`${server.url}/api/refresh`, { method: 'POST' });
+  const api = <T>(p: string): Promise<T> => getJson<T>(server, p);
+  await untilIndexed(server, 20_000);
   const overview = await api<Overview>(`/api/overview?range=${ALL}`);
   const project = [...overview.projects].sort((a, b) => b.cost - a.cost)[0];
   assert.ok(project, 'the fixture has projects');

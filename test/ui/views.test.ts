@@ -10,9 +10,8 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Insights, Overview, ProjectSessions, SessionDetail } from '../../src/http/api-types.ts';
 import { formatInt, formatPercent, formatTokens, formatUsd } from '../../ui/src/format.ts';
-import { SHARED, startAppServer, type AppServer } from '../helpers/app-server.ts';
+import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 const ALL = '3650'; // every day the fixture and the corpus cover
 
@@ -25,14 +24,8 @@ interface App {
 /** The server over `dir`, once its first index build is done and the answers cached meanwhile are dropped. */
 async function startApp(dir?: string): Promise<App> {
   const server = await startAppServer({ ...(dir ? { dir } : {}), timeoutMs: 30_000 });
-  const api = async <T>(p: string): Promise<T> => {
-    const res = await fetch(server.url + p);
-    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-  await waitFor(async () => (await api<Overview>(`/api/overview?range=${ALL}`)).indexing.done, 'the first index build', 60_000);
-  await fetch(`${server.url}/api/refresh`, { method: 'POST' });
-  return { server, base: server.url, api };
+  await untilIndexed(server, 60_000);
+  return { server, base: server.url, api: <T>(p: string) => getJson<T>(server, p) };
 }
 
 /** The hidden text alternatives of the charts (thousands of rows for a long range) must not stretch the page. */
