@@ -7,6 +7,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { Catalog, type FileInfo } from './catalog.ts';
+import { KeyIndex } from './key-index.ts';
 import { PriceTable } from './pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
 import { dayNumber, HOUR_MS, timeZone } from './time.ts';
@@ -62,7 +63,7 @@ export class Writer {
   private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number) => void;
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
-  private keys: Map<number, number> | null = null;
+  private keys: KeyIndex | null = null;
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database) {
@@ -321,9 +322,9 @@ export class Writer {
   }
 
   /** hkey -> message id of every stored winner, read from the file once, then kept in step by the writer. */
-  private keyIds(): Map<number, number> {
+  private keyIds(): KeyIndex {
     if (!this.keys) {
-      this.keys = new Map();
+      this.keys = new KeyIndex();
       for (const [hkey, id] of this.s.allKeys!.raw().iterate() as Iterable<[number, number]>) this.keys.set(hkey, id);
     }
     return this.keys;

@@ -1,0 +1,87 @@
+// hkey -> message id of every stored winner, as an open-addressing hash table over typed arrays. A Map keyed by
+// 53-bit numbers hashes heap numbers and holds an entry object per key: on a cold index of ~200k messages its lookups
+// were a tenth of the writer's time. Linear probing; deletion shifts the following entries back (no tombstones).
+
+/** Message ids are SQLite rowids, always >= 1, so 0 marks an empty slot. */
+const EMPTY = 0;
+
+export class KeyIndex {
+  private hkeys: Float64Array;
+  private ids: Float64Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(capacity = 1024) {
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    this.hkeys = new Float64Array(size);
+    this.ids = new Float64Array(size);
+    this.mask = size - 1;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(hkey: number): number | undefined {
+    const { hkeys, ids, mask } = this;
+    for (let i = this.home(hkey); ; i = (i + 1) & mask) {
+      const id = ids[i]!;
+      if (id === EMPTY) return undefined;
+      if (hkeys[i] === hkey) return id;
+    }
+  }
+
+  set(hkey: number, id: number): void {
+    if (!(id >= 1)) throw new RangeError(`message id must be >= 1, got ${id}`);
+    if ((this.count + 1) * 2 > this.ids.length) this.grow();
+    const { hkeys, ids, mask } = this;
+    for (let i = this.home(hkey); ; i = (i + 1) & mask) {
+      if (ids[i] === EMPTY) {
+        hkeys[i] = hkey;
+        ids[i] = id;
+        this.count++;
+        return;
+      }
+      if (hkeys[i] === hkey) {
+        ids[i] = id;
+        return;
+      }
+    }
+  }
+
+  delete(hkey: number): void {
+    const { hkeys, ids, mask } = this;
+    let i = this.home(hkey);
+    for (; ; i = (i + 1) & mask) {
+      if (ids[i] === EMPTY) return;
+      if (hkeys[i] === hkey) break;
+    }
+    this.count--;
+    // Shift back every later entry of the run that may no longer be reachable past the hole at i.
+    for (let j = (i + 1) & mask; ids[j] !== EMPTY; j = (j + 1) & mask) {
+      const home = this.home(hkeys[j]!);
+      // the entry at j stays when its home lies cyclically in (i, j]
+      const stays = i <= j ? i < home && home <= j : i < home || home <= j;
+      if (stays) continue;
+      hkeys[i] = hkeys[j]!;
+      ids[i] = ids[j]!;
+      i = j;
+    }
+    ids[i] = EMPTY;
+  }
+
+  /** hkeys are already hashes: their low 32 bits (both FNV lanes) pick the slot. */
+  private home(hkey: number): number {
+    return (hkey >>> 0) & this.mask;
+  }
+
+  private grow(): void {
+    const { hkeys, ids } = this;
+    this.hkeys = new Float64Array(hkeys.length * 2);
+    this.ids = new Float64Array(ids.length * 2);
+    this.mask = this.ids.length - 1;
+    this.count = 0;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== EMPTY) this.set(hkeys[i]!, ids[i]!);
+  }
+}

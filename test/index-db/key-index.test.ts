@@ -1,0 +1,65 @@
+// KeyIndex (the writer's hkey -> message id table) against a Map: random sets, overwrites and deletes,
+// growth, clusters of adjacent hkeys (the writer probes hkey + 1 on a hash collision) and wrap-around runs.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { KeyIndex } from '../../src/index-db/key-index.ts';
+import { hashKey } from '../../src/index-db/writer.ts';
+
+/** Deterministic PRNG (mulberry32), so a failure replays. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function assertSame(index: KeyIndex, model: Map<number, number>, probes: number[]): void {
+  assert.is(index.size, model.size);
+  for (const [k, v] of model) assert.is(index.get(k), v, `hkey ${k}`);
+  for (const k of probes) if (!model.has(k)) assert.is(index.get(k), undefined, `absent hkey ${k}`);
+}
+
+test('agrees with a Map under random sets, overwrites and deletes (with growth)', () => {
+  const next = rng(7);
+  const index = new KeyIndex(4);
+  const model = new Map<number, number>();
+  // Few distinct low bits, so runs are long and wrap around the table; many adjacent keys.
+  const pool: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const base = hashKey(`r msg_${i % 97} req_${i}`);
+    pool.push(base, base + 1, base + 2, (i % 7) * 2 ** 32 + 5, 2 ** 53 - 1 - i);
+  }
+  let id = 1;
+  for (let step = 0; step < 20_000; step++) {
+    const k = pool[Math.floor(next() * pool.length)]!;
+    if (next() < 0.35) {
+      index.delete(k);
+      model.delete(k);
+    } else {
+      index.set(k, id);
+      model.set(k, id++);
+    }
+    if (step % 997 === 0) assertSame(index, model, pool);
+  }
+  assertSame(index, model, pool);
+  for (const k of [...model.keys()]) {
+    index.delete(k);
+    model.delete(k);
+  }
+  assertSame(index, model, pool);
+});
+
+test('keys 0 and 2^53 - 1 are ordinary keys; ids must be rowids (>= 1)', () => {
+  const index = new KeyIndex();
+  index.set(0, 1);
+  index.set(2 ** 53 - 1, 2 ** 40);
+  assert.is(index.get(0), 1);
+  assert.is(index.get(2 ** 53 - 1), 2 ** 40);
+  assert.is(index.get(2 ** 32), undefined, 'same slot as 0, another key');
+  assert.throws(() => index.set(5, 0), /id must be >= 1/);
+});
+
+test.run();
