@@ -9,14 +9,20 @@ export interface FileInfo {
   firstTs: number | null;
 }
 
+interface AgentInfo {
+  id: number;
+  type: string | null;
+  description: string | null;
+}
+
 export class Catalog {
   readonly projects = new Map<string, number>();
   readonly sessions = new Map<string, number>();
   readonly models = new Map<string, number>();
   /** id -> name, for repricing. */
   readonly modelNames = new Map<number, string>();
-  /** `${sessionId} ${agent}` -> id */
-  readonly agents = new Map<string, number>();
+  /** `${sessionId} ${agent}` -> id and the type/description stored for it */
+  readonly agents = new Map<string, AgentInfo>();
   readonly files = new Map<string, FileInfo>();
   readonly filesById = new Map<number, FileInfo>();
 
@@ -34,9 +40,9 @@ export class Catalog {
       this.models.set(r.name, r.id);
       this.modelNames.set(r.id, r.name);
     }
-    for (const r of db.prepare('SELECT id, session_id, agent FROM agents').all() as { id: number; session_id: number; agent: string }[]) {
-      this.agents.set(`${r.session_id} ${r.agent}`, r.id);
-    }
+    const agents = db.prepare('SELECT id, session_id, agent, type, description FROM agents').all() as
+      { id: number; session_id: number; agent: string; type: string | null; description: string | null }[];
+    for (const r of agents) this.agents.set(`${r.session_id} ${r.agent}`, { id: r.id, type: r.type, description: r.description });
     for (const r of db.prepare('SELECT id, path, first_ts AS firstTs FROM files').all() as FileInfo[]) this.remember(r);
     this.insProject = db.prepare('INSERT INTO projects (encoded) VALUES (?)');
     this.insSession = db.prepare('INSERT INTO sessions (sid, project_id) VALUES (?, ?)');
@@ -80,14 +86,19 @@ export class Catalog {
   /** Type and description, when given, refresh a known agent (its meta file may appear later). */
   agent(session: number, agent: string, type: string | null = null, description: string | null = null): number {
     const k = `${session} ${agent}`;
-    let id = this.agents.get(k);
-    if (id === undefined) {
-      id = Number(this.insAgent.run(session, agent, type, description).lastInsertRowid);
-      this.agents.set(k, id);
-    } else if (type !== null || description !== null) {
-      this.setAgentInfo.run(type, description, id);
+    const known = this.agents.get(k);
+    if (known === undefined) {
+      const id = Number(this.insAgent.run(session, agent, type, description).lastInsertRowid);
+      this.agents.set(k, { id, type, description });
+      return id;
     }
-    return id;
+    // Called for every row of a subagent file: write only what changes.
+    if ((type !== null && type !== known.type) || (description !== null && description !== known.description)) {
+      this.setAgentInfo.run(type, description, known.id);
+      known.type = type ?? known.type;
+      known.description = description ?? known.description;
+    }
+    return known.id;
   }
 
   file(path: string): FileInfo {

@@ -282,6 +282,30 @@ Files('queries see a write at once, before its group commit, through the rollups
   idx.close();
 });
 
+Files('a subagent keeps its type and description; a later meta file fills them in, also after a restart', () => {
+  const { idx, file, root } = fresh();
+  const sub = path.join(root, 's1/subagents/agent-q.jsonl');
+  const agents = () => peek<{ agent: string; type: string | null; description: string | null }>(file, 'SELECT agent, type, description FROM agents');
+  const row = (i: number) => ({ ts: T0 + i * MIN, messageId: `m${i}`, requestId: `r${i}`, model: HAIKU, output: 10 });
+  // No .meta.json yet.
+  idx.applyBatch(batchOf(sub, [row(1), row(2)]), role('s1', 'q'), 100, 1);
+  assert.equal(agents(), [{ agent: 'q', type: null, description: null }]);
+  // The meta file appeared: every row of the next batch names the agent's type.
+  idx.applyBatch(batchOf(sub, [row(3), row(4)], { from: 100 }), role('s1', 'q', 'Explore'), 200, 2);
+  assert.equal(agents(), [{ agent: 'q', type: 'Explore', description: 'Explore task' }]);
+  // A role without meta (null) never erases what is known.
+  idx.applyBatch(batchOf(sub, [row(5)], { from: 200 }), role('s1', 'q'), 300, 3);
+  assert.equal(agents(), [{ agent: 'q', type: 'Explore', description: 'Explore task' }]);
+  idx.close();
+  // After a restart the known values are loaded; a changed description is still written.
+  const again = track(openIndex(file, { log: () => {} }));
+  again.setPrices(prices);
+  again.applyBatch(batchOf(sub, [row(6)], { from: 300 }), { ...role('s1', 'q', 'Explore'), agentDescription: 'dig deeper' }, 400, 4);
+  assert.equal(agents(), [{ agent: 'q', type: 'Explore', description: 'dig deeper' }]);
+  assert.is(peek<{ n: number }>(file, 'SELECT count(*) AS n FROM messages WHERE agent_id IS NOT NULL')[0]!.n, 6);
+  again.close();
+});
+
 Files.run();
 
 const Open = suite('open');
