@@ -54,7 +54,7 @@ export function createIngest(deps: IngestDeps): Ingest {
   const queue = new Set<string>(); // paths waiting, in arrival order
   const inFlight = new Set<string>();
   const again = new Set<string>(); // changed while in flight: read once more after
-  const maxInFlight = pool.threads * 2;
+  const maxInFlight = pool.threads * 4; // enough to keep each worker's own queue (pool.ts) non-empty
   let closed = false;
   let idleWaiters: (() => void)[] = [];
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };

