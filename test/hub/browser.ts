@@ -18,6 +18,17 @@ export async function appFrame(page: Page, origin: string): Promise<Frame> {
   throw new Error(`no frame from ${origin}`);
 }
 
+/**
+ * Runs `trigger` (something that reloads the app's frame) and resolves once the frame holds the new document, so
+ * what the test waits for next cannot be satisfied by the old one while it is being torn down.
+ */
+export async function reloadFrame(page: Page, frame: Frame, trigger: () => Promise<unknown>): Promise<void> {
+  const navigated = page.waitForEvent('framenavigated', (f) => f === frame);
+  await trigger();
+  await navigated;
+  await frame.waitForLoadState('domcontentloaded');
+}
+
 /** Messages the hub page logged (received from or sent to apps). */
 export function hubLog(page: Page, kind: 'received' | 'sent' | 'dropped'): Promise<{ from?: string; to?: string; doc: number; msg: { type: string; [k: string]: unknown } }[]> {
   return page.evaluate((k) => (window as unknown as { hub: { log: Record<string, unknown[]> } }).hub.log[k], kind) as never;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appFrame, hubLog, launchBrowser } from './browser.ts';
+import { appFrame, hubLog, launchBrowser, reloadFrame } from './browser.ts';
 import { loadThemes, REPO_ROOT, startHub, type RunningHub } from './conformance-hub.ts';
 
 const THEMES = loadThemes();
@@ -98,10 +98,10 @@ test('theme both ways: hub pick, app pick echoed to the sender, unknown id', asy
 
 test('a theme.changed with no vars removes the inline and cached set', async () => {
   const bare = await startHub({ app: false, registry: false });
-  const { ctx, frame } = await open(bare);
+  const { ctx, page, frame } = await open(bare);
   try {
     await frame.evaluate(() => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': '#123456' })));
-    await frame.evaluate(() => location.reload());
+    await reloadFrame(page, frame, () => frame.evaluate(() => location.reload()));
     await status(frame);
     await frame.waitForFunction(() => (window as any).mode.theme === 'dark');
     assert.is(await inlineAccent(frame), '');
@@ -170,7 +170,7 @@ test('sticky project: live change, replay on reload, null clears', async () => {
     const want = { project: '/work/demo-app', encoded: '-work-demo-app', name: 'demo-app' };
     await frame.waitForFunction(() => (window as any).seen.events.length === 1);
     assert.equal(await frame.evaluate(() => (window as any).seen.events), [{ topic: 'project.changed', p: want }]);
-    await page.evaluate(() => (window as any).hub.reload('caller'));
+    await reloadFrame(page, frame, () => page.evaluate(() => (window as any).hub.reload('caller')));
     await frame.waitForFunction(() => (window as any).seen?.events.length === 1);
     assert.equal(await frame.evaluate(() => (window as any).seen.events), [{ topic: 'project.changed', p: want }]);
     await page.evaluate(() => (window as any).hub.setProject(null));
