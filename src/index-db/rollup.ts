@@ -1,10 +1,11 @@
 // Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
 // memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
 import type Database from 'better-sqlite3';
+import type { UsageCounts } from '../workers/protocol.ts';
 import { HOUR_MS } from './time.ts';
 
 /** A message as the writer and the rollups see it (ids, not names). */
-export interface Msg {
+export interface Msg extends UsageCounts {
   hkey: number;
   key: string;
   file: number;
@@ -14,27 +15,15 @@ export interface Msg {
   session: number;
   model: number;
   agent: number | null;
-  input: number;
-  output: number;
-  cacheCreate: number;
-  cacheRead: number;
-  cache1h: number;
-  webSearch: number;
   fast: number;
   costUSD: number | null;
   cost: number;
   tools: string;
 }
 
-interface Cell {
+interface Cell extends UsageCounts {
   pk: number[];
   n: number;
-  input: number;
-  output: number;
-  cacheCreate: number;
-  cacheRead: number;
-  cache1h: number;
-  webSearch: number;
   cost: number;
   first: number | null;
   last: number | null;

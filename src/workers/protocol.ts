@@ -110,15 +110,21 @@ export function decodeStrings(table: Uint8Array): string[] {
   return new TextDecoder().decode(table).split('\0');
 }
 
-/** A decoded row, for the main thread's writer and for tests. */
-export interface UsageRow {
-  ts: number;
+/** The counts of one usage entry: what the worker reads, the index stores per message and sums per rollup cell. */
+export interface UsageCounts {
   input: number;
   output: number;
+  /** All cache-write tokens (5m + 1h). */
   cacheCreate: number;
   cacheRead: number;
+  /** Of cacheCreate, the 1-hour writes. */
   cache1h: number;
   webSearch: number;
+}
+
+/** A decoded row, for the main thread's writer and for tests. */
+export interface UsageRow extends UsageCounts {
+  ts: number;
   costUSD: number | null;
   offset: number;
   fast: boolean;
