@@ -23,7 +23,7 @@ export interface PipelineOptions {
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
-  const pool = createPool({ threads: opts.threads });
+  const pool = createPool({ threads: opts.threads, log });
   const roles = new Map<string, FileRole | null>();
   const roleFor = async (file: string): Promise<FileRole | null> => {
     if (roles.has(file)) return roles.get(file)!;

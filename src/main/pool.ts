@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { ParseTask, UsageBatch } from '../workers/protocol.ts';
+import type { Log } from './log.ts';
 
 export interface ParsePool {
   parse(task: ParseTask): Promise<UsageBatch>;
@@ -17,12 +18,19 @@ function workerUrl(): string {
     : new URL('./parse-worker.js', here).href;
 }
 
-export function createPool(opts: { threads?: number } = {}): ParsePool {
+export interface PoolOptions {
+  threads?: number;
+  /** A worker file URL other than the default (the bench runs the built worker from its .ts code). */
+  worker?: string;
+  log?: Log;
+}
+
+export function createPool(opts: PoolOptions = {}): ParsePool {
   // All cores while the first index is built (the main thread mostly waits on workers then);
   // idle threads leave after 30 s so a background dashboard holds none.
   const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism()));
   const pool = new Piscina({
-    filename: workerUrl(),
+    filename: opts.worker ?? workerUrl(),
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 30_000,
@@ -32,9 +40,32 @@ export function createPool(opts: { threads?: number } = {}): ParsePool {
     // A pathological transcript must not take the server down: the task fails, the file is counted unreadable.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
-  return {
-    threads,
-    parse: (task) => pool.run(task) as Promise<UsageBatch>,
-    close: () => pool.destroy(),
+  // A worker that cannot start (a broken install) rejects the tasks it took, and Piscina then starts no other
+  // one: tasks still queued would wait forever, and the 'error' it emits when no task is there to reject would
+  // end the process. Such a rejection leaves the pool without threads (a worker that died mid-task, e.g. out of
+  // memory, is replaced before its task is rejected), so then every pending and later task fails with the
+  // cause, and the server keeps serving the index it has.
+  let broken: Error | null = null;
+  const pending = new Set<(err: Error) => void>();
+  const fail = (err: Error): void => {
+    if (broken) return;
+    broken = new Error(`parse worker failed: ${err.message}`);
+    opts.log?.(`${broken.message}; transcripts cannot be read until the server is restarted`);
+    for (const reject of pending) reject(broken);
+    pending.clear();
   };
+  pool.on('error', fail);
+  const parse = (task: ParseTask): Promise<UsageBatch> => {
+    if (broken) return Promise.reject(broken);
+    return new Promise<UsageBatch>((resolve, reject) => {
+      pending.add(reject);
+      (pool.run(task) as Promise<UsageBatch>)
+        .then(resolve, (err: Error) => {
+          reject(err);
+          if (pool.threads.length === 0) fail(err);
+        })
+        .finally(() => pending.delete(reject));
+    });
+  };
+  return { threads, parse, close: () => pool.destroy() };
 }

@@ -1,9 +1,11 @@
 // The real worker through a real Piscina pool: results arrive as typed arrays (the transfer path), errors as errors.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createPool } from '../../src/main/pool.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM_COLS, STR_COLS, rowsOf } from '../../src/workers/protocol.ts';
 import type { ParseTask, UsageBatch } from '../../src/workers/protocol.ts';
@@ -90,6 +92,55 @@ Pool('a missing file rejects with a clear error and the pool keeps working', asy
   }
   const again = await pool.run(task());
   assert.ok(again.rows > 0);
+});
+
+Pool('createPool runs the worker file it is given: the built worker (npm test builds first) reads like the source', async () => {
+  const built = path.resolve(import.meta.dirname, '../../dist/parse-worker.js');
+  const own = createPool({ threads: 1, worker: pathToFileURL(built).href });
+  try {
+    const batch = await own.parse(task());
+    const local = readTranscript(task());
+    assert.equal([...rowsOf(batch)], [...rowsOf(local)]);
+    assert.equal([batch.meta, batch.stats, batch.head], [local.meta, local.stats, local.head]);
+  } finally {
+    await own.close();
+  }
+});
+
+Pool('a worker that cannot start fails every task with the cause, neither hanging nor ending the process', async () => {
+  const logged: string[] = [];
+  const missing = createPool({ threads: 2, worker: pathToFileURL('/nonexistent/no-such-worker.js').href, log: (m) => logged.push(m) });
+  try {
+    // more tasks than the workers take at once: some wait in Piscina's queue for a worker that never starts
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => missing.parse(task())));
+    for (const r of results) {
+      assert.is(r.status, 'rejected');
+      assert.match(String((r as PromiseRejectedResult).reason), /no-such-worker/);
+    }
+    const later = await missing.parse(task()).catch((err: Error) => err);
+    assert.instance(later, Error);
+    assert.match((later as Error).message, /^parse worker failed: .*no-such-worker/);
+    assert.is(logged.length, 1, 'logged once');
+    assert.match(logged[0]!, /parse worker failed: .*no-such-worker.*cannot be read until the server is restarted/);
+  } finally {
+    await missing.close();
+  }
+});
+
+Pool('a worker that dies mid-task fails that task only: it is replaced and the pool goes on', async () => {
+  const logged: string[] = [];
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/exiting-worker.mjs')).href;
+  const own = createPool({ threads: 1, worker, log: (m) => logged.push(m) });
+  try {
+    const died = await own.parse(task({ path: 'exit' })).catch((err: Error) => err);
+    assert.instance(died, Error);
+    assert.not.match((died as Error).message, /^parse worker failed/);
+    const next = (await own.parse(task({ path: 'after' }))) as unknown as { path: string };
+    assert.is(next.path, 'after');
+    assert.equal(logged, []);
+  } finally {
+    await own.close();
+  }
 });
 
 Pool.run();
