@@ -1,7 +1,8 @@
 // `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
 // Per size: cold index time and MB/s, peak RSS, warm restart to a queryable index, append-to-visible
 // latency, ranged query latency (server cache cleared before each request), a 200-client load test,
-// and ccusage 20.0.24 on the same corpus for comparison. Corpora are cached in .cache/bench (git-ignored).
+// ccusage 20.0.24 on the same corpus for comparison, and the parse floor (bench/parse-floor.ts). Corpora are
+// cached in .cache/bench (git-ignored).
 //   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
+import { parseFloor } from './parse-floor.ts';
 import { browserBench } from './ui.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -196,6 +198,13 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.bannerMs = cold.bannerAt - cold.startedAt;
     await cold.stop();
 
+    // The same worker pool over the same bytes, writing nothing: the median of three runs.
+    const floors = [];
+    for (let i = 0; i < 3; i++) floors.push(await parseFloor(dir, path.join(root, 'dist/parse-worker.js')));
+    out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
+    out.usageLines = floors[0]!.usageLines;
+    out.lines = floors[0]!.lines;
+
     // Warm: same index, nothing changed: time until the first overview answers.
     const warm = await startServer(dir, indexFile);
     await get(warm.port, '/api/overview?range=30');
@@ -229,6 +238,7 @@ function report(r: Record<string, unknown>): void {
   const lat = r.latency as Record<string, { p50: number; p95: number }>;
   console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl), ${os.cpus().length} cores, Node ${process.version}`);
   console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s), ready line after ${fmt(r.bannerMs as number)}`);
+  console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage)`);
   console.log(`peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing; ${(r.warmPeakRssMb as number).toFixed(0)} MB warm incl. load test`);
   console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);
   console.log(`append -> visible   ${fmt(r.appendMs as number)}`);
