@@ -17,7 +17,7 @@ export interface ParseFloor {
 export async function parseFloor(configDir: string, worker: string): Promise<ParseFloor> {
   const files = await listTranscripts([path.join(configDir, 'projects')]);
   const t = performance.now(); // the pool's start-up counts, as it does in the server
-  const pool = createPool({ worker: pathToFileURL(worker).href });
+  const pool = createPool({ worker: pathToFileURL(worker).href, execArgv: [] }); // plain Node, as in the server
   try {
     const batches = await Promise.all(files.map((f) => pool.parse({ path: f.path, from: 0, to: f.size, wantPrompt: true })));
     const ms = performance.now() - t;

@@ -129,7 +129,7 @@ Pool('a worker that cannot start fails every task with the cause, neither hangin
 
 Pool('a worker that dies mid-task fails that task only: it is replaced and the pool goes on', async () => {
   const logged: string[] = [];
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/exiting-worker.mjs')).href;
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
   const own = createPool({ threads: 1, worker, log: (m) => logged.push(m) });
   try {
     const died = await own.parse(task({ path: 'exit' })).catch((err: Error) => err);
@@ -141,6 +141,21 @@ Pool('a worker that dies mid-task fails that task only: it is replaced and the p
   } finally {
     await own.close();
   }
+});
+
+Pool('the workers get the Node flags they are given, else the process\'s own', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const flagsOf = async (execArgv?: string[]): Promise<string[]> => {
+    const own = createPool({ threads: 1, worker, ...(execArgv ? { execArgv } : {}) });
+    try {
+      return ((await own.parse(task())) as unknown as { execArgv: string[] }).execArgv;
+    } finally {
+      await own.close();
+    }
+  };
+  assert.equal(await flagsOf(['--no-warnings']), ['--no-warnings']);
+  assert.equal(await flagsOf([]), []);
+  assert.equal(await flagsOf(), process.execArgv, 'inherited (here: the tsx loader of the test run)');
 });
 
 Pool.run();
