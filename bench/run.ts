@@ -229,6 +229,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
     out.usageLines = floors[0]!.usageLines;
     out.lines = floors[0]!.lines;
+    out.rows = floors[0]!.rows;
 
     // Warm: same index, nothing changed: time until the first overview answers.
     const warm = await startServer(dir, indexFile);
@@ -265,7 +266,7 @@ function report(r: Record<string, unknown>): void {
   console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl), ${os.cpus().length} cores, Node ${process.version}`);
   const runs = (r.coldRunsMs as number[]).map((ms) => ms.toFixed(0)).join(', ');
   console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s; median of ${runs}), ready line after ${fmt(r.bannerMs as number)}`);
-  console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage)`);
+  console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage, ${r.rows} responses counted per file)`);
   console.log(`peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing; ${(r.warmPeakRssMb as number).toFixed(0)} MB warm incl. load test`);
   console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);
   console.log(`append -> visible   ${fmt(r.appendMs as number)}`);

@@ -1,4 +1,5 @@
 // The real worker through a real Piscina pool: results arrive as typed arrays (the transfer path), errors as errors.
+// createPool (src/main/pool.ts) with the built worker, and with a stand-in worker for the ways a worker can fail.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
