@@ -12,6 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
+import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
+import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
 import { browserBench } from './ui.ts';
 
@@ -42,13 +44,8 @@ function corpus(mb: number): string {
   return dir;
 }
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.jsonl')) total += fs.statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return total;
-}
+/** Every transcript of a corpus, as the server finds them. */
+const transcripts = (dir: string): Promise<FoundFile[]> => listTranscripts([path.join(dir, 'projects')]);
 
 interface Running {
   child: ChildProcess;
@@ -110,14 +107,7 @@ async function get(port: number, route: string): Promise<unknown> {
   return res.json();
 }
 
-async function clearCache(port: number): Promise<void> {
-  await fetch(`http://127.0.0.1:${port}/api/refresh`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } });
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+const clearCache = (port: number): Promise<void> => clearServerCache(`http://127.0.0.1:${port}`);
 
 async function queryLatency(port: number, route: string, runs = 40): Promise<{ p50: number; p95: number }> {
   const times: number[] = [];
@@ -190,24 +180,22 @@ function timeCcusage(dir: string): number {
  * Reads every transcript once, so each timed run finds the corpus in the page cache: the figures are CPU, not disk
  * (the kernel may have evicted a corpus generated or read minutes ago).
  */
-function warmPageCache(dir: string): void {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.jsonl')) fs.readFileSync(path.join(e.parentPath, e.name));
-  }
+async function warmPageCache(dir: string): Promise<void> {
+  for (const f of await transcripts(dir)) fs.readFileSync(f.path);
 }
 
 const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
 
 async function benchSize(mb: number): Promise<Record<string, unknown>> {
   const dir = corpus(mb);
-  const bytes = dirBytes(dir);
+  const bytes = (await transcripts(dir)).reduce((total, f) => total + f.size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-'));
   const indexFile = path.join(work, 'index.db');
   const out: Record<string, unknown> = { mb, bytes };
   try {
     // Cold: empty index, the whole corpus read once; the median of three runs (the last one's index stays for the
     // warm restart), the largest peak RSS of the three.
-    warmPageCache(dir);
+    await warmPageCache(dir);
     const colds: { ms: number; bannerMs: number }[] = [];
     out.peakRssMb = 0;
     for (let i = 0; i < 3; i++) {
@@ -223,7 +211,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.bannerMs = percentile(colds.map((c) => c.bannerMs), 50);
 
     // The same worker pool over the same bytes, writing nothing: the median of three runs.
-    warmPageCache(dir);
+    await warmPageCache(dir);
     const floors = [];
     for (let i = 0; i < 3; i++) floors.push(await parseFloor(dir, path.join(root, 'dist/parse-worker.js')));
     out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
@@ -248,7 +236,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
 
     if (!skipCcusage) {
       try {
-        warmPageCache(dir);
+        await warmPageCache(dir);
         out.ccusageMs = timeCcusage(dir);
         out.ratio = (out.ccusageMs as number) / (out.coldMs as number);
       } catch (err) {

@@ -4,8 +4,9 @@
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Overview } from '../src/http/api-types.ts';
 import { formatUsd } from '../ui/src/format.ts';
+import { clearServerCache, percentile } from './common.ts';
 
-const RUNS = 5;
+const RUNS = 5; // odd, so the median is one run's figure
 const FIRST_RANGE = '30';
 /** The preset clicked for the switch, and the query it sends: a year is the heaviest preset to answer. */
 const SWITCH = { preset: '1y', range: '365' };
@@ -20,11 +21,6 @@ async function expectedFigure(base: string, range: string): Promise<string> {
   const res = await fetch(`${base}/api/overview?range=${range}`);
   if (!res.ok) throw new Error(`overview ${range}: ${res.status} ${await res.text()}`);
   return formatUsd(((await res.json()) as Overview).totals.cost);
-}
-
-async function coldServerCache(base: string): Promise<void> {
-  const res = await fetch(`${base}/api/refresh`, { method: 'POST' });
-  if (!res.ok) throw new Error(`refresh: ${res.status}`);
 }
 
 /** Navigation start (the page's time origin) until the figure is painted, checked once per animation frame. */
@@ -59,12 +55,6 @@ async function rangeSwitch(page: Page, figure: string): Promise<number> {
   );
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 /** Median over a few runs of the overview's first render and of a range switch, both with a cold server cache. */
 export async function browserBench(port: number): Promise<{ firstRenderMs: number; rangeSwitchMs: number }> {
   const base = `http://127.0.0.1:${port}`;
@@ -86,9 +76,9 @@ export async function browserBench(port: number): Promise<{ firstRenderMs: numbe
         // tsx keeps function names, so functions sent to the page may call esbuild's __name helper.
         await context.addInitScript(`globalThis.__name = globalThis.__name || ((f) => f); ${READER}`);
         const page = await context.newPage();
-        await coldServerCache(base);
+        await clearServerCache(base);
         first.push(await firstRender(page, base, firstFigure));
-        await coldServerCache(base);
+        await clearServerCache(base);
         switches.push(await rangeSwitch(page, switchFigure));
       } finally {
         await context?.close();
@@ -97,5 +87,5 @@ export async function browserBench(port: number): Promise<{ firstRenderMs: numbe
   } finally {
     await browser.close();
   }
-  return { firstRenderMs: median(first), rangeSwitchMs: median(switches) };
+  return { firstRenderMs: percentile(first, 50), rangeSwitchMs: percentile(switches, 50) };
 }
