@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import path from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
-import type { IndexDb } from '../index-db/types.ts';
+import type { Queries } from '../index-db/types.ts';
 import type { PriceTable } from '../index-db/pricing/table.ts';
 import type { Config } from '../main/config.ts';
 import type { UsageProbe } from '../main/usage-probe.ts';
@@ -20,7 +20,8 @@ import { mountMetaRoutes } from './routes/meta.ts';
 import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
-  index: IndexDb;
+  /** Read through `queries` on every request: the index behind it may be reopened. */
+  index: { readonly queries: Queries };
   config: Config;
   indexing(): IndexingState;
   prices(): PriceTable;

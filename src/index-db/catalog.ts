@@ -1,6 +1,8 @@
 // Name -> id maps of the small tables (projects, sessions, models, agents, files), loaded once and
-// kept in memory so the writer resolves a row's ids without a query.
+// kept in memory so the writer resolves a row's ids without a query. Every change is also logged in
+// the writer's UndoLog, so a rolled-back write takes its new names out again.
 import type Database from 'better-sqlite3';
+import type { UndoLog } from './undo-log.ts';
 
 export interface FileInfo {
   id: number;
@@ -33,7 +35,7 @@ export class Catalog {
   private readonly setAgentInfo: Database.Statement;
   private readonly insFile: Database.Statement;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, private readonly undo: UndoLog) {
     for (const r of db.prepare('SELECT id, encoded FROM projects').all() as { id: number; encoded: string }[]) this.projects.set(r.encoded, r.id);
     for (const r of db.prepare('SELECT id, sid FROM sessions').all() as { id: number; sid: string }[]) this.sessions.set(r.sid, r.id);
     for (const r of db.prepare('SELECT id, name FROM models').all() as { id: number; name: string }[]) {
@@ -59,6 +61,7 @@ export class Catalog {
     if (id === undefined) {
       id = Number(this.insProject.run(encoded).lastInsertRowid);
       this.projects.set(encoded, id);
+      this.undo.push(() => this.projects.delete(encoded));
     }
     return id;
   }
@@ -69,6 +72,7 @@ export class Catalog {
     if (id === undefined) {
       id = Number(this.insSession.run(sid, project).lastInsertRowid);
       this.sessions.set(sid, id);
+      this.undo.push(() => this.sessions.delete(sid));
     }
     return id;
   }
@@ -79,6 +83,11 @@ export class Catalog {
       id = Number(this.insModel.run(name, priced(name) ? 1 : 0).lastInsertRowid);
       this.models.set(name, id);
       this.modelNames.set(id, name);
+      const added = id;
+      this.undo.push(() => {
+        this.models.delete(name);
+        this.modelNames.delete(added);
+      });
     }
     return id;
   }
@@ -90,11 +99,14 @@ export class Catalog {
     if (known === undefined) {
       const id = Number(this.insAgent.run(session, agent, type, description).lastInsertRowid);
       this.agents.set(k, { id, type, description });
+      this.undo.push(() => this.agents.delete(k));
       return id;
     }
     // Called for every row of a subagent file: write only what changes.
     if ((type !== null && type !== known.type) || (description !== null && description !== known.description)) {
       this.setAgentInfo.run(type, description, known.id);
+      const was = { type: known.type, description: known.description };
+      this.undo.push(() => Object.assign(known, was));
       known.type = type ?? known.type;
       known.description = description ?? known.description;
     }
@@ -104,10 +116,24 @@ export class Catalog {
   file(path: string): FileInfo {
     let f = this.files.get(path);
     if (!f) {
-      f = { id: Number(this.insFile.run(path).lastInsertRowid), path, firstTs: null };
-      this.remember(f);
+      const added: FileInfo = { id: Number(this.insFile.run(path).lastInsertRowid), path, firstTs: null };
+      this.remember(added);
+      this.undo.push(() => {
+        this.files.delete(path);
+        this.filesById.delete(added.id);
+      });
+      f = added;
     }
     return f;
+  }
+
+  /** The file's earliest timestamp (a tie-break of dedup), undone with its write. */
+  setFirstTs(f: FileInfo, ts: number | null): void {
+    const was = f.firstTs;
+    f.firstTs = ts;
+    this.undo.push(() => {
+      f.firstTs = was;
+    });
   }
 
   private remember(f: FileInfo): void {

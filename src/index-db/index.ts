@@ -1,21 +1,59 @@
-// Entry point of the SQLite index: openIndex(file) -> IndexDb (see types.ts and docs/CONTRACTS.md).
-import type Database from 'better-sqlite3';
+// Entry point of the SQLite index: openIndex(file) -> IndexDb, the one writer of the file, or
+// openIndexReader(file) -> IndexReader for a process that found another writer holding the file.
+import Database from 'better-sqlite3';
+import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
+import { SCHEMA_VERSION } from './migrate.ts';
 import { closeDatabase, openDatabase } from './open.ts';
+import { PriceTable } from './pricing/table.ts';
 import { createQueries } from './queries/index.ts';
-import type { IndexDb, IndexStats } from './types.ts';
+import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
+import { acquireWriterLock } from './writer-lock.ts';
 
-/** `commit()` makes pending writes durable at once (they otherwise are within 100 ms, and on close). */
-export function openIndex(file: string, opts: { log?: (msg: string) => void } = {}): IndexDb & { commit(): void } {
-  return openDatabase(file, opts.log ?? ((msg) => console.error(msg)), build);
+export { IndexWriteError } from './errors.ts';
+export { setAside } from './open.ts';
+
+export interface OpenOptions {
+  log?: (msg: string) => void;
+  /** A statement found the file damaged; the caller recovers (sets it aside and rebuilds). */
+  onCorrupt?: (err: IndexWriteError) => void;
 }
 
-function build(db: Database.Database): IndexDb & { commit(): void } {
-  const writer = new Writer(db);
-  const fileStats = db.prepare(`SELECT count(*) AS files, coalesce(sum(gone), 0) AS filesGone, coalesce(sum(lines), 0) AS lines,
-      coalesce(sum(usage_lines), 0) AS usageLines, coalesce(sum(malformed), 0) AS malformed, coalesce(sum(giant), 0) AS giant,
-      coalesce(sum(blank), 0) AS blank, count(error) AS unreadable FROM files`);
-  const messageCount = db.prepare('SELECT count(*) FROM messages').pluck();
+/** Another process writes this index; it can be read (openIndexReader) but not written. */
+export class IndexLockedError extends Error {
+  constructor(readonly file: string, readonly writer: string) {
+    super(`index ${file} is being written by another process (${writer})`);
+    this.name = 'IndexLockedError';
+  }
+}
+
+/**
+ * Opens the index as its one writer. Throws IndexLockedError when another process writes it, and
+ * IndexWriteError when the file is busy, read-only or cannot be opened (a damaged file is set aside and rebuilt).
+ */
+export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { commit(): boolean } {
+  const log = opts.log ?? ((msg) => console.error(msg));
+  const onCorrupt = opts.onCorrupt ?? (() => {});
+  const lock = file === ':memory:' ? null : acquireWriterLock(file);
+  if (file !== ':memory:' && !lock) throw new IndexLockedError(file, writerOf(file));
+  try {
+    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release() }));
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+function build(
+  db: Database.Database,
+  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void },
+): IndexDb & { commit(): boolean } {
+  const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt });
+  if (db.name !== ':memory:') {
+    writer.quietMeta('writer', `pid ${process.pid}, since ${new Date().toISOString()}`);
+    writer.commit();
+  }
+  const stats = statsQuery(db);
   return {
     cursorOf: (path) => writer.cursorOf(path),
     applyBatch: (batch, role, size, mtimeMs) => writer.applyBatch(batch, role, size, mtimeMs),
@@ -24,17 +62,95 @@ function build(db: Database.Database): IndexDb & { commit(): void } {
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
     setPrices: (table) => writer.setPrices(table),
     dataVersion: () => writer.dataVersion(),
-    stats(): IndexStats {
-      const f = fileStats.get() as Omit<IndexStats, 'messages' | 'duplicates'>;
-      const messages = messageCount.get() as number;
-      // Every usage line that is not a stored message was a copy dropped by dedup.
-      return { ...f, messages, duplicates: Math.max(0, f.usageLines - messages) };
-    },
-    queries: createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()),
+    stats,
+    queries: reportCorruption(createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()), opts.onCorrupt),
+    quickCheck: () => String(db.pragma('quick_check', { simple: true })),
     commit: () => writer.commit(),
     close() {
-      writer.commit();
-      closeDatabase(db);
+      try {
+        writer.commit();
+        closeDatabase(db);
+      } finally {
+        opts.release();
+      }
     },
   };
 }
+
+/**
+ * Opens the index for reading only, for a process that is not its writer. Every query sees the
+ * writer's latest commit. Throws IndexWriteError('busy') while the file does not hold a schema yet
+ * (its writer is creating it): try again shortly.
+ */
+export function openIndexReader(file: string, opts: { prices?: () => PriceTable } = {}): IndexReader {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: 5000 });
+  } catch (err) {
+    const e = writeErrorOf(err);
+    throw new IndexWriteError(e.kind === 'io' ? 'busy' : e.kind, `index ${file} cannot be read yet (${e.message})`, e.code);
+  }
+  try {
+    db.pragma('query_only = ON');
+    const version = db.pragma('user_version', { simple: true });
+    if (version !== SCHEMA_VERSION) {
+      throw new IndexWriteError('busy', `index ${file} has schema version ${String(version)}, not ${SCHEMA_VERSION} (yet)`, null);
+    }
+  } catch (err) {
+    db.close();
+    throw err instanceof IndexWriteError ? err : writeErrorOf(err);
+  }
+  const fallback = PriceTable.builtin();
+  return {
+    stats: statsQuery(db),
+    queries: createQueries(db, opts.prices ?? (() => fallback), () => {}),
+    close: () => db.close(),
+  };
+}
+
+/** Who holds the writer lock, as that writer recorded it in the file. */
+function writerOf(file: string): string {
+  try {
+    const db = new Database(file, { fileMustExist: true, readonly: true, timeout: 1000 });
+    try {
+      return (db.prepare("SELECT value FROM meta WHERE key = 'writer'").pluck().get() as string | undefined) ?? 'unknown';
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 'unknown';
+  }
+}
+
+function statsQuery(db: Database.Database): () => IndexStats {
+  const fileStats = db.prepare(`SELECT count(*) AS files, coalesce(sum(gone), 0) AS filesGone, coalesce(sum(lines), 0) AS lines,
+      coalesce(sum(usage_lines), 0) AS usageLines, coalesce(sum(malformed), 0) AS malformed, coalesce(sum(giant), 0) AS giant,
+      coalesce(sum(blank), 0) AS blank, count(error) AS unreadable FROM files`);
+  const messageCount = db.prepare('SELECT count(*) FROM messages').pluck();
+  return () => {
+    const f = fileStats.get() as Omit<IndexStats, 'messages' | 'duplicates'>;
+    const messages = messageCount.get() as number;
+    // Every usage line that is not a stored message was a copy dropped by dedup.
+    return { ...f, messages, duplicates: Math.max(0, f.usageLines - messages) };
+  };
+}
+
+/** Every query reports a damaged file to onCorrupt (and still fails, as it must). */
+function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void): Queries {
+  const guard = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
+    try {
+      return fn(...args);
+    } catch (err) {
+      if (failureOf(err) === 'corrupt') onCorrupt(writeErrorOf(err));
+      throw err;
+    }
+  };
+  return {
+    overview: guard(q.overview),
+    insights: guard(q.insights),
+    projects: guard(q.projects),
+    projectSessions: guard(q.projectSessions),
+    session: guard(q.session),
+  };
+}
+

@@ -1,49 +1,117 @@
-// Opens (or creates) the index file. A file that is not a database, fails its integrity check or
-// carries a schema version we do not know is deleted with its -wal/-shm and rebuilt empty: the
-// index is a cache of the transcripts, so starting over is always safe.
+// Opens (or creates) the index file. The index is the only copy of the history of transcripts that
+// Claude Code has deleted, so it is never deleted: a damaged file (not a database, a failed integrity
+// check, a schema we do not know) is renamed aside and a new one is built from the transcripts; a
+// file that is busy, read-only or cannot be opened is a clear error and is left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
 import { migrate } from './migrate.ts';
 
+/** How long opening waits for a lock another program holds on the index file itself. */
+const BUSY_MS = 5000;
+
+/** The file's schema is not one this code knows; the file is treated as damaged. */
+class SchemaError extends Error {}
+
 /**
- * Opens the file and hands it to `init` (which loads what it needs, so corruption anywhere it
- * reads also leads to a rebuild rather than a crash).
+ * Opens the file and hands it to `init` (which loads what it needs, so damage anywhere it reads also
+ * leads to a rebuild rather than a crash). Throws IndexWriteError for what a rebuild cannot mend.
  */
 export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
-  if (file === ':memory:') return init(prepare(new Database(':memory:')));
-  // The default lives in the user cache dir, which a fresh machine may not have yet.
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file === ':memory:') return init(prepare(new Database(':memory:'), log));
+  try {
+    // The default lives in the user cache dir, which a fresh machine may not have yet.
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  } catch (err) {
+    throw openError(file, err);
+  }
   let db: Database.Database | null = null;
   try {
-    db = new Database(file);
-    return init(prepare(db));
+    db = new Database(file, { timeout: BUSY_MS });
+    return init(prepare(db, log));
   } catch (err) {
-    db?.close();
-    log(`index ${file} is unusable (${(err as Error).message}); rebuilding it`);
-    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    return init(prepare(new Database(file)));
+    closeQuietly(db);
+    const kind = err instanceof SchemaError ? 'corrupt' : failureOf(err);
+    // 'rejected' at open is a statement that does not fit the file's tables: a schema we do not know.
+    if (kind !== 'corrupt' && kind !== 'rejected') throw openError(file, err);
+    const aside = setAside(file);
+    log(`index ${file} is damaged (${(err as Error).message}); kept it as ${aside} and rebuilding it from the transcripts`);
+    return init(prepare(new Database(file, { timeout: BUSY_MS }), log));
   }
+}
+
+/** Renames the file (with its -wal and -shm, which belong to it) to a free `<file>.damaged-<time>` name. */
+export function setAside(file: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  let aside = `${file}.damaged-${stamp}`;
+  for (let n = 2; fs.existsSync(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
 }
 
 /** Marks the file closed cleanly, so the next open can skip the integrity check. */
 export function closeDatabase(db: Database.Database): void {
-  db.prepare("INSERT INTO meta (key, value) VALUES ('open', '0') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
-  db.close();
+  try {
+    db.prepare("INSERT INTO meta (key, value) VALUES ('open', '0') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+  } finally {
+    db.close();
+  }
 }
 
-function prepare(db: Database.Database): Database.Database {
+function writable(file: string): boolean {
+  try {
+    fs.accessSync(fs.existsSync(file) ? file : path.dirname(file), fs.constants.W_OK);
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function closeQuietly(db: Database.Database | null): void {
+  try {
+    db?.close();
+  } catch {
+    // already unusable
+  }
+}
+
+/** A clear error for a file (or its lock beside it) that cannot be opened for writing. */
+export function openError(file: string, err: unknown): IndexWriteError {
+  const e = writeErrorOf(err);
+  // SQLite says only "unable to open" when it cannot create the -wal or -shm beside a file it may not write.
+  if (e.kind === 'io' && !writable(file)) return openError(file, new IndexWriteError('readonly', e.message, e.code));
+  const what: Record<string, string> = {
+    busy: 'is locked by another program',
+    readonly: 'cannot be written (read-only file, folder or file system, or no permission)',
+    full: 'cannot be written: the disk is full',
+    io: 'cannot be opened',
+  };
+  return new IndexWriteError(e.kind, `index ${file} ${what[e.kind] ?? 'cannot be opened'} (${e.message}); it was left as it is`, e.code);
+}
+
+function prepare(db: Database.Database, log: (msg: string) => void): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -65536');
-  if (!migrate(db)) throw new Error(`unknown schema version ${String(db.pragma('user_version', { simple: true }))}`);
+  if (!migrate(db)) throw new SchemaError(`unknown schema version ${String(db.pragma('user_version', { simple: true }))}`);
   // The full check reads the whole file (seconds for a big index): only after an unclean shutdown.
+  // Damage found later by any statement is reported by the writer and the queries (onCorrupt).
   const wasOpen = db.prepare("SELECT value FROM meta WHERE key = 'open'").pluck().get() === '1';
   if (wasOpen) {
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
+    if (check !== 'ok') throw new SchemaError(`integrity check: ${String(check)}`);
   }
-  db.prepare("INSERT INTO meta (key, value) VALUES ('open', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+  try {
+    db.prepare("INSERT INTO meta (key, value) VALUES ('open', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+  } catch (err) {
+    // A full disk must not keep the committed history from being served; the writer retries its writes.
+    if (failureOf(err) !== 'full') throw err;
+    log(`index ${db.name}: the disk is full; serving what is committed`);
+  }
   return db;
 }

@@ -63,7 +63,14 @@ export interface Queries {
   session(sessionId: string, scope: QueryScope): SessionDetail | null;
 }
 
-export interface IndexDb {
+/** What a process that does not write the index may do with it. */
+export interface IndexReader {
+  stats(): IndexStats;
+  queries: Queries;
+  close(): void;
+}
+
+export interface IndexDb extends IndexReader {
   /** Cursor of a known file, undefined for a new one. */
   cursorOf(path: string): FileCursor | undefined;
   /** Folds one worker result into the index in one transaction and advances the file's cursor. */
@@ -76,9 +83,8 @@ export interface IndexDb {
   markUnreadable(path: string, error: string): void;
   /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
   setPrices(table: PriceTable): void;
-  /** Bumps on every write; part of the HTTP cache key. */
+  /** Bumps on every write (and every rolled-back one). */
   dataVersion(): number;
-  stats(): IndexStats;
-  queries: Queries;
-  close(): void;
+  /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
+  quickCheck(): string;
 }

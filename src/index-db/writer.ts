@@ -1,5 +1,6 @@
 // The only code that writes the index. Every public write is atomic (a savepoint of the group
-// commit, see write()).
+// commit, see write()), and the writer's memory follows the file: what a failed write or a failed
+// commit rolled back is rolled back in memory too (UndoLog).
 // Dedup (decisions.md): key = message.id + requestId (global), else message.id within the session,
 // else file + offset. The winning copy has the most output tokens; on a tie the earliest file
 // (first timestamp, then path, then offset). Losing copies from other files are kept as alternates.
@@ -7,11 +8,13 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { Catalog, type FileInfo } from './catalog.ts';
+import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
 import { PriceTable } from './pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
 import { dayNumber, HOUR_MS, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
+import { UndoLog } from './undo-log.ts';
 
 const MSG_COLS =
   'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools';
@@ -39,6 +42,23 @@ export function hashKey(key: string): number {
 /** Longest time a write waits to become durable. */
 const COMMIT_MS = 1000;
 
+/** Largest token count or timestamp magnitude the rollups can sum exactly (the parser's own bounds are tighter). */
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+const MAX_TS = 8.64e15; // the range of a JS Date
+
+/** A row the index can store: finite, non-negative counts, a timestamp a Date can hold. */
+function storable(m: Msg): boolean {
+  const counts = [m.input, m.output, m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch];
+  return Math.abs(m.ts) <= MAX_TS && counts.every((n) => n >= 0 && n <= MAX_COUNT)
+    && (m.costUSD === null || (m.costUSD >= 0 && Number.isFinite(m.costUSD)));
+}
+
+export interface WriterOptions {
+  log: (msg: string) => void;
+  /** An SQLite statement reported a damaged file. */
+  onCorrupt: (err: IndexWriteError) => void;
+}
+
 const params = (m: Msg): unknown[] => [
   m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
   m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools,
@@ -46,7 +66,12 @@ const params = (m: Msg): unknown[] => [
 
 export class Writer {
   readonly catalog: Catalog;
+  private readonly undo = new UndoLog();
   private prices: PriceTable | null = null;
+  /** Fingerprint of the table the stored costs were computed with, as of the last write (null: unknown). */
+  private costsFingerprint: string | null = null;
+  /** The kind of the last failed write or commit, until one succeeds (logged once). */
+  private failing: string | null = null;
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
   /** process.env.TZ when the daily rollup was last found matching (null: not checked yet). */
@@ -60,14 +85,15 @@ export class Writer {
   };
   private readonly rollups: RollupStatements;
   private readonly s: Record<string, Database.Statement>;
-  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number) => void;
+  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => void;
+  private readonly placeTx: (m: Msg, file: FileInfo) => void;
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
   private keys: KeyIndex | null = null;
   private fallback: PriceTable | null = null;
 
-  constructor(private readonly db: Database.Database) {
-    this.catalog = new Catalog(db);
+  constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
+    this.catalog = new Catalog(db, this.undo);
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
@@ -104,6 +130,11 @@ export class Writer {
       setPriced: p('UPDATE models SET priced = ? WHERE id = ?'),
     };
     this.applyTx = db.transaction(this.apply.bind(this));
+    this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
+      const delta = new RollupDelta(this.dayOf);
+      this.place(m, file, delta);
+      delta.flush(this.rollups);
+    });
     this.resetTx = db.transaction(this.reset.bind(this));
     this.repriceTx = db.transaction(this.reprice.bind(this));
     db.function('cd_day', { deterministic: true }, ((hour: number) => this.dayOf(hour)) as (...args: unknown[]) => number);
@@ -137,11 +168,22 @@ export class Writer {
     return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt: r.main !== 1 || r.hasPrompt === 1 };
   }
 
+  /**
+   * Throws IndexWriteError when the batch could not be written (its cursor then stays where it was, so
+   * the same bytes are read again later). A row the index rejects is skipped and counted, never its file.
+   */
   applyBatch(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void {
     // A write needs costs: with no table installed yet, the built-in one is (and may reprice).
-    if (!this.prices) this.setPrices(this.priceTable());
+    if (!this.prices) this.prices = this.priceTable();
+    this.syncCosts();
     this.syncTimeZone();
-    this.write(() => this.applyTx(batch, role, size, mtimeMs));
+    try {
+      this.write(() => this.applyTx(batch, role, size, mtimeMs, false));
+    } catch (err) {
+      if (!(err instanceof IndexWriteError) || err.kind !== 'rejected') throw err;
+      // One of its rows broke a rule of the schema: place the rows one by one, skipping those that fail.
+      this.write(() => this.applyTx(batch, role, size, mtimeMs, true));
+    }
   }
 
   resetFile(file: string): void {
@@ -150,19 +192,47 @@ export class Writer {
     this.write(() => this.resetTx(file));
   }
 
+  /** Bookkeeping only: when the file cannot be written now, the next change or check does it again. */
   markGone(file: string): void {
-    this.write(() => this.s.gone!.run(file));
+    this.quietly(() => this.write(() => this.s.gone!.run(file)));
   }
 
   markUnreadable(file: string, error: string): void {
-    this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id));
+    this.quietly(() => this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id)));
   }
 
   setPrices(table: PriceTable): void {
     this.prices = table;
-    const stored = (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value;
-    if (stored === table.fingerprint) return;
-    this.write(() => this.repriceTx(table));
+    this.quietly(() => this.syncCosts());
+  }
+
+  /** Reprices every stored cost when they were computed with another table than the installed one. */
+  private syncCosts(): void {
+    const table = this.prices!;
+    this.costsFingerprint ??= (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value ?? '';
+    if (this.costsFingerprint === table.fingerprint) return;
+    this.write(() => {
+      this.repriceTx(table);
+      const was = this.costsFingerprint;
+      this.costsFingerprint = table.fingerprint;
+      this.undo.push(() => {
+        this.costsFingerprint = was;
+      });
+    });
+  }
+
+  /** Runs a write whose failure has been logged (writeFailed) and needs no more than that. */
+  private quietly(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (!(err instanceof IndexWriteError)) throw err;
+    }
+  }
+
+  /** Sets a meta key; a failure (a full disk) is logged once and otherwise ignored. */
+  quietMeta(key: string, value: string): void {
+    this.quietly(() => this.write(() => this.s.setMeta!.run(key, value)));
   }
 
   /** Rebuilds the daily rollup when the process time zone is not the one it was built in. */
@@ -172,7 +242,12 @@ export class Writer {
     if (env === this.tzEnv) return;
     const zone = timeZone();
     if ((this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) {
-      this.write(() => this.db.transaction(() => this.rebuildDaily(zone))());
+      this.write(() => {
+        this.db.transaction(() => this.rebuildDaily(zone))();
+        this.undo.push(() => {
+          this.tzEnv = null; // rolled back: look again
+        });
+      });
     }
     this.tzEnv = env;
   }
@@ -188,11 +263,34 @@ export class Writer {
     this.s.setMeta!.run('daily_tz', zone);
   }
 
-  /** Makes every write so far durable (also done COMMIT_MS after the first pending write, and by close). */
-  commit(): void {
+  /**
+   * Makes every write so far durable (also done COMMIT_MS after the first pending write, and by close).
+   * Never throws: a commit that fails (full disk, I/O error) drops the pending writes from the file and
+   * from memory alike, is logged once, and their files' cursors stay behind, so they are read again.
+   * Returns whether everything written so far is durable.
+   */
+  commit(): boolean {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (!this.db.inTransaction) return this.failing === null;
+    try {
+      this.db.exec('COMMIT');
+      this.undo.clear();
+      if (this.failing !== null) this.opts.log('index writes work again');
+      this.failing = null;
+      return true;
+    } catch (err) {
+      if (this.db.inTransaction) {
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          // the connection already rolled back, or cannot: either way nothing pending is kept
+        }
+      }
+      this.abandonPending();
+      this.writeFailed(writeErrorOf(err));
+      return false;
+    }
   }
 
   /**
@@ -203,13 +301,45 @@ export class Writer {
    * batch instead costs more than the batch itself (every commit rewrites the touched key-index pages).
    */
   private write(fn: () => unknown): void {
-    if (!this.db.inTransaction) {
-      this.db.exec('BEGIN');
-      this.timer = setTimeout(() => this.commit(), COMMIT_MS);
-      this.timer.unref();
+    try {
+      if (!this.db.inTransaction) {
+        this.db.exec('BEGIN');
+        this.timer = setTimeout(() => this.commit(), COMMIT_MS);
+        this.timer.unref();
+      }
+    } catch (err) {
+      throw this.writeFailed(writeErrorOf(err));
     }
-    fn();
+    const mark = this.undo.mark();
+    try {
+      fn();
+    } catch (err) {
+      // A failed savepoint is rolled back by better-sqlite3; an I/O error or a full disk may make SQLite
+      // roll back the whole transaction, and with it every write since the last commit.
+      if (this.db.inTransaction) this.undo.rollbackTo(mark);
+      else this.abandonPending();
+      this.version++;
+      const failure = writeErrorOf(err);
+      throw failure.kind === 'rejected' ? failure : this.writeFailed(failure);
+    }
     this.version++;
+  }
+
+  /** The transaction is gone: memory goes back to the last commit. */
+  private abandonPending(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.undo.rollbackTo(0);
+  }
+
+  /** Logs a failure of the file (not of a row) once per kind until a write succeeds; reports corruption. */
+  private writeFailed(err: IndexWriteError): IndexWriteError {
+    if (this.failing !== err.kind) {
+      this.failing = err.kind;
+      this.opts.log(`index write failed (${err.message}); serving what is committed and retrying`);
+    }
+    if (err.kind === 'corrupt') this.opts.onCorrupt(err);
+    return err;
   }
 
   private priced = (name: string): boolean => name.startsWith('<') || this.prices!.lookup(name) !== null;
@@ -221,7 +351,7 @@ export class Writer {
     }).cost;
   }
 
-  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void {
+  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): void {
     const c = this.catalog;
     const project = c.project(role.project);
     const file = c.file(batch.path);
@@ -235,7 +365,7 @@ export class Writer {
       : null;
     this.s.fileRole!.run(project, role.session !== null ? session : null, agent, main ? 1 : 0, file.id);
     if (meta.firstTs !== undefined && (file.firstTs === null || meta.firstTs < file.firstTs)) {
-      file.firstTs = meta.firstTs;
+      c.setFirstTs(file, meta.firstTs);
       this.s.fileFirstTs!.run(meta.firstTs, file.id);
     }
     if (meta.cwd) {
@@ -246,22 +376,43 @@ export class Writer {
     if (session !== null && meta.title && meta.titleKind) this.s.sessionTitle!.run(meta.title, meta.titleKind, session, meta.titleKind);
     if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
 
-    const delta = new RollupDelta(this.dayOf);
-    for (const m of this.winnersOf(batch, role, project, file)) this.place(m, file, delta);
-    delta.flush(this.rollups);
+    const { winners, invalid } = this.winnersOf(batch, role, project, file);
+    let rejected = invalid;
+    let reason = invalid ? 'a count, cost or timestamp out of range' : '';
+    if (!careful) {
+      const delta = new RollupDelta(this.dayOf);
+      for (const m of winners) this.place(m, file, delta);
+      delta.flush(this.rollups);
+    } else {
+      for (const m of winners) {
+        const mark = this.undo.mark();
+        try {
+          this.placeTx(m, file);
+        } catch (err) {
+          const failure = writeErrorOf(err);
+          if (isEnvironmental(failure)) throw err;
+          this.undo.rollbackTo(mark);
+          rejected++;
+          reason = failure.message;
+        }
+      }
+    }
+    if (rejected) this.opts.log(`skipped ${rejected} usage line${rejected === 1 ? '' : 's'} of ${batch.path} that the index cannot store (${reason})`);
 
     const st = batch.stats;
+    // Rejected rows count with the malformed lines: skipped, counted, and their file read on.
     this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
-      st.lines, st.usageLines, st.blank, st.malformed, st.giant, file.id);
+      st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, file.id);
   }
 
-  /** Decodes the batch into messages, keeping only the best copy of each key within the batch. */
-  private winnersOf(batch: UsageBatch, role: FileRole, project: number, file: FileInfo): Iterable<Msg> {
+  /** Decodes the batch into messages, keeping only the best copy of each key within the batch; counts the rows it cannot store. */
+  private winnersOf(batch: UsageBatch, role: FileRole, project: number, file: FileInfo): { winners: Iterable<Msg>; invalid: number } {
     const c = this.catalog;
     const strs = decodeStrings(batch.strTable);
     const { nums, flags, strIdx } = batch;
     const fallbackSid = path.basename(batch.path, '.jsonl');
     const best = new Map<string, Msg>();
+    let invalid = 0;
     for (let i = 0; i < batch.rows; i++) {
       const n = i * NUM_COLS;
       const s = i * STR_COLS;
@@ -289,10 +440,14 @@ export class Writer {
         cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,
         costUSD: Number.isNaN(cost) ? null : cost, cost: 0, tools: strs[strIdx[s + STR.tools]!]!,
       };
+      if (!storable(m)) {
+        invalid++;
+        continue;
+      }
       m.cost = this.costOf(modelName, m);
       best.set(key, m);
     }
-    return best.values();
+    return { winners: best.values(), invalid };
   }
 
   /** Inserts a message, or settles it against the stored copy of its key. */
@@ -302,7 +457,7 @@ export class Writer {
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
-        keys.set(m.hkey, Number(this.s.insert!.run(...params(m)).lastInsertRowid));
+        this.setKey(m.hkey, Number(this.s.insert!.run(...params(m)).lastInsertRowid));
         delta.add(m, 1);
         return;
       }
@@ -319,6 +474,18 @@ export class Writer {
     } else if (old.file !== m.file) {
       this.s.insertAlt!.run(...params(m));
     }
+  }
+
+  /** Sets (id) or deletes (undefined) a key of the key index, undone with its write. */
+  private setKey(hkey: number, id: number | undefined): void {
+    const keys = this.keyIds();
+    const was = keys.get(hkey);
+    if (id === undefined) keys.delete(hkey);
+    else keys.set(hkey, id);
+    this.undo.push(() => {
+      if (was === undefined) keys.delete(hkey);
+      else keys.set(hkey, was);
+    });
   }
 
   /** hkey -> message id of every stored winner, read from the file once, then kept in step by the writer. */
@@ -346,19 +513,18 @@ export class Writer {
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
     this.s.deleteFileMsgs!.run(f.id);
     this.s.deleteFileAlts!.run(f.id);
-    const keys = this.keyIds();
     for (const m of gone) {
       delta.add(m, -1);
-      keys.delete(m.hkey);
+      this.setKey(m.hkey, undefined);
       const alt = this.s.bestAlt!.get(m.hkey, m.key) as StoredMsg | undefined;
       if (!alt) continue;
-      keys.set(m.hkey, Number(this.s.promote!.run(alt.id).lastInsertRowid));
+      this.setKey(m.hkey, Number(this.s.promote!.run(alt.id).lastInsertRowid));
       this.s.deleteAlt!.run(alt.id);
       delta.add(alt, 1);
     }
     delta.flush(this.rollups);
     this.s.fileReset!.run(f.id);
-    f.firstTs = null;
+    this.catalog.setFirstTs(f, null);
   }
 
   /** New prices: every stored cost, the rollups built from them, and the priced flags. */

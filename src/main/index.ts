@@ -3,11 +3,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig, type Config } from './config.ts';
-import { openIndex } from '../index-db/index.ts';
+import { IndexWriteError } from '../index-db/index.ts';
+import { keepIndex } from './index-keeper.ts';
 import { createPriceSource } from './prices.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from './usage-probe.ts';
-import { startPipeline, type Pipeline } from './pipeline.ts';
+import { startPipeline } from './pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from './log.ts';
 
@@ -44,9 +45,6 @@ async function main(): Promise<void> {
   const lifecycle = createLifecycle(log);
   exitOnSignals(lifecycle);
 
-  const index = openIndex(config.indexPath, { log });
-  lifecycle.add('index', () => index.close());
-
   const prices = createPriceSource({
     source: config.prices ?? undefined,
     offline: config.offline,
@@ -56,11 +54,24 @@ async function main(): Promise<void> {
   });
   lifecycle.add('prices', () => prices.close());
 
-  let pipeline: Pipeline | null = null;
+  // One writer per index file: a second process on the same file serves it read-only and takes over
+  // when the writer stops. Busy, read-only or unopenable files end the process with one clear line.
+  const index = await keepIndex({
+    file: config.indexPath,
+    log,
+    prices: () => prices.current(),
+    startPipeline: (db) => startPipeline({ projectsDirs: config.projectsDirs, index: db, log }),
+  }).catch((err: unknown) => {
+    if (!(err instanceof IndexWriteError)) throw err;
+    process.stderr.write(`cost-dashboard: ${err.message}\n`);
+    process.exit(1);
+  });
+  lifecycle.add('index', () => index.close());
+
   const server = createServer({
     index,
     config,
-    indexing: () => pipeline?.ingest.progress() ?? { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
+    indexing: () => index.progress(),
     prices: () => prices.current(),
     probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
     uiDir: uiDir(),
@@ -75,9 +86,7 @@ async function main(): Promise<void> {
   // Prices before the first write, so costs are computed once: a file is read at once, a URL gets
   // PRICE_WAIT_MS; past that the built-in table prices, and a late catalogue reprices (onChange).
   await Promise.race([prices.start(), new Promise((resolve) => setTimeout(resolve, PRICE_WAIT_MS).unref())]);
-  index.setPrices(prices.current());
-  pipeline = await startPipeline({ projectsDirs: config.projectsDirs, index, log });
-  lifecycle.add('pipeline', () => pipeline?.close());
+  await index.start();
 }
 
 function openBrowser(url: string): void {

@@ -1,6 +1,7 @@
 // Per-file cursors decide what to read; at most one task per path is in flight, a burst of
 // changes to one path is coalesced into one follow-up read. Start-up and live updates share this path.
 import fs from 'node:fs';
+import { IndexWriteError } from '../index-db/errors.ts';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
 import { HEAD_BYTES } from '../workers/protocol.ts';
 import type { IndexingState } from '../http/api-types.ts';
@@ -122,6 +123,9 @@ export function createIngest(deps: IngestDeps): Ingest {
       index.applyBatch(batch, role, stat.size, stat.mtimeMs);
     } catch (err) {
       if (closed) return;
+      // The index could not store the batch (full disk, I/O): the writer logged it, the cursor did not
+      // move, and the file is read again by its next change or check.
+      if (err instanceof IndexWriteError) return;
       const message = err instanceof Error ? err.message : String(err);
       log(`cannot read ${path}: ${message}`);
       index.markUnreadable(path, message);
