@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   exitOnSignals(lifecycle);
 
   const index = openIndex(config.indexPath, { log });
-  lifecycle.add('index', () => index.close());
+  lifecycle.add('index', () => index.close(), { atExit: true });
 
   const prices = createPriceSource({
     source: config.prices ?? undefined,
