@@ -64,6 +64,22 @@ test('launch: one ready line with the real port; IPC ping answered', async () =>
   assert.match(ready[0]!, /^Cost Dashboard running at http:\/\/localhost:\d+$/);
   assert.equal(await (await fetch(`${hub.appUrl}/hub-config`)).json(), { enabled: true, url: hub.hubUrl });
   assert.ok(await ping(hub.app!.child));
+  // The hub's stats ask, answered by its SDK over the same channel.
+  const child = hub.app!.child;
+  const stats = await new Promise<any>((resolve) => {
+    const on = (m: any) => m?.type === 'hub:stats' && m.id === 's-1' && (child.off('message', on), resolve(m));
+    child.on('message', on);
+    child.send({ type: 'hub:stats', id: 's-1' });
+  });
+  assert.ok(stats.rss > 0 && Number.isInteger(stats.cpu), JSON.stringify(stats));
+  // Launched as the public hub launches: its whole environment plus CLAUDE_HUB and CLAUDE_CONFIG_DIR.
+  const env = new Map(
+    fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const),
+  );
+  assert.is(env.get('CLAUDE_HUB'), '1');
+  assert.is(env.get('CLAUDE_CONFIG_DIR'), path.join(FIXTURES, 'transcripts/config'));
+  assert.is(env.get('AGENT_HUB'), undefined);
+  assert.is(env.get('PATH'), process.env.PATH);
 });
 
 test('routes under the hub: the hub SDK wins over the stub; framing allowed for the hub; Origin checked', async () => {

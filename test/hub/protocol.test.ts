@@ -339,6 +339,9 @@ test('a hub that speaks only protocol 2: no welcome, status unanswered, cache re
     await page.keyboard.press('Control+Alt+p');
     await page.waitForTimeout(100);
     assert.equal((await hubLog(page, 'received')).map((r) => r.msg.type), ['hub:hello']);
+    // A document that is not live still counts for the hub (the public page drops nothing by liveness).
+    await frame.evaluate(() => (window as any).caller.closeGuard(true));
+    await page.waitForFunction(() => (window as any).hub.state().guards.caller === true);
   } finally {
     await ctx.close();
     await v2.stop();
