@@ -154,6 +154,12 @@ test('project.changed scopes the API queries, with the project path decoded loss
     // The hub never sends null: there is no way back to "no project" in it.
     await page.evaluate(() => (window as any).hub.setProject(null));
     assert.is((await hubLog(page, 'sent')).filter((s) => s.msg.topic === 'project.changed' && s.msg.payload === null).length, 0);
+    // The spec's hub may still send null (event rule 4): the app clears its scope. Posted as that hub would.
+    await page.evaluate((origin) => {
+      const f = document.querySelector<HTMLIFrameElement>('iframe[data-app="cost"]')!;
+      f.contentWindow!.postMessage({ type: 'hub:event', topic: 'project.changed', payload: null }, origin);
+    }, hub.appUrl);
+    await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === null);
   } finally {
     await ctx.close();
   }
