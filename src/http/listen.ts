@@ -20,6 +20,13 @@ export interface Listening {
 }
 
 const RANDOM_PORT_TRIES = 5;
+/**
+ * A proxy in front (the hub's pools idle sockets) must never reuse a socket we are closing, so idle
+ * keep-alive sockets live longer than any such pool (Node's default is 5 s, proxies commonly keep 60 s).
+ * The headers timeout must exceed it, or Node closes a reused idle socket on that timer first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+export const HEADERS_TIMEOUT_MS = 66_000;
 
 function isLoopbackAddress(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -27,7 +34,7 @@ function isLoopbackAddress(host: string): boolean {
 
 function listenOne(handler: http.RequestListener, port: number, host: string): Promise<http.Server> {
   return new Promise((resolve, reject) => {
-    const server = http.createServer(handler);
+    const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
     const onError = (err: Error) => reject(err);
     server.once('error', onError);
     server.listen(port, host, () => {

@@ -16,7 +16,10 @@ export interface IndexKeeper {
   start(): Promise<void>;
   progress(): IndexingState;
   setPrices(table: PriceTable): void;
-  close(): Promise<void>;
+  /** Stops taking over, recovering and reading transcripts (the pipeline). */
+  stop(): Promise<void>;
+  /** Commits and closes the index file; synchronous, so it also runs at process exit. */
+  closeIndex(): void;
 }
 
 export interface KeeperOptions {
@@ -153,15 +156,19 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     setPrices(table) {
       writer?.setPrices(table);
     },
-    async close() {
+    async stop() {
       closed = true;
       if (takeover) clearInterval(takeover);
       await recovering;
       await pipeline?.close();
-      writer?.close();
-      reader?.close();
+    },
+    closeIndex() {
+      closed = true;
+      if (takeover) clearInterval(takeover);
+      const open = [writer, reader];
       writer = null;
       reader = null;
+      for (const index of open) index?.close();
     },
   };
 }

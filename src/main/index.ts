@@ -66,7 +66,10 @@ async function main(): Promise<void> {
     process.stderr.write(`cost-dashboard: ${err.message}\n`);
     process.exit(1);
   });
-  lifecycle.add('index', () => index.close());
+  // Registered before the pipeline's stop, so it runs after it; synchronous and atExit, because under a hub the
+  // SDK calls process.exit() when the hub goes away, mid-shutdown or before it: the index is still committed.
+  lifecycle.add('index', () => index.closeIndex(), { atExit: true });
+  lifecycle.add('pipeline', () => index.stop());
 
   const server = createServer({
     index,

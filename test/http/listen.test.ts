@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { listen } from '../../src/http/listen.ts';
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listen } from '../../src/http/listen.ts';
 
 const handler: http.RequestListener = (_req, res) => res.end('ok');
 
@@ -103,6 +103,40 @@ l('close() is idempotent and frees the port', async () => {
   await Promise.all([r.close(), r.close()]);
   const again = await occupy(r.port, '127.0.0.1');
   await close(again);
+});
+
+l('keep-alive: idle sockets outlive a pooling proxy (65 s, headers timeout above it); a socket idle past 5 s is reused', async () => {
+  const r = await listen(handler, { host: '127.0.0.1', port: 0, log: () => {} });
+  // What the hub's proxy does: one pooled keep-alive socket, reused for the next request.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const request = () =>
+    new Promise<{ body: string; reused: boolean; socket: unknown }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: r.port, path: '/', agent, headers: { host: 'localhost' } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ body, reused: req.reusedSocket, socket: res.socket }));
+      });
+      req.on('error', reject);
+    });
+  try {
+    for (const s of r.servers) {
+      assert.is(s.keepAliveTimeout, KEEP_ALIVE_TIMEOUT_MS);
+      assert.ok(s.headersTimeout > s.keepAliveTimeout);
+    }
+    assert.ok(KEEP_ALIVE_TIMEOUT_MS >= 65_000 && HEADERS_TIMEOUT_MS > KEEP_ALIVE_TIMEOUT_MS);
+    const first = await request();
+    assert.is(first.body, 'ok');
+    assert.not.ok(first.reused);
+    // Past Node's default 5 s keepAliveTimeout, after which the server used to close the idle socket.
+    await new Promise((res) => setTimeout(res, 6000));
+    const second = await request();
+    assert.is(second.body, 'ok');
+    assert.ok(second.reused, 'the idle pooled socket is reused');
+    assert.is(second.socket, first.socket);
+  } finally {
+    agent.destroy();
+    await r.close();
+  }
 });
 
 l.run();

@@ -1,29 +1,31 @@
 // The built dashboard (dist/main.js, `npm run build` first) launched and framed by the conformance
-// hub exactly as a hub does: ready line, IPC, SDK routes, guards, theme, project scope,
-// session.cost in message and url mode, forwarded keys; and standalone, where it posts nothing.
+// hub as the public hub does: ready line, IPC, SDK routes, the hub's proxy in front, guards, theme,
+// project scope, session.cost in message and url mode, forwarded keys, the hub's keys in the help;
+// and standalone, where it posts nothing.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appFrame, hubLog, launchBrowser } from './browser.ts';
-import { FIXTURES, loadThemes, ping, READY_RE, REPO_ROOT, SDK_SERVER, spawnApp, startHub, type RunningHub } from './conformance-hub.ts';
+import { CLIENT_BUNDLE, FIXTURES, loadThemes, ping, READY_RE, SDK_SERVER, spawnApp, startHub, type RunningHub } from './conformance-hub.ts';
 
 const THEMES = loadThemes();
 const OTHER = THEMES[2]!.id;
 const PROJECT_PATH = '/Users/randlee/Documents/github/claude-history';
 const PROJECT = '-Users-randlee-Documents-github-claude-history';
 const SESSION = '967e501d-aa48-4eab-a21f-b17058bd78f0';
-const CLIENT = fs.readFileSync(path.join(REPO_ROOT, 'test/vendor/agent-hub-sdk.js'), 'utf8');
 
 let browser: Browser;
 let hub: RunningHub;
 
 /** Opens the hub page; `requests` collects every API request of the app, in order. */
 async function openHub(): Promise<{ ctx: BrowserContext; page: Page; frame: Frame; requests: URL[] }> {
-  const ctx = await browser.newContext();
+  // The hub has no stored theme (first run): it follows the OS preference, here dark.
+  const ctx = await browser.newContext({ colorScheme: 'dark' });
   const page = await ctx.newPage();
   const requests: URL[] = [];
   page.on('request', (r: Request) => {
@@ -61,11 +63,27 @@ test('launch: one ready line with the real port; IPC ping answered', async () =>
   assert.is(ready.length, 1);
   assert.match(ready[0]!, /^Cost Dashboard running at http:\/\/localhost:\d+$/);
   assert.equal(await (await fetch(`${hub.appUrl}/hub-config`)).json(), { enabled: true, url: hub.hubUrl });
-  assert.ok(await ping(hub.app!.child, 'p-1'));
+  assert.ok(await ping(hub.app!.child));
+  // The hub's stats ask, answered by its SDK over the same channel.
+  const child = hub.app!.child;
+  const stats = await new Promise<any>((resolve) => {
+    const on = (m: any) => m?.type === 'hub:stats' && m.id === 's-1' && (child.off('message', on), resolve(m));
+    child.on('message', on);
+    child.send({ type: 'hub:stats', id: 's-1' });
+  });
+  assert.ok(stats.rss > 0 && Number.isInteger(stats.cpu), JSON.stringify(stats));
+  // Launched as the public hub launches: its whole environment plus CLAUDE_HUB and CLAUDE_CONFIG_DIR.
+  const env = new Map(
+    fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const),
+  );
+  assert.is(env.get('CLAUDE_HUB'), '1');
+  assert.is(env.get('CLAUDE_CONFIG_DIR'), path.join(FIXTURES, 'transcripts/config'));
+  assert.is(env.get('AGENT_HUB'), undefined);
+  assert.is(env.get('PATH'), process.env.PATH);
 });
 
 test('routes under the hub: the hub SDK wins over the stub; framing allowed for the hub; Origin checked', async () => {
-  for (const name of ['agent-hub-sdk.js', 'claude-hub-sdk.js']) assert.is(await (await fetch(`${hub.appUrl}/vendor/${name}`)).text(), CLIENT, name);
+  for (const name of ['agent-hub-sdk.js', 'claude-hub-sdk.js']) assert.is(await (await fetch(`${hub.appUrl}/vendor/${name}`)).text(), CLIENT_BUNDLE, name);
   const home = await fetch(`${hub.appUrl}/`);
   assert.is(home.status, 200);
   assert.is(home.headers.get('x-frame-options'), null);
@@ -73,6 +91,31 @@ test('routes under the hub: the hub SDK wins over the stub; framing allowed for 
   const post = (origin: string) => fetch(`${hub.appUrl}/api/refresh`, { method: 'POST', headers: { Origin: origin } });
   assert.is((await post(hub.hubUrl)).status, 200);
   assert.is((await post('http://evil.example')).status, 403);
+});
+
+test('the proxy path: Host forwarded, its own Origin rewritten, hub_token and hop-by-hop headers stripped', async () => {
+  const proxy = hub.proxy!;
+  const before = proxy.forwarded.length;
+  const res = await new Promise<number>((resolve, reject) => {
+    // node:http, as fetch may not send Connection or Cookie as given.
+    const req = http.request(`${hub.appUrl}/api/refresh`, {
+      method: 'POST',
+      headers: { Origin: hub.appUrl, Cookie: 'hub_token=secret; theme=dark', Connection: 'keep-alive, x-hop', 'X-Hop': '1', 'Keep-Alive': 'timeout=5' },
+    });
+    req.on('response', (r) => (r.resume(), resolve(r.statusCode ?? 0)));
+    req.on('error', reject);
+    req.end();
+  });
+  // The app checks the Origin against its own port: the proxy's origin became the app's.
+  assert.is(res, 200);
+  const got = proxy.forwarded.slice(before).find((f) => f.path === '/api/refresh')!.headers;
+  assert.is(got.host, new URL(hub.appUrl).host);
+  assert.is(got.origin, `http://localhost:${hub.app!.port}`);
+  assert.is(got.cookie, 'theme=dark');
+  for (const h of ['connection', 'keep-alive', 'x-hop']) assert.is(got[h], undefined, h);
+  // Another site's Origin is left as it is, so the app still refuses it through the proxy.
+  assert.is((await fetch(`${hub.appUrl}/api/refresh`, { method: 'POST', headers: { Origin: 'http://evil.example' } })).status, 403);
+  assert.is.not(hub.app!.port, proxy.port);
 });
 
 test('handshake and theme both ways, with the shell following the hub', async () => {
@@ -86,13 +129,13 @@ test('handshake and theme both ways, with the shell following the hub', async ()
     await page.evaluate((id) => (window as any).hub.setTheme('light', id), OTHER);
     await frame.waitForFunction((id) => document.body.classList.contains('light') && document.body.dataset.theme === id, OTHER);
     assert.is(await accent(), THEMES[2]!.vars.light['--accent']);
-    assert.equal(JSON.parse((await frame.evaluate(() => localStorage.getItem('agent-hub:vars')))!), THEMES[2]!.vars.light);
+    assert.equal(JSON.parse((await frame.evaluate(() => localStorage.getItem('claude-hub:vars')))!), THEMES[2]!.vars.light);
   } finally {
     await ctx.close();
   }
 });
 
-test('project.changed scopes the API queries; null clears the scope', async () => {
+test('project.changed scopes the API queries, with the project path decoded losslessly; a second pick moves the scope', async () => {
   const { ctx, page, frame, requests } = await openHub();
   try {
     await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview');
@@ -101,8 +144,21 @@ test('project.changed scopes the API queries; null clears the scope', async () =
     await waitFor(() => requests.some((u) => u.pathname === '/api/overview' && u.searchParams.get('project') === PROJECT), 'scoped overview');
     const scope = () => frame.evaluate(() => (document.querySelector('cost-app') as any)._scope);
     assert.is(await scope(), PROJECT);
-    // The unscoped overview is still in the page's 5-minute memory cache, so clearing shows in the shell's state.
+    const sent = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost' && s.msg.topic === 'project.changed').map((s) => s.msg.payload);
+    assert.equal(sent.at(-1), { project: PROJECT_PATH, encoded: PROJECT, name: 'claude-history' });
+    // The palette's other project: its path comes from its transcripts, not from its folder name.
+    await page.selectOption('#project-picker', 'sample-project');
+    await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === 'sample-project');
+    const last = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost' && s.msg.topic === 'project.changed').at(-1)!.msg.payload;
+    assert.equal(last, { project: '/path/to/Demo', encoded: 'sample-project', name: 'Demo' });
+    // The hub never sends null: there is no way back to "no project" in it.
     await page.evaluate(() => (window as any).hub.setProject(null));
+    assert.is((await hubLog(page, 'sent')).filter((s) => s.msg.topic === 'project.changed' && s.msg.payload === null).length, 0);
+    // The spec's hub may still send null (event rule 4): the app clears its scope. Posted as that hub would.
+    await page.evaluate((origin) => {
+      const f = document.querySelector<HTMLIFrameElement>('iframe[data-app="cost"]')!;
+      f.contentWindow!.postMessage({ type: 'hub:event', topic: 'project.changed', payload: null }, origin);
+    }, hub.appUrl);
     await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === null);
   } finally {
     await ctx.close();
@@ -182,6 +238,43 @@ test('keys: ctrl+alt+p and alt+3 reach the hub, t stays in the app', async () =>
   }
 });
 
+test("the help overlay lists the hub's keys as the hub labels them (a remapped key, an unbound one left out)", async () => {
+  const remapped = await startHub({ keys: { 'hub.projectPicker': 'ctrl+alt+o', 'hub.configDirPicker': null } });
+  const ctx = await browser.newContext();
+  try {
+    const page = await ctx.newPage();
+    await page.goto(remapped.hubUrl);
+    const frame = await appFrame(page, remapped.appUrl);
+    await page.waitForFunction(() => (window as any).hub.state().live.cost === true);
+    await frame.locator('cost-app').waitFor();
+    await frame.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    await frame.locator('cost-help-overlay dialog').waitFor({ state: 'visible' });
+    const rows = await frame.$$eval('cost-help-overlay .shortcut', (els) =>
+      els.map((el) => [Array.from(el.querySelectorAll('dt kbd'), (k) => k.textContent).join('+'), el.querySelector('dd')!.textContent!.trim(), el.classList.contains('hub-key')]),
+    );
+    assert.equal(
+      rows.filter((r) => r[2]).map((r) => [r[0], r[1]]),
+      [
+        ['Ctrl+Alt+O', 'Hub: pick a project'],
+        ['Ctrl+Alt+A', 'Hub: app launcher'],
+        ['Ctrl+Alt+←/→', 'Hub: previous / next app'],
+        ['Alt+1…9', 'Hub: go to app by number'],
+      ],
+    );
+    // The app's own keys are still listed, before the hub's.
+    assert.ok(rows.some((r) => r[0] === 'Ctrl+Shift+S' && !r[2]));
+    // The label is the key the hub runs: the remapped combo reaches it.
+    await frame.locator('cost-help-overlay dialog').press('Escape');
+    await frame.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+Alt+o');
+    await page.waitForFunction(() => (window as any).hub.state().paletteOpen);
+  } finally {
+    await ctx.close();
+    await remapped.stop();
+  }
+});
+
 test('the IPC channel closing ends the app', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ipc-'));
   const app = await spawnApp({
@@ -192,7 +285,7 @@ test('the IPC channel closing ends the app', async () => {
     env: { COST_INDEX: path.join(root, 'i.db'), PRICES_URL: path.join(FIXTURES, 'prices/catalogue.json') },
   });
   try {
-    assert.ok(await ping(app.child, 'p-2'));
+    assert.ok(await ping(app.child));
     app.child.disconnect();
     const code = await Promise.race([app.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
     assert.is(code, 0);
@@ -228,7 +321,7 @@ test('standalone: the stub, no /hub-config, no cached vars, no postMessage at al
     const urls: string[] = [];
     page.on('request', (r) => urls.push(new URL(r.url()).pathname));
     await page.goto(base);
-    await page.evaluate(() => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': '#0badc0' })));
+    await page.evaluate(() => localStorage.setItem('claude-hub:vars', JSON.stringify({ '--accent': '#0badc0' })));
     await page.reload();
     await page.waitForFunction(() => document.querySelector('cost-app') !== null && (window as any).AgentHub);
     await page.waitForTimeout(500);
@@ -236,6 +329,11 @@ test('standalone: the stub, no /hub-config, no cached vars, no postMessage at al
     assert.is(await page.evaluate(() => document.body.style.getPropertyValue('--accent')), '');
     assert.is(await page.evaluate(() => (window as any).posted), 0);
     assert.not.ok(urls.includes('/hub-config'));
+    // Standalone the help lists the app's keys only.
+    await page.keyboard.press('?');
+    await page.locator('cost-help-overlay dialog').waitFor({ state: 'visible' });
+    assert.is(await page.locator('cost-help-overlay .hub-key').count(), 0);
+    assert.ok((await page.locator('cost-help-overlay .shortcut').count()) > 0);
     assert.ok(urls.includes('/vendor/agent-hub-sdk.js'));
   } finally {
     await ctx.close();

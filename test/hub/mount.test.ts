@@ -1,5 +1,6 @@
 // mountHub over a real Polka server with real sirv static files behind it, and real SDK files
-// (the conformance server SDK, a public-hub-named one, a throwing one, a missing one).
+// (the conformance server SDK, named as the public hub names it; a spec-named one; a throwing one;
+// a missing one).
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,10 +12,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mountHub } from '../../src/http/hub.ts';
 import { parseConfig } from '../../src/main/config.ts';
-import { FIXTURES, REPO_ROOT, SDK_SERVER } from './conformance-hub.ts';
+import { CLIENT_BUNDLE, FIXTURES, REPO_ROOT, SDK_SERVER } from './conformance-hub.ts';
 
 const STUB = fs.readFileSync(path.join(REPO_ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8');
-const CLIENT = fs.readFileSync(path.join(REPO_ROOT, 'test/vendor/agent-hub-sdk.js'), 'utf8');
 const HUB_URL = 'http://localhost:3540';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-mount-'));
@@ -23,17 +23,17 @@ fs.mkdirSync(path.join(uiDir, 'vendor'), { recursive: true });
 fs.writeFileSync(path.join(uiDir, 'vendor/agent-hub-sdk.js'), STUB);
 fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><p>app</p>');
 
-/** A server SDK written the public hub's way: Express sendFile, claude naming. */
-const claudeSdk = path.join(tmp, 'claude-server.cjs');
+/** A server SDK written the spec's way: Express sendFile, agent naming. */
+const agentSdk = path.join(tmp, 'agent-server.cjs');
 fs.writeFileSync(
-  claudeSdk,
+  agentSdk,
   `const path = require('node:path');
 module.exports.mount = (app) => {
-  app.get('/vendor/claude-hub-sdk.js', (_req, res) => res.sendFile(path.join(__dirname, 'claude-client.js')));
-  app.get('/hub-config', (_req, res) => res.json({ enabled: !!process.env.CLAUDE_HUB, url: process.env.HUB_URL || null }));
+  app.get('/vendor/agent-hub-sdk.js', (_req, res) => res.sendFile(path.join(__dirname, 'agent-client.js')));
+  app.get('/hub-config', (_req, res) => res.json({ enabled: !!process.env.AGENT_HUB, url: process.env.HUB_URL || null }));
 };`,
 );
-fs.writeFileSync(path.join(tmp, 'claude-client.js'), '/* claude client */ window.ClaudeHub = {};');
+fs.writeFileSync(path.join(tmp, 'agent-client.js'), '/* agent client */ window.AgentHub = {};');
 const throwingSdk = path.join(tmp, 'throwing.cjs');
 fs.writeFileSync(throwingSdk, `module.exports.mount = (app) => { app.get('/vendor/agent-hub-sdk.js', (_q, r) => r.type('js').send('/* partial */')); throw new Error('boom'); };`);
 
@@ -90,12 +90,12 @@ test('outside a hub: the stub is served and /hub-config does not exist', async (
 });
 
 test('under the hub: the server SDK routes win over the stub, at both names', async () => {
-  const s = await serve({ AGENT_HUB: '1', HUB_URL, HUB_SDK_SERVER: SDK_SERVER });
+  const s = await serve({ CLAUDE_HUB: '1', HUB_URL, HUB_SDK_SERVER: SDK_SERVER });
   try {
     for (const name of ['agent-hub-sdk.js', 'claude-hub-sdk.js']) {
       const sdk = await get(`${s.base}/vendor/${name}`);
       assert.is(sdk.status, 200, name);
-      assert.is(sdk.text, CLIENT, name);
+      assert.is(sdk.text, CLIENT_BUNDLE, name);
       assert.match(sdk.type ?? '', /^text\/javascript/);
       assert.is(sdk.cache, 'no-cache');
     }
@@ -103,7 +103,7 @@ test('under the hub: the server SDK routes win over the stub, at both names', as
     assert.equal(JSON.parse(cfg.text), { enabled: true, url: HUB_URL });
     assert.match(cfg.type ?? '', /^application\/json/);
     // HEAD gets the headers and no body.
-    const head = await fetch(`${s.base}/vendor/agent-hub-sdk.js`, { method: 'HEAD' });
+    const head = await fetch(`${s.base}/vendor/claude-hub-sdk.js`, { method: 'HEAD' });
     assert.is(head.status, 200);
     assert.is(await head.text(), '');
     // Everything else still reaches the static files.
@@ -113,14 +113,14 @@ test('under the hub: the server SDK routes win over the stub, at both names', as
   }
 });
 
-test('a public-hub SDK (claude naming, sendFile) is served at the agent name too', async () => {
-  const s = await serve({ CLAUDE_HUB: '1', HUB_URL, HUB_SDK_SERVER: claudeSdk });
+test('a spec-named SDK (agent naming, sendFile) is served at the claude name too', async () => {
+  const s = await serve({ AGENT_HUB: '1', HUB_URL, HUB_SDK_SERVER: agentSdk });
   try {
-    const want = fs.readFileSync(path.join(tmp, 'claude-client.js'), 'utf8');
-    assert.is((await get(`${s.base}/vendor/claude-hub-sdk.js`)).text, want);
-    const agent = await get(`${s.base}/vendor/agent-hub-sdk.js`);
-    assert.is(agent.text, want);
-    assert.match(agent.type ?? '', /^text\/javascript/);
+    const want = fs.readFileSync(path.join(tmp, 'agent-client.js'), 'utf8');
+    assert.is((await get(`${s.base}/vendor/agent-hub-sdk.js`)).text, want);
+    const claude = await get(`${s.base}/vendor/claude-hub-sdk.js`);
+    assert.is(claude.text, want);
+    assert.match(claude.type ?? '', /^text\/javascript/);
     assert.equal(JSON.parse((await get(`${s.base}/hub-config`)).text), { enabled: true, url: HUB_URL });
   } finally {
     await s.close();

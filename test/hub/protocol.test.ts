@@ -1,6 +1,7 @@
-// The client SDK (test/vendor/agent-hub-sdk.js) against the conformance hub page, in Chromium,
-// through the hub's second app "caller" (no dashboard process needed): handshake, themes, cached
-// vars, sticky events, actions, keys, active state, closeGuard and a hub that speaks only v2.
+// The client SDK (test/hub/sdk: keys.js + client.js, as served at /vendor/claude-hub-sdk.js) against
+// the conformance hub page, in Chromium, through the hub's second app "caller" (no dashboard process
+// needed): handshake, themes, cached vars, sticky events, actions, keys, active state, closeGuard
+// and a hub that speaks only v2.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appFrame, hubLog, launchBrowser, reloadFrame } from './browser.ts';
-import { loadThemes, REPO_ROOT, startHub, type RunningHub } from './conformance-hub.ts';
+import { CLIENT_BUNDLE, loadThemes, REPO_ROOT, startHub, type RunningHub } from './conformance-hub.ts';
 
 const THEMES = loadThemes();
 const vars = (id: string, mode: 'light' | 'dark') => THEMES.find((t) => t.id === id)!.vars[mode];
@@ -17,7 +18,8 @@ const OTHER = THEMES[1]!.id; // a second built-in theme
 let browser: Browser;
 
 async function open(hub: RunningHub, ctx?: BrowserContext): Promise<{ ctx: BrowserContext; page: Page; frame: Frame }> {
-  const context = ctx ?? (await browser.newContext());
+  // The hub has no stored theme (first run): it follows the OS preference, here dark.
+  const context = ctx ?? (await browser.newContext({ colorScheme: 'dark' }));
   const page = await context.newPage();
   await page.goto(hub.hubUrl);
   const frame = await appFrame(page, hub.callerUrl);
@@ -26,7 +28,7 @@ async function open(hub: RunningHub, ctx?: BrowserContext): Promise<{ ctx: Brows
 
 const status = (frame: Frame) => frame.waitForFunction((s) => (window as any).caller?.status === s, 'live');
 const inlineAccent = (frame: Frame) => frame.evaluate(() => document.body.style.getPropertyValue('--accent'));
-const cached = (frame: Frame) => frame.evaluate(() => localStorage.getItem('agent-hub:vars'));
+const cached = (frame: Frame) => frame.evaluate(() => localStorage.getItem('claude-hub:vars'));
 
 const test = suite('client SDK under the conformance hub');
 let hub: RunningHub;
@@ -48,13 +50,22 @@ test('handshake: hello after load, welcome, theme replay, then active', async ()
     assert.equal(received[0]!.msg, { type: 'hub:hello', protocol: [1], subscribes: ['theme.changed', 'project.changed', 'caller.note'] });
     const sent = (await hubLog(page, 'sent')).map((s) => s.msg.type + (s.msg.topic ? ` ${s.msg.topic}` : ''));
     assert.equal(sent, ['hub:welcome', 'hub:event theme.changed', 'hub:active']);
+    // First run: the OS preference, no colour theme yet (the default theme's colours).
+    const first = (await hubLog(page, 'sent'))[1]!.msg.payload as any;
+    assert.equal([first.theme, first.colorTheme, first.vars], ['dark', undefined, vars('ember', 'dark')]);
+    // SDK 1.4: welcome carries the hub's key labels, read with keyLabel().
+    const welcome = (await hubLog(page, 'sent'))[0]!.msg as any;
+    assert.equal(welcome.keys['hub.projectPicker'], ['Ctrl', 'Alt', 'P']);
+    assert.equal(await frame.evaluate(() => (window as any).caller.keyLabel(['hub.prevApp', 'hub.nextApp'])), ['Ctrl', 'Alt', '←/→']);
+    assert.equal(await frame.evaluate(() => (window as any).caller.keyLabel('hub.appByNumber')), ['Alt', '1…9']);
+    assert.is(await frame.evaluate(() => (window as any).caller.keyLabel('hub.noSuchAction')), null);
     const seen = await frame.evaluate(() => (window as any).seen);
     assert.equal(seen.active, [true]);
     assert.equal(seen.status, ['waiting', 'live']);
     // Theme rule 7: the picker list, after the swatch rules are on the page.
     assert.is(seen.themes.length, THEMES.length);
     assert.equal(seen.themes[0], { id: 'ember', label: 'Ember' });
-    const css = await frame.evaluate(() => document.querySelector('style[data-agent-hub]')?.textContent ?? '');
+    const css = await frame.evaluate(() => document.querySelector('style[data-claude-hub]')?.textContent ?? '');
     assert.match(css, `.theme-swatch-ember { --sw-bg: ${THEMES[0]!.swatch.dark.bg};`);
     assert.match(css, `body.light .theme-swatch-ember { --sw-bg: ${THEMES[0]!.swatch.light.bg};`);
     // Rules 2 and 4: vars inline on <body> and cached.
@@ -81,8 +92,13 @@ test('theme both ways: hub pick, app pick echoed to the sender, unknown id', asy
     const themeMsgs = (await hubLog(page, 'received')).filter((r) => r.msg.type === 'hub:theme');
     assert.equal(themeMsgs.map((r) => r.msg), [{ type: 'hub:theme', theme: 'dark', colorTheme: 'ember' }]);
     assert.equal((await page.evaluate(() => (window as any).hub.state())).theme, { theme: 'dark', colorTheme: 'ember' });
-    // Report only on change: the same pick again sends nothing.
+    // Report only on change: the same pick again sends nothing; the hub sends nothing for an unchanged theme.
     await frame.evaluate(() => (window as any).report());
+    const themeEvents = (await hubLog(page, 'sent')).filter((s) => s.msg.topic === 'theme.changed').length;
+    await frame.evaluate(() => window.parent.postMessage({ type: 'hub:theme', theme: 'dark', colorTheme: 'ember' }, '*'));
+    await page.evaluate(() => (window as any).hub.setTheme('dark', 'ember'));
+    await page.waitForFunction(() => (window as any).hub.log.received.filter((r: any) => r.msg.type === 'hub:theme').length === 2);
+    assert.is((await hubLog(page, 'sent')).filter((s) => s.msg.topic === 'theme.changed').length, themeEvents);
     // An id the hub does not know: the hub falls back to its default and the app follows it.
     await frame.evaluate(() => {
       (window as any).mode = { theme: 'light', colorTheme: 'no-such-theme' };
@@ -90,7 +106,7 @@ test('theme both ways: hub pick, app pick echoed to the sender, unknown id', asy
     });
     await frame.waitForFunction(() => (window as any).mode.colorTheme === 'ember' && (window as any).mode.theme === 'light');
     assert.is(await inlineAccent(frame), vars('ember', 'light')['--accent']);
-    assert.is((await hubLog(page, 'received')).filter((r) => r.msg.type === 'hub:theme').length, 2);
+    assert.is((await hubLog(page, 'received')).filter((r) => r.msg.type === 'hub:theme').length, 3);
   } finally {
     await ctx.close();
   }
@@ -100,7 +116,7 @@ test('a theme.changed with no vars removes the inline and cached set', async () 
   const bare = await startHub({ app: false, registry: false });
   const { ctx, page, frame } = await open(bare);
   try {
-    await frame.evaluate(() => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': '#123456' })));
+    await frame.evaluate(() => localStorage.setItem('claude-hub:vars', JSON.stringify({ '--accent': '#123456' })));
     await reloadFrame(page, frame, () => frame.evaluate(() => location.reload()));
     await status(frame);
     await frame.waitForFunction(() => (window as any).mode.theme === 'dark');
@@ -113,13 +129,13 @@ test('a theme.changed with no vars removes the inline and cached set', async () 
 });
 
 test('cached vars: applied framed before first paint and before /hub-config; never standalone', async () => {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ colorScheme: 'dark' });
   const accent = '#0badc0';
   try {
     // Standalone (top level) with a cached set: the cache is not applied.
     const top = await ctx.newPage();
     await top.goto(hub.callerUrl);
-    await top.evaluate((a) => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': a })), accent);
+    await top.evaluate((a) => localStorage.setItem('claude-hub:vars', JSON.stringify({ '--accent': a })), accent);
     await top.reload();
     await top.waitForFunction(() => (window as any).caller.status === 'standalone');
     assert.is(await top.evaluate(() => document.body.style.getPropertyValue('--accent')), '');
@@ -136,7 +152,7 @@ test('cached vars: applied framed before first paint and before /hub-config; nev
             if (!(n instanceof HTMLElement) || n.tagName === 'SCRIPT' || n.parentNode !== document.body) continue;
             (window as any).firstContent = {
               accent: getComputedStyle(document.body).getPropertyValue('--accent').trim(),
-              sdk: typeof (window as any).AgentHub,
+              sdk: typeof (window as any).ClaudeHub,
             };
             return observer.disconnect();
           }
@@ -162,7 +178,7 @@ test('cached vars: applied framed before first paint and before /hub-config; nev
   }
 });
 
-test('sticky project: live change, replay on reload, null clears', async () => {
+test('sticky project: live change, replay on reload, a new pick; the hub never sends null', async () => {
   const { ctx, page, frame } = await open(hub);
   try {
     await status(frame);
@@ -174,8 +190,9 @@ test('sticky project: live change, replay on reload, null clears', async () => {
     await frame.waitForFunction(() => (window as any).seen?.events.length === 1);
     assert.equal(await frame.evaluate(() => (window as any).seen.events), [{ topic: 'project.changed', p: want }]);
     await page.evaluate(() => (window as any).hub.setProject(null));
+    await page.evaluate(() => (window as any).hub.setProject('/work/other'));
     await frame.waitForFunction(() => (window as any).seen.events.length === 2);
-    assert.is(await frame.evaluate(() => (window as any).seen.events[1].p), null);
+    assert.equal(await frame.evaluate(() => (window as any).seen.events[1].p), { project: '/work/other', encoded: '-work-other', name: 'other' });
   } finally {
     await ctx.close();
   }
@@ -194,6 +211,15 @@ test('actions: unhandled, bad-params, message mode, url mode without project rep
     assert.equal(await invoke('caller.echo', { text: 'hi' }), { ok: true, handledBy: 'caller' });
     await frame.waitForFunction(() => (window as any).seen.actions.length === 1);
     assert.equal(await frame.evaluate(() => (window as any).seen.actions[0].params), { text: 'hi' });
+    // The handler gets the caller's id, not one the hub made up.
+    const invokeId = (await hubLog(page, 'received')).filter((r) => r.msg.type === 'hub:invoke').at(-1)!.msg.id;
+    assert.is(await frame.evaluate(() => (window as any).seen.actions[0].meta.id), invokeId);
+    // An invoke with no params: the hub takes them as {} (caller.open's only param is optional).
+    await frame.evaluate(() => window.parent.postMessage({ type: 'hub:invoke', id: 'raw-1', action: 'caller.open' }, '*'));
+    await page.waitForFunction(() => (window as any).hub.log.sent.some((s: any) => s.msg.type === 'hub:result' && s.msg.id === 'raw-1'));
+    const raw = (await hubLog(page, 'sent')).find((s) => s.msg.id === 'raw-1')!.msg;
+    assert.equal(raw, { type: 'hub:result', id: 'raw-1', ok: true, handledBy: 'caller' });
+    assert.is(await page.evaluate(() => (window as any).hub.frameUrl('caller')), `${hub.callerUrl}/`);
     assert.ok(await frame.evaluate(() => (window as any).caller.can('caller.echo')));
     assert.not.ok(await frame.evaluate(() => (window as any).caller.can('nope.view')));
 
@@ -242,6 +268,12 @@ test('keys: bound combos go to the hub with preventDefault, others stay in the a
     await page.keyboard.press('Alt+3');
     await page.waitForFunction(() => (window as any).hub.state().onScreen === 'idle-2');
     assert.equal(await page.evaluate(() => (window as any).hub.log.keys), ['ctrl+alt+p', 'alt+3']);
+    // A hidden tab keeps its layout (its charts keep their size) and takes no input.
+    const hidden = await page.$eval('iframe[data-app="caller"]', (f) => {
+      const cs = getComputedStyle(f);
+      return [cs.visibility, cs.pointerEvents, f.getBoundingClientRect().width > 0];
+    });
+    assert.equal(hidden, ['hidden', 'none', true]);
     assert.ok(await page.evaluate(() => (window as any).hub.state().paletteOpen));
     assert.equal(await frame.evaluate(() => (window as any).pressed), [
       ['t', false],
@@ -288,7 +320,7 @@ test('a hub that speaks only protocol 2: no welcome, status unanswered, cache re
   try {
     const top = await ctx.newPage();
     await top.goto(v2.callerUrl);
-    await top.evaluate(() => localStorage.setItem('agent-hub:vars', JSON.stringify({ '--accent': '#0badc0' })));
+    await top.evaluate(() => localStorage.setItem('claude-hub:vars', JSON.stringify({ '--accent': '#0badc0' })));
     await top.close();
     const { page, frame } = await open(v2, ctx);
     await frame.waitForFunction(() => (window as any).caller?.status === 'waiting');
@@ -307,6 +339,9 @@ test('a hub that speaks only protocol 2: no welcome, status unanswered, cache re
     await page.keyboard.press('Control+Alt+p');
     await page.waitForTimeout(100);
     assert.equal((await hubLog(page, 'received')).map((r) => r.msg.type), ['hub:hello']);
+    // A document that is not live still counts for the hub (the public page drops nothing by liveness).
+    await frame.evaluate(() => (window as any).caller.closeGuard(true));
+    await page.waitForFunction(() => (window as any).hub.state().guards.caller === true);
   } finally {
     await ctx.close();
     await v2.stop();
@@ -317,17 +352,17 @@ test('the client SDK and the stub expose the same functions', async () => {
   const ctx = await browser.newContext();
   try {
     const page = await ctx.newPage();
-    const names = async (file: string) => {
+    const names = async (content: string) => {
       await page.setContent('<body></body>');
-      await page.addScriptTag({ content: fs.readFileSync(path.join(REPO_ROOT, file), 'utf8') });
+      await page.addScriptTag({ content });
       return page.evaluate(() => {
-        const hubObj = (window as any).AgentHub.connect();
+        const hubObj = ((window as any).AgentHub ?? (window as any).ClaudeHub).connect();
         return Object.keys(hubObj).filter((k) => typeof hubObj[k] === 'function').sort();
       });
     };
-    const stub = await names('ui/vendor/agent-hub-sdk.js');
-    assert.equal(stub, await names('test/vendor/agent-hub-sdk.js'));
-    for (const fn of ['subscribe', 'publish', 'bindTheme', 'onThemes', 'onActive', 'onStatus', 'handle', 'invoke', 'can', 'forwards', 'closeGuard', 'openExternal', 'terminalToken']) {
+    const stub = await names(fs.readFileSync(path.join(REPO_ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8'));
+    assert.equal(stub, await names(CLIENT_BUNDLE));
+    for (const fn of ['subscribe', 'publish', 'bindTheme', 'onThemes', 'onActive', 'onStatus', 'handle', 'invoke', 'can', 'forwards', 'keyLabel', 'closeGuard', 'openExternal', 'terminalToken']) {
       assert.ok(stub.includes(fn), fn);
     }
   } finally {

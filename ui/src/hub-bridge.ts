@@ -29,7 +29,24 @@ export interface HubBridge {
   can(action: string): boolean;
   /** True for a key press the hub binds: the app's own key handlers must leave it alone. */
   forwards(e: KeyboardEvent): boolean;
+  /** The hub's rows for the help overlay, with the keys as the hub labels them (none standalone or before welcome). */
+  hubKeys(): HubKeyRow[];
 }
+
+export interface HubKeyRow {
+  label: string;
+  /** The keys, as the hub names them: ['Ctrl', 'Alt', 'P']. */
+  keys: string[];
+}
+
+/** The hub's key bindings a help row lists (the public hub's action ids; SDK 1.4 labels them in welcome.keys). */
+const HUB_KEY_ROWS: { label: string; action: string | string[] }[] = [
+  { label: 'Hub: pick a project', action: 'hub.projectPicker' },
+  { label: 'Hub: pick a config dir', action: 'hub.configDirPicker' },
+  { label: 'Hub: app launcher', action: 'hub.appLauncher' },
+  { label: 'Hub: previous / next app', action: ['hub.prevApp', 'hub.nextApp'] },
+  { label: 'Hub: go to app by number', action: 'hub.appByNumber' },
+];
 
 interface ThemeState {
   theme: 'light' | 'dark';
@@ -45,6 +62,8 @@ interface SdkHub {
   handle(action: string, fn: (params: Record<string, unknown>) => void): void;
   can(action: string): boolean;
   forwards(e: KeyboardEvent): boolean;
+  /** SDK 1.4: the keys of a hub action as the hub labels them; [] when no key runs it, null when not reported. */
+  keyLabel?(action: string | string[]): string[] | null;
 }
 
 interface SdkGlobal {
@@ -94,7 +113,7 @@ function storedTheme(): ThemeState {
 export function connectHub(cb: HubCallbacks): HubBridge {
   const sdk = window.AgentHub ?? window.ClaudeHub;
   if (!sdk) {
-    return { framed: false, pickTheme() {}, can: () => false, forwards: () => false };
+    return { framed: false, pickTheme() {}, can: () => false, forwards: () => false, hubKeys: () => [] };
   }
   const hub = sdk.connect();
   let current = storedTheme();
@@ -129,5 +148,15 @@ export function connectHub(cb: HubCallbacks): HubBridge {
     },
     can: (action) => hub.can(action),
     forwards: (e) => hub.forwards(e),
+    hubKeys: () => hubKeyRows(hub),
   };
+}
+
+/** A row per hub binding the hub reports a key for; one it leaves unbound ([]) or does not report (null, an SDK before 1.4) is left out. */
+export function hubKeyRows(hub: Pick<SdkHub, 'keyLabel'>): HubKeyRow[] {
+  if (typeof hub.keyLabel !== 'function') return [];
+  return HUB_KEY_ROWS.flatMap(({ label, action }) => {
+    const keys = hub.keyLabel!(action);
+    return Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string') ? [{ label, keys }] : [];
+  });
 }

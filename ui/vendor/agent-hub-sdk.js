@@ -36,6 +36,10 @@
       forwards: function () {
         return false;
       },
+      // No hub, no hub keys.
+      keyLabel: function () {
+        return null;
+      },
       closeGuard: function () {},
       openExternal: function (url) {
         root.open(url, '_blank', 'noopener');

@@ -1,6 +1,7 @@
 // The conformance hub's page: one iframe per app, and the hub side of hub protocol v1 (message
-// rules, handshake, sticky events, themes, actions, keys, hub:active, closeGuard). Tests drive it
-// through window.hub; `npm run dev:hub` through the pickers in the top bar.
+// rules, handshake, sticky events, themes, actions, keys, hub:active, closeGuard), behaving as the
+// public hub's page does where the two differ. Tests drive it through window.hub; `npm run dev:hub`
+// through the pickers in the top bar.
 (() => {
   'use strict';
 
@@ -14,7 +15,10 @@
   const sticky = new Map();
   let onScreen = 0;
   let paletteOpen = false;
-  let theme = cfg.theme;
+  let hubCalls = 0;
+  // First run (nothing stored): the OS preference, and no colour theme until one is picked.
+  const osTheme = () => (window.matchMedia('(prefers-color-scheme: light)').matches ? 'light' : 'dark');
+  let theme = cfg.theme || { theme: osTheme(), colorTheme: undefined };
 
   const tabsEl = document.getElementById('tabs');
   const framesEl = document.getElementById('frames');
@@ -40,6 +44,7 @@
     actions: validActions(a.id, a.actions),
     publishes: new Set(a.publishes),
     frame: null,
+    loaded: false,
     doc: 0,
     live: false,
     helloSeen: false,
@@ -55,13 +60,14 @@
   const actionNames = () => [...new Set(appTabs().flatMap((t) => Object.keys(t.actions)))].sort();
 
   function post(tab, msg) {
-    if (!tab.frame || !tab.frame.contentWindow) return;
+    // Before its first load the iframe's window is still on the hub's origin: nothing is posted.
+    if (!tab.loaded || !tab.frame.contentWindow) return;
     log.sent.push({ to: tab.id, doc: tab.doc, msg });
     tab.frame.contentWindow.postMessage(msg, tab.origin);
   }
 
   function themePayload() {
-    const t = themesById.get(theme.colorTheme);
+    const t = themesById.get(theme.colorTheme || 'ember');
     const p = { theme: theme.theme, colorTheme: theme.colorTheme };
     if (cfg.registry && t) p.vars = { ...t.vars[theme.theme] };
     return p;
@@ -104,6 +110,7 @@
       type: 'hub:welcome',
       protocol: Math.max(...common),
       forward: cfg.forward,
+      keys: cfg.keyLabels,
       themes: cfg.themes.map((t) => ({ id: t.id, label: t.label, swatch: t.swatch })),
       actions: actionNames(),
     });
@@ -121,19 +128,18 @@
   }
 
   function checkParams(decl, params) {
-    if (!params || typeof params !== 'object' || Array.isArray(params)) return false;
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
     for (const [k, v] of Object.entries(params)) if (!(k in decl.params) || typeof v !== 'string') return false;
     return Object.entries(decl.params).every(([k, type]) => type !== 'string' || k in params);
   }
 
-  /** Actions rules 3-7. Returns the hub:result payload (without type and id). */
-  function dispatch(action, params) {
+  /** Actions rules 3-7, for a call with the caller's id and params ({} when it sent none). Returns the hub:result payload (without type and id). */
+  function dispatch(id, action, params = {}) {
     const handler = appTabs().find((t) => t.actions[action]);
     if (!handler) return { ok: false, reason: 'unhandled' };
     const decl = handler.actions[action];
     if (!checkParams(decl, params)) return { ok: false, reason: 'bad-params' };
     switchTo(tabs.indexOf(handler));
-    const id = `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     if (decl.mode === 'message' && handler.live) {
       post(handler, { type: 'hub:action', id, action, params });
       return { ok: true, handledBy: handler.id };
@@ -150,42 +156,42 @@
     return { ok: true, handledBy: handler.id };
   }
 
-  /** Keys rule 2, applied to a hub:keydown payload. */
-  function comboOf(m) {
-    const key = typeof m.key === 'string' ? m.key : '';
-    const lower = key.toLowerCase();
-    const c = /^(?:Key([A-Z])|Digit([1-9]))$/.exec(typeof m.code === 'string' ? m.code : '');
-    const name = /^[a-z1-9]$/.test(lower) ? lower : c ? (c[1] || c[2]).toLowerCase() : key;
-    return [m.ctrl && 'ctrl', m.alt && 'alt', m.shift && 'shift', m.meta && 'meta', name].filter(Boolean).join('+');
-  }
+  // Keys rule 2 (keys.js, shared with the SDK), applied to a hub:keydown payload or a key event.
+  const comboOf = ClaudeHubKeys.comboOf;
 
+  /** Runs the hub action the user's keymap binds to `combo`. */
   function runKey(combo) {
     log.keys.push(combo);
-    const n = /^alt\+([1-9])$/.exec(combo);
+    const action = cfg.bindings[combo] || '';
+    const n = /^hub\.appByNumber:([1-9])$/.exec(action);
     if (n) return switchTo(Number(n[1]) - 1);
-    if (combo === 'ctrl+alt+ArrowLeft') return switchTo((onScreen + tabs.length - 1) % tabs.length);
-    if (combo === 'ctrl+alt+ArrowRight') return switchTo((onScreen + 1) % tabs.length);
-    if (combo === 'ctrl+alt+p') {
+    if (action === 'hub.prevApp') return switchTo((onScreen + tabs.length - 1) % tabs.length);
+    if (action === 'hub.nextApp') return switchTo((onScreen + 1) % tabs.length);
+    if (action === 'hub.projectPicker') {
       paletteOpen = true;
       document.getElementById('project-picker')?.focus();
     }
   }
 
+  /** A pick from an app or the hub's own picker; nothing is sent when nothing changed. */
   function setTheme(mode, colorTheme) {
     if (mode !== 'light' && mode !== 'dark') return;
-    // An id the hub does not know falls back to its default theme.
-    const id = typeof colorTheme === 'string' && themesById.has(colorTheme) ? colorTheme : 'ember';
+    // An id the hub does not know falls back to its default theme; none keeps the current one.
+    const id = colorTheme === undefined ? theme.colorTheme : typeof colorTheme === 'string' && themesById.has(colorTheme) ? colorTheme : 'ember';
+    if (mode === theme.theme && id === theme.colorTheme) return;
     theme = { theme: mode, colorTheme: id };
     broadcast('theme.changed', themePayload());
     render();
   }
 
+  /** The user picks a project (a path, or a palette entry). The hub never sends null: once set, a project stays set. */
   function setProject(p) {
     let payload = null;
     if (typeof p === 'string') {
-      const name = p.split('/').filter(Boolean).pop() || p;
-      payload = { project: p, encoded: p.replace(/[^A-Za-z0-9]/g, '-'), name };
+      const known = cfg.projects.find((x) => x.project === p);
+      payload = known ? { ...known } : { project: p, encoded: p.replace(/[^A-Za-z0-9]/g, '-'), name: p.split('/').filter(Boolean).pop() || p };
     } else if (p && typeof p === 'object') payload = { project: p.project, encoded: p.encoded, name: p.name };
+    if (!payload) return drop(null, p, 'no project');
     broadcast('project.changed', payload);
   }
 
@@ -212,14 +218,15 @@
     const m = e.data;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return drop(tab, m, 'not a message');
     log.received.push({ from: tab.id, doc: tab.doc, msg: m });
-    if (m.type === 'hub:hello') return onHello(tab, m);
-    if (!tab.live) return drop(tab, m, 'not live');
+    // Like the public hub, a message from an app iframe counts whether or not that document said hello.
     switch (m.type) {
+      case 'hub:hello':
+        return onHello(tab, m);
       case 'hub:theme':
-        return setTheme(m.theme, typeof m.colorTheme === 'string' ? m.colorTheme : theme.colorTheme);
+        return setTheme(m.theme, typeof m.colorTheme === 'string' ? m.colorTheme : undefined);
       case 'hub:invoke':
         if (typeof m.id !== 'string' || typeof m.action !== 'string') return drop(tab, m, 'bad invoke');
-        return post(tab, { type: 'hub:result', id: m.id, ...dispatch(m.action, m.params) });
+        return post(tab, { type: 'hub:result', id: m.id, ...dispatch(m.id, m.action, m.params) });
       case 'hub:publish':
         return onPublish(tab, m);
       case 'hub:keydown': {
@@ -264,6 +271,7 @@
       frame.dataset.app = tab.id;
       // Each load is a new document: it is not live until it says hello, and its guard is off.
       frame.addEventListener('load', () => {
+        tab.loaded = true;
         tab.doc++;
         tab.live = false;
         tab.helloSeen = false;
@@ -287,22 +295,23 @@
       b.setAttribute('aria-selected', String(i === onScreen));
       b.addEventListener('click', () => switchTo(i));
       tabsEl.append(b);
-      tab.el.style.display = i === onScreen ? '' : 'none';
+      tab.el.classList.toggle('hidden', i !== onScreen);
     });
     tabsEl.append(Object.assign(document.createElement('span'), { className: 'spacer' }));
 
     const project = document.createElement('select');
     project.id = 'project-picker';
-    project.append(new Option('(no project)', ''));
-    for (const p of cfg.projects) project.append(new Option(p.name, p.encoded));
     const cur = sticky.get('project.changed');
+    // A placeholder until the first pick; there is no way back to "no project".
+    if (!cur) project.append(Object.assign(new Option('(pick a project)', ''), { disabled: true }));
+    for (const p of cfg.projects) project.append(new Option(p.name, p.encoded));
     project.value = cur ? cur.encoded : '';
-    project.addEventListener('change', () => setProject(cfg.projects.find((p) => p.encoded === project.value) || null));
+    project.addEventListener('change', () => setProject(cfg.projects.find((p) => p.encoded === project.value)));
 
     const color = document.createElement('select');
     color.id = 'theme-picker';
     for (const t of cfg.themes) color.append(new Option(t.label, t.id));
-    color.value = theme.colorTheme;
+    color.value = theme.colorTheme || 'ember';
     color.addEventListener('change', () => setTheme(theme.theme, color.value));
 
     const mode = document.createElement('button');
@@ -320,7 +329,7 @@
     setTheme,
     setProject,
     switchTo: (id) => switchTo(tabs.findIndex((t) => t.id === id)),
-    invoke: (action, params) => dispatch(action, params || {}),
+    invoke: (action, params) => dispatch(`hub-${++hubCalls}`, action, params),
     reload(id) {
       const tab = tabs.find((t) => t.id === id);
       tab.frame.src = tab.src;

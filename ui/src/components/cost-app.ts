@@ -312,8 +312,13 @@ export class CostApp extends LitElement {
         return this.toggleMode();
       case 'usage':
         return this.querySelector<CostUsageDialog>('cost-usage-dialog')?.open();
-      case 'help':
-        return this.querySelector<CostHelpOverlay>('cost-help-overlay')?.open();
+      case 'help': {
+        const help = this.querySelector<CostHelpOverlay>('cost-help-overlay');
+        if (!help) return;
+        // Read when opened: the hub's labels arrive with its welcome, after the first render.
+        help.hubKeys = this.bridge?.hubKeys() ?? [];
+        return help.open();
+      }
       case 'up':
         return this.up();
       case 'refresh':

@@ -1,9 +1,20 @@
 import { LitElement, html } from 'lit';
+import type { HubKeyRow } from '../hub-bridge.ts';
 import { SHORTCUTS } from '../keys.ts';
 import { icons } from './icons.ts';
 
 /** Modal list of the keyboard shortcuts (`?`). A native <dialog>: focus is trapped and Escape closes it. */
 export class CostHelpOverlay extends LitElement {
+  static override properties = { hubKeys: { attribute: false } };
+
+  /** Under a hub: the hub's own keys, as the hub labels them, listed after the app's. */
+  declare hubKeys: HubKeyRow[];
+
+  constructor() {
+    super();
+    this.hubKeys = [];
+  }
+
   protected override createRenderRoot() {
     return this;
   }
@@ -31,12 +42,14 @@ export class CostHelpOverlay extends LitElement {
         ${SHORTCUTS.map(
           (s) => html`<div class="shortcut">
             <dt>
-              ${s.keys.map(
-                (combo, i) => html`${i ? html`<span class="kbd-sep">/</span>` : ''}${combo
-                  .split('+')
-                  .map((k, j) => html`${j ? html`<span class="kbd-sep">+</span>` : ''}<kbd>${k}</kbd>`)}`,
-              )}
+              ${s.keys.map((combo, i) => html`${i ? html`<span class="kbd-sep">/</span>` : ''}${keysOf(combo.split('+'))}`)}
             </dt>
+            <dd>${s.label}</dd>
+          </div>`,
+        )}
+        ${this.hubKeys.map(
+          (s) => html`<div class="shortcut hub-key">
+            <dt>${keysOf(s.keys)}</dt>
             <dd>${s.label}</dd>
           </div>`,
         )}
@@ -48,6 +61,11 @@ export class CostHelpOverlay extends LitElement {
   private onBackdrop(e: MouseEvent): void {
     if (e.target === e.currentTarget) this.close();
   }
+}
+
+/** One combo: its keys as <kbd>, joined by '+'. */
+function keysOf(keys: string[]) {
+  return keys.map((k, j) => html`${j ? html`<span class="kbd-sep">+</span>` : ''}<kbd>${k}</kbd>`);
 }
 
 customElements.define('cost-help-overlay', CostHelpOverlay);

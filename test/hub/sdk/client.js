@@ -1,12 +1,13 @@
-// Agent Hub SDK client: the app side of hub protocol v1, as a hub hands it to the apps it spawns
-// (served at /vendor/agent-hub-sdk.js by test/hub/sdk/server.cjs). Our own implementation from the
-// spec, used by the conformance hub tests; the app ships only the stub (ui/vendor).
+// Conformance hub SDK client: the app side of hub protocol v1, named as the public hub names it
+// (global ClaudeHub, cached vars under claude-hub:vars) and with its SDK 1.4 additions (the hub's key
+// labels from welcome.keys, read with keyLabel()). Our own implementation from the spec; server.cjs
+// serves it after keys.js at /vendor/claude-hub-sdk.js. The app ships only the stub (ui/vendor).
 // A classic script, the first element in <body> with no defer or async: the cached theme vars are
 // on <body> before the first paint (theme rule 4).
 (function (win) {
   'use strict';
 
-  var VARS_KEY = 'agent-hub:vars';
+  var VARS_KEY = 'claude-hub:vars';
   var PROTOCOLS = [1];
   var WELCOME_WAIT_MS = 2000;
   var TOKEN_WAIT_MS = 3000;
@@ -65,20 +66,7 @@
   // Rule 4: framed, the cached set goes on the page synchronously; standalone it never does.
   if (framed) setVars(cachedVars());
 
-  /** Keys rule 2: modifiers in ctrl, alt, shift, meta order, then the key. */
-  function comboOf(e) {
-    var key = typeof e.key === 'string' ? e.key : '';
-    var lower = key.toLowerCase();
-    var m = /^(?:Key([A-Z])|Digit([1-9]))$/.exec(e.code || '');
-    var name = /^[a-z1-9]$/.test(lower) ? lower : m ? (m[1] || m[2]).toLowerCase() : key;
-    var parts = [];
-    if (e.ctrlKey) parts.push('ctrl');
-    if (e.altKey) parts.push('alt');
-    if (e.shiftKey) parts.push('shift');
-    if (e.metaKey) parts.push('meta');
-    parts.push(name);
-    return parts.join('+');
-  }
+  var comboOf = ClaudeHubKeys.comboOf;
 
   var hub = null;
 
@@ -185,13 +173,43 @@
           })
           .join('\n');
         var style = doc.createElement('style');
-        style.setAttribute('data-agent-hub', 'swatches');
+        style.setAttribute('data-claude-hub', 'swatches');
         style.textContent = css;
         doc.head.appendChild(style);
       }
       return welcome.themes.map(function (t) {
         return { id: t.id, label: t.label };
       });
+    }
+
+    /** welcome.keys: hub action id -> the keys the hub shows for it ([] when no key runs it). */
+    function keyLabels(keys) {
+      var out = new Map();
+      if (!keys || typeof keys !== 'object' || Array.isArray(keys)) return out;
+      Object.keys(keys).forEach(function (id) {
+        var parts = keys[id];
+        if (Array.isArray(parts) && parts.every(function (k) { return typeof k === 'string'; })) out.set(id, parts.slice());
+      });
+      return out;
+    }
+
+    /**
+     * The keys of one hub action, or of several shown on one row (['hub.prevApp', 'hub.nextApp'] ->
+     * ['Ctrl', 'Alt', '←/→'] when they share their modifiers); [] when no key runs them; null when
+     * the hub did not report them.
+     */
+    function keyLabel(action) {
+      if (!welcome) return null;
+      var labels = [].concat(action).map(function (a) {
+        return welcome.keys.has(a) ? welcome.keys.get(a) : null;
+      });
+      if (!labels.length || labels.some(function (l) { return l === null; })) return null;
+      var bound = labels.filter(function (l) { return l.length > 0; });
+      if (!bound.length) return [];
+      var mods = bound[0].slice(0, -1).join('+');
+      var same = bound.every(function (l) { return l.slice(0, -1).join('+') === mods; });
+      if (!same) return bound[0].slice();
+      return bound[0].slice(0, -1).concat([bound.map(function (l) { return l[l.length - 1]; }).join('/')]);
     }
 
     function onWelcome(m) {
@@ -206,6 +224,7 @@
       welcome = {
         forward: new Set(strings(m.forward)),
         actions: new Set(strings(m.actions)),
+        keys: keyLabels(m.keys),
         themes: Array.isArray(m.themes)
           ? m.themes.filter(function (t) {
               return t && typeof t.id === 'string' && /^[A-Za-z0-9_-]+$/.test(t.id) && typeof t.label === 'string';
@@ -243,7 +262,7 @@
           if (!welcome || typeof m.action !== 'string') return;
           var fn = handlers.get(m.action);
           if (fn) fn(m.params && typeof m.params === 'object' ? m.params : {}, { id: m.id });
-          else console.warn('[agent-hub] no handler for action ' + m.action);
+          else console.warn('[claude-hub] no handler for action ' + m.action);
           return;
         }
         case 'hub:result': {
@@ -401,6 +420,7 @@
         return status === 'live' && welcome.actions.has(action);
       },
       forwards: forwards,
+      keyLabel: keyLabel,
       closeGuard: function (on) {
         post({ type: 'hub:closeGuard', on: !!on });
       },
@@ -431,5 +451,5 @@
     return hub;
   }
 
-  win.AgentHub = { connect: connect, comboOf: comboOf };
+  win.ClaudeHub = { connect: connect, comboOf: comboOf };
 })(window);
