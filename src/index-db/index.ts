@@ -12,6 +12,8 @@ export function openIndex(file: string, opts: { log?: (msg: string) => void } = 
 
 function build(db: Database.Database): IndexDb & { commit(): void } {
   const writer = new Writer(db);
+  // A zone change since the last run rebuilds the local rollups now, not inside the first request.
+  writer.syncTimeZone();
   const fileStats = db.prepare(`SELECT count(*) AS files, coalesce(sum(gone), 0) AS filesGone, coalesce(sum(lines), 0) AS lines,
       coalesce(sum(usage_lines), 0) AS usageLines, coalesce(sum(malformed), 0) AS malformed, coalesce(sum(giant), 0) AS giant,
       coalesce(sum(blank), 0) AS blank, count(error) AS unreadable FROM files`);
