@@ -4,11 +4,11 @@
 import type { IndexingState, Insights } from '../../http/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { QueryScope } from '../types.ts';
-import { addDays, dayKey, startOfWeek } from '../time.ts';
+import { addDays, dayKey, dayNumber, startOfWeek, weekStartDay } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
-import { emptySlice, sliceOf, type Slice } from './slice.ts';
+import { emptySlice, sliceOf } from './slice.ts';
 
 const TOP_TOOLS = 15;
 
@@ -26,6 +26,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   // The active block is the one of now, also when the range ends before now.
   const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? allBlocks : blocksOverlapping(reader, pid, models, now, now + 1, now);
   const activeBlock = nowBlocks.find((b) => b.active) ?? null;
+  const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
   const blocks = allBlocks.slice(0, MAX_BLOCKS);
   const days = range.days ?? Math.max(1, Math.round((range.toMs - start) / 86_400_000));
@@ -54,9 +55,9 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
       cache5mTokens: totals.cacheCreationTokens - cache1h, cache1hTokens: cache1h,
     },
     topTools: pid === undefined ? [] : reader.topTools(slice.span, pid, TOP_TOOLS),
-    heatmap: pid === undefined ? heatmap([]) : heatmap(reader.heatmap(slice.local, pid)),
+    heatmap: heatmap(localHours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
-    weeklyCost: weeklyCost(slice, start, range.toMs),
+    weeklyCost: weeklyCost(localHours, start, range.toMs),
   };
 }
 
@@ -77,24 +78,22 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
   return { saved, cacheReadTokens };
 }
 
-/** heatmap[weekday][hour] of cost, local time, Monday = 0, from [weekday, hour, cost] cells. */
-function heatmap(cells: [number, number, number][]): number[][] {
+/** heatmap[weekday][hour] of cost, local time, Monday = 0, from the cost per local hour number. */
+function heatmap(hours: [number, number][]): number[][] {
   const grid = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
-  for (const [day, hour, cost] of cells) grid[day]![hour]! += cost;
+  for (const [lhour, cost] of hours) {
+    const day = Math.floor(lhour / 24);
+    grid[(day + 3) % 7]![lhour - day * 24]! += cost; // day 0 (1970-01-01) was a Thursday
+  }
   return grid;
 }
 
-/** Every local week (Monday start) touching [startMs, toMs), zero weeks included, summed from the slice's series. */
-function weeklyCost(slice: Slice, startMs: number, toMs: number): Insights['weeklyCost'] {
-  const weeks = new Map<string, { weekStart: string; cost: number }>();
-  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayKey(w), { weekStart: dayKey(w), cost: 0 });
-  let lastUnit = Number.NaN;
-  let week: { cost: number } | undefined;
-  for (const [unit, , cost] of slice.series) {
-    if (unit !== lastUnit) {
-      lastUnit = unit;
-      week = weeks.get(slice.weekOf(unit));
-    }
+/** Every local week (Monday start) touching [startMs, toMs), zero weeks included, from the cost per local hour number (in order). */
+function weeklyCost(hours: [number, number][], startMs: number, toMs: number): Insights['weeklyCost'] {
+  const weeks = new Map<number, { weekStart: string; cost: number }>();
+  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayNumber(w), { weekStart: dayKey(w), cost: 0 });
+  for (const [lhour, cost] of hours) {
+    const week = weeks.get(weekStartDay(Math.floor(lhour / 24)));
     if (week) week.cost += cost;
   }
   return [...weeks.values()];

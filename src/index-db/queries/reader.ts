@@ -82,10 +82,9 @@ export class Reader {
     const local = 'FROM cost_local_hourly WHERE lhour >= ? AND lhour < ?';
     this.s['series-lhour'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} GROUP BY lhour, model_id`).raw(true);
     this.s['series-lhour-project'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} AND project_id = ? GROUP BY lhour, model_id`).raw(true);
-    // Day number 0 (1970-01-01) was a Thursday: (day + 3) % 7 is the weekday with Monday = 0.
-    const cells = 'SELECT (lhour / 24 + 3) % 7, lhour % 24, sum(cost)';
-    this.s.heatmap = db.prepare(`${cells} ${local} GROUP BY 1, 2`).raw(true);
-    this.s['heatmap-project'] = db.prepare(`${cells} ${local} AND project_id = ? GROUP BY 1, 2`).raw(true);
+    // In key order (no sort): folded into weekday x hour by the caller.
+    this.s.heatmap = db.prepare(`SELECT lhour, sum(cost) ${local} GROUP BY lhour`).raw(true);
+    this.s['heatmap-project'] = db.prepare(`SELECT lhour, sum(cost) ${local} AND project_id = ? GROUP BY lhour`).raw(true);
     for (const [unit, table] of Object.entries(TABLE)) {
       const where = `FROM ${table} WHERE ${unit} >= ? AND ${unit} < ?`;
       const groups = `SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
@@ -134,9 +133,9 @@ export class Reader {
     return this.read(`series-${span.unit}`, span, project) as SeriesRow[];
   }
 
-  /** [weekday (Monday = 0), local hour, cost] over a span of local hour numbers. */
-  heatmap(span: Span, project: number | null): [number, number, number][] {
-    return this.read('heatmap', span, project) as [number, number, number][];
+  /** [local hour number, cost] over a span of local hour numbers. */
+  localHours(span: Span, project: number | null): [number, number][] {
+    return this.read('heatmap', span, project) as [number, number][];
   }
 
   /** [hour, first ts, last ts] of every UTC hour with usage in [hourFrom, hourTo), latest first. */

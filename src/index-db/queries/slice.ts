@@ -2,11 +2,10 @@
 // entry counts on the local day and hour of its own timestamp: usage_daily for sums (one row per day x
 // project x model), and for hourly series cost_local_hourly. Rolling ranges (24 h) read the UTC hourly
 // rollup. Either way a slice is the same grouped reads, plus the functions that place a series row's
-// unit (day number, local hour number or UTC hour) in a series bucket and in a week.
+// unit (day number, local hour number or UTC hour) in a series bucket.
 import type { RangeInfo } from '../../http/api-types.ts';
 import {
-  dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, startOfWeek, weekStartDay,
-  type HourSpan,
+  dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, type HourSpan,
 } from '../time.ts';
 import type { Reader, RollRow, SeriesRow, Span } from './reader.ts';
 
@@ -23,13 +22,11 @@ export interface Slice {
   readonly series: SeriesRow[];
   /** Series bucket key of a unit. */
   bucketOf: (unit: number) => string;
-  /** Local Monday ('YYYY-MM-DD') of the week of a unit. */
-  weekOf: (unit: number) => string;
 }
 
 export const emptySlice: Slice = {
   span: { unit: 'hour', from: 0, to: 0 }, hours: { from: 0, to: 0, edges: [] }, local: { unit: 'lhour', from: 0, to: 0 },
-  groups: [], series: [], bucketOf: String, weekOf: String,
+  groups: [], series: [], bucketOf: String,
 };
 
 export const dayAligned = (range: RangeInfo): boolean =>
@@ -41,7 +38,6 @@ export function sliceOf(reader: Reader, range: RangeInfo, project: number | null
   let hours: HourSpan;
   let local: Span;
   let bucketOf: (unit: number) => string;
-  let weekOf: (unit: number) => string;
   syncTimeZone();
   if (dayAligned(range)) {
     span = { unit: 'day', from: dayNumber(range.fromMs), to: dayNumber(range.toMs) };
@@ -50,11 +46,9 @@ export function sliceOf(reader: Reader, range: RangeInfo, project: number | null
     if (range.bucket === 'day') {
       seriesSpan = span;
       bucketOf = dayNumberKey;
-      weekOf = (day) => dayNumberKey(weekStartDay(day));
     } else {
       seriesSpan = local;
       bucketOf = localHourKey;
-      weekOf = (lhour) => dayNumberKey(weekStartDay(Math.floor(lhour / 24)));
     }
   } else {
     const [from, to] = hourBounds(range.fromMs, range.toMs);
@@ -62,7 +56,6 @@ export function sliceOf(reader: Reader, range: RangeInfo, project: number | null
     hours = { from, to, edges: [] };
     local = { unit: 'lhour', from: lhourCeil(range.fromMs), to: lhourCeil(range.toMs) };
     bucketOf = range.bucket === 'hour' ? (h) => hourKey(h * HOUR_MS) : (h) => dayKey(h * HOUR_MS);
-    weekOf = (h) => dayKey(startOfWeek(h * HOUR_MS));
   }
   let series: SeriesRow[] | null = null;
   return {
@@ -74,6 +67,5 @@ export function sliceOf(reader: Reader, range: RangeInfo, project: number | null
       return (series ??= reader.series(seriesSpan, project));
     },
     bucketOf,
-    weekOf,
   };
 }
