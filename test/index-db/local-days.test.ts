@@ -31,9 +31,9 @@ interface Entry {
 }
 
 /** A fresh index built in `zone`, one transcript per session of project 'p'. */
-function build(zone: string, entries: Entry[]): IndexDb {
+function build(zone: string, entries: Entry[], file = path.join(dir, `${zone.replace('/', '-')}-${Math.random().toString(36).slice(2)}.db`)): IndexDb {
   process.env.TZ = zone;
-  const idx = openIndex(path.join(dir, `${zone.replace('/', '-')}-${Math.random().toString(36).slice(2)}.db`), { log: () => {} });
+  const idx = openIndex(file, { log: () => {} });
   idx.setPrices(prices);
   for (const session of new Set(entries.map((e) => e.session))) {
     const rows = entries.filter((e) => e.session === session).map((e) => ({
@@ -79,6 +79,8 @@ Zones('Asia/Kolkata (+5:30): days, today, a single day, sessions, weeks, heatmap
   assert.equal(sunday.projects.map((p) => [p.id, p.sessions]), [['p', 1]]);
   assert.equal(hours(idx, { from: '2026-11-15', to: '2026-11-15' }, now), [['23', 1]]);
   assert.equal(idx.queries.projects(scope({ range: 'today' }, now)).map((p) => [p.sessions, p.messages]), [[1, 1]]);
+  const inProject = idx.queries.overview({ ...scope({ range: 'today' }, now), project: 'p' }, indexing, []);
+  assert.equal([inProject.totals.sessions, inProject.today?.sessions], [1, 1]);
   assert.equal(idx.queries.projectSessions('p', scope({ range: 'today' }, now))!.sessions.map((s) => s.id), ['mon']);
   assert.equal(idx.queries.projectSessions('p', scope({ from: '2026-11-15', to: '2026-11-15' }, now))!.sessions.map((s) => s.id), ['sun']);
   const week = idx.queries.insights(scope({ range: '14' }, now), indexing);
@@ -153,6 +155,21 @@ Zones('an index written in one zone is rebuilt for another when it is opened the
   const day = (d: string): number => Date.parse(d) / 86_400_000;
   assert.equal(db.prepare('SELECT day, messages FROM usage_daily ORDER BY day').raw().all(), [[day('2026-11-15'), 1], [day('2026-11-16'), 1]]);
   db.close();
+});
+
+Zones('an index of schema v1 (days from the hour start) is upgraded and its local rollups rebuilt from the messages', () => {
+  const file = path.join(dir, 'v1.db');
+  build('Asia/Kolkata', KOLKATA, file).close();
+  // What v1 leaves: no local hour table or time index, and days that are not those of the entries.
+  const db = new Database(file);
+  db.exec(`DROP TABLE cost_local_hourly; DROP INDEX messages_ts; PRAGMA user_version = 1;
+    UPDATE usage_daily SET day = day - 100; UPDATE tools_daily SET day = day - 100;`);
+  db.close();
+  const again = openIndex(file, { log: () => {} });
+  again.setPrices(prices);
+  assert.equal(days(again, { range: '7' }, KOLKATA_NOW), [['2026-11-15', 1], ['2026-11-16', 2]]);
+  assert.equal(heat(again, { range: '7' }, KOLKATA_NOW), [[0, 0, 2], [6, 23, 1]]);
+  again.close();
 });
 
 Zones.run();
