@@ -1,6 +1,7 @@
 // The reads every query family shares: the small lookup tables and the ranged rollup reads.
-// Ranged figures come from the rollups only, never from messages, and are grouped in SQL so a
-// year of data comes back as a few hundred rows.
+// Ranged figures come from the rollups, grouped in SQL so a year of data comes back as a few hundred
+// rows; messages are read (by time index) only for the partial UTC hours at the edges of a range in a
+// :30 or :45 zone and for the hour where a 5-hour block ends.
 import type Database from 'better-sqlite3';
 import type { HourSpan } from '../time.ts';
 
@@ -20,7 +21,7 @@ export type HourRow = [number, number, number, number, number, number, number, n
 
 /**
  * A rollup read: 'hour' reads usage_hourly_model by UTC hour, 'day' usage_daily by local day number,
- * 'lhour' cost_local_hourly by local hour number (series and heatmap only).
+ * 'lhour' cost_local_hourly by local hour number (series, heatmap and weeks only).
  */
 export interface Span {
   unit: 'hour' | 'day' | 'lhour';
@@ -82,9 +83,9 @@ export class Reader {
     const local = 'FROM cost_local_hourly WHERE lhour >= ? AND lhour < ?';
     this.s['series-lhour'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} GROUP BY lhour, model_id`).raw(true);
     this.s['series-lhour-project'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} AND project_id = ? GROUP BY lhour, model_id`).raw(true);
-    // In key order (no sort): folded into weekday x hour by the caller.
-    this.s.heatmap = db.prepare(`SELECT lhour, sum(cost) ${local} GROUP BY lhour`).raw(true);
-    this.s['heatmap-project'] = db.prepare(`SELECT lhour, sum(cost) ${local} AND project_id = ? GROUP BY lhour`).raw(true);
+    // In key order (no sort): the heatmap and the weeks fold it in JS.
+    this.s['local-hours'] = db.prepare(`SELECT lhour, sum(cost) ${local} GROUP BY lhour`).raw(true);
+    this.s['local-hours-project'] = db.prepare(`SELECT lhour, sum(cost) ${local} AND project_id = ? GROUP BY lhour`).raw(true);
     for (const [unit, table] of Object.entries(TABLE)) {
       const where = `FROM ${table} WHERE ${unit} >= ? AND ${unit} < ?`;
       const groups = `SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
@@ -135,7 +136,7 @@ export class Reader {
 
   /** [local hour number, cost] over a span of local hour numbers. */
   localHours(span: Span, project: number | null): [number, number][] {
-    return this.read('heatmap', span, project) as [number, number][];
+    return this.read('local-hours', span, project) as [number, number][];
   }
 
   /** [hour, first ts, last ts] of every UTC hour with usage in [hourFrom, hourTo), latest first. */

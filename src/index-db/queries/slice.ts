@@ -14,7 +14,7 @@ export interface Slice {
   span: Span;
   /** The UTC hours (and partial hours at the edges) of the range, for reads per session. */
   hours: HourSpan;
-  /** The local hour numbers of the range (heatmap). */
+  /** The local hour numbers of the range (heatmap, weekly cost). */
   local: Span;
   /** Sums per project x model x main/subagent (reader.ts C). */
   groups: RollRow[];
