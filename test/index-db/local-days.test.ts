@@ -1,4 +1,4 @@
-// Exact local days and hours in :30 and :45 zones and across a DST change (decisions.md "Time"): an
+// Exact local days and hours in :30 and :45 zones and across DST changes (decisions.md "Time"): an
 // entry's local day and hour come from its own timestamp, not from its UTC hour's start. Entries sit
 // on both sides of local midnight inside one UTC hour; every ranged figure (daily series, today,
 // single days, sessions, weeks, heatmap, hourly series, top tools) must split them. Ranges are
@@ -122,6 +122,24 @@ Zones('Australia/Adelaide (+9:30, +10:30 from 02:00 on 4 October 2026): the 23-h
   near(sunday.totals.cost, 0.07, 'sunday');
   near(idx.queries.overview(scope({ range: 'today' }, now), indexing, []).today?.cost, 0.03, 'monday');
   assert.equal(heat(idx, { range: '3' }, now), [[0, 0, 6], [5, 23, 1], [6, 0, 2], [6, 1, 3], [6, 3, 4], [6, 23, 5]]);
+  idx.close();
+});
+
+Zones('America/St_Johns (-2:30, -3:30 from 02:00 on 1 November 2026): the 25-hour day, its repeated hour one bucket', () => {
+  const idx = build('America/St_Johns', [
+    { at: '2026-11-01T02:20:00Z', session: 's', k: 1 }, // Sat 23:50 NDT
+    { at: '2026-11-01T02:40:00Z', session: 's', k: 2 }, // Sun 00:10 NDT
+    { at: '2026-11-01T04:00:00Z', session: 's', k: 3 }, // Sun 01:30 NDT
+    { at: '2026-11-01T05:00:00Z', session: 's', k: 4 }, // Sun 01:30 NST, again
+    { at: '2026-11-02T03:20:00Z', session: 's', k: 5 }, // Sun 23:50 NST
+    { at: '2026-11-02T03:40:00Z', session: 's', k: 6 }, // Mon 00:10 NST
+  ]);
+  const now = Date.parse('2026-11-02T15:30:00Z'); // Monday 12:00 NST
+  assert.equal(days(idx, { range: '3' }, now), [['2026-10-31', 1], ['2026-11-01', 14], ['2026-11-02', 6]]);
+  const sunday = idx.queries.overview(scope({ from: '2026-11-01', to: '2026-11-01' }, now), indexing, []);
+  assert.is(sunday.costSeries.points.length, 24);
+  assert.equal(hours(idx, { from: '2026-11-01', to: '2026-11-01' }, now), [['00', 2], ['01', 7], ['23', 5]]);
+  assert.equal(heat(idx, { range: '3' }, now), [[0, 0, 6], [5, 23, 1], [6, 0, 2], [6, 1, 7], [6, 23, 5]]);
   idx.close();
 });
 
