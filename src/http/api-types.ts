@@ -116,10 +116,12 @@ export interface Insights {
   range: RangeInfo;
   project: string | null;
   indexing: IndexingState;
-  /** The most recent MAX_BLOCKS blocks of the range, most recent first. */
+  /** The most recent MAX_BLOCKS blocks overlapping the range (each computed over the whole history), most recent first. */
   blocks: Block[];
-  /** How many blocks the whole range has. */
+  /** How many blocks overlap the range. */
   blocksInRange: number;
+  /** The block of now, whatever the range (null when none is active). */
+  activeBlock: Block | null;
   burnRate: BurnRate | null;
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };
   cacheSavings: { saved: number; cacheReadTokens: number };

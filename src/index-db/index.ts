@@ -49,6 +49,13 @@ function build(
   opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void },
 ): IndexDb & { commit(): boolean } {
   const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt });
+  try {
+    // A zone change since the last run rebuilds the local rollups now, not inside the first request.
+    writer.syncTimeZone();
+  } catch (err) {
+    // A full disk: logged by the writer; the queries serve the rollups as they are until a write succeeds.
+    if (!(err instanceof IndexWriteError)) throw err;
+  }
   if (db.name !== ':memory:') {
     writer.quietMeta('writer', `pid ${process.pid}, since ${new Date().toISOString()}`);
     writer.commit();

@@ -47,6 +47,8 @@ export class RollupStatements {
   readonly toolDrop: Database.Statement;
   readonly toolDaily: Database.Statement;
   readonly toolDailyDrop: Database.Statement;
+  readonly localHour: Database.Statement;
+  readonly localHourDrop: Database.Statement;
   constructor(db: Database.Database) {
     this.full = db.prepare(`INSERT INTO usage_hourly VALUES (?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
       ON CONFLICT (hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
@@ -66,6 +68,9 @@ export class RollupStatements {
     this.toolDaily = db.prepare(`INSERT INTO tools_daily VALUES (?,?,?,?)
       ON CONFLICT (day, project_id, tool) DO UPDATE SET count = count + excluded.count`);
     this.toolDailyDrop = db.prepare('DELETE FROM tools_daily WHERE day = ? AND project_id = ? AND tool = ? AND count <= 0');
+    this.localHour = db.prepare(`INSERT INTO cost_local_hourly VALUES (?,?,?,?,?)
+      ON CONFLICT (lhour, project_id, model_id) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost`);
+    this.localHourDrop = db.prepare('DELETE FROM cost_local_hourly WHERE lhour = ? AND project_id = ? AND model_id = ? AND messages <= 0');
   }
 }
 
@@ -75,30 +80,39 @@ export class RollupDelta {
   private daily = new Map<string, Cell>();
   private tools = new Map<string, ToolCell>();
   private toolsDaily = new Map<string, ToolCell>();
-  private last: { hour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[] } | null = null;
+  private localHours = new Map<string, LocalCell>();
+  private last: { hour: number; lhour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[]; local: LocalCell } | null = null;
 
-  /** `dayOf` maps a UTC hour to its local day number. */
-  constructor(private readonly dayOf: (hour: number) => number) {}
+  /** `lhourOf` maps an instant to its local hour number (LocalClock.lhour). */
+  constructor(private readonly lhourOf: (ms: number) => number) {}
 
   add(m: Msg, sign: 1 | -1): void {
     const hour = Math.floor(m.ts / HOUR_MS);
+    // In a :30 or :45 zone a UTC hour holds two local hours, and may straddle local midnight.
+    const lhour = this.lhourOf(m.ts);
     const sub = m.agent === null ? 0 : 1;
     // Consecutive messages of a batch mostly share their cells: skip the key building then.
     const l = this.last;
-    if (!l || l.hour !== hour || l.project !== m.project || l.session !== m.session || l.model !== m.model || l.sub !== sub) {
-      const day = this.dayOf(hour);
+    if (!l || l.hour !== hour || l.lhour !== lhour || l.project !== m.project || l.session !== m.session || l.model !== m.model || l.sub !== sub) {
+      const day = Math.floor(lhour / 24);
+      const lk = `${lhour},${m.project},${m.model}`;
+      let local = this.localHours.get(lk);
+      if (!local) this.localHours.set(lk, (local = { pk: [lhour, m.project, m.model], n: 0, cost: 0 }));
       this.last = {
-        hour, project: m.project, session: m.session, model: m.model, sub,
+        hour, lhour, project: m.project, session: m.session, model: m.model, sub,
         cells: [
           cell(this.full, `${hour},${m.project},${m.session},${m.model},${sub}`, [hour, m.project, m.session, m.model, sub]),
           cell(this.byModel, `${hour},${m.project},${m.model},${sub}`, [hour, m.project, m.model, sub]),
           cell(this.daily, `${day},${m.project},${m.model},${sub}`, [day, m.project, m.model, sub]),
         ],
         day,
+        local,
       };
     }
     const cur = this.last!;
     for (const c of cur.cells) bump(c, m, sign);
+    cur.local.n += sign;
+    cur.local.cost += sign * m.cost;
     if (m.tools) {
       for (const tool of m.tools.split(',')) {
         count(this.tools, hour, m.project, tool, sign);
@@ -114,16 +128,23 @@ export class RollupDelta {
     write(this.daily, s.daily, s.dailyDrop);
     writeTools(this.tools, s.tool, s.toolDrop);
     writeTools(this.toolsDaily, s.toolDaily, s.toolDailyDrop);
+    for (const c of this.localHours.values()) {
+      if (c.n === 0 && c.cost === 0) continue;
+      s.localHour.run(...c.pk, c.n, c.cost);
+      if (c.n < 0) s.localHourDrop.run(...c.pk);
+    }
     this.full.clear();
     this.byModel.clear();
     this.daily.clear();
     this.tools.clear();
     this.toolsDaily.clear();
+    this.localHours.clear();
     this.last = null;
   }
 }
 
 type ToolCell = { pk: [number, number, string]; n: number };
+type LocalCell = { pk: [number, number, number]; n: number; cost: number };
 
 function count(map: Map<string, ToolCell>, unit: number, project: number, tool: string, sign: 1 | -1): void {
   const k = `${unit},${project},${tool}`;

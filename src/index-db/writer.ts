@@ -12,7 +12,7 @@ import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
 import { PriceTable } from './pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
-import { dayNumber, HOUR_MS, timeZone } from './time.ts';
+import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
 
@@ -76,13 +76,9 @@ export class Writer {
   private timer: NodeJS.Timeout | null = null;
   /** process.env.TZ when the daily rollup was last found matching (null: not checked yet). */
   private tzEnv: string | undefined | null = null;
-  /** UTC hour -> local day number, for the zone usage_daily was built in. */
-  private days = new Map<number, number>();
-  private dayOf = (hour: number): number => {
-    let d = this.days.get(hour);
-    if (d === undefined) this.days.set(hour, (d = dayNumber(hour * HOUR_MS)));
-    return d;
-  };
+  /** Local hours of instants, in the zone the local rollups were built in. */
+  private readonly clock = new LocalClock();
+  private lhourOf = (ms: number): number => this.clock.lhour(ms);
   private readonly rollups: RollupStatements;
   private readonly s: Record<string, Database.Statement>;
   private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => void;
@@ -131,13 +127,13 @@ export class Writer {
     };
     this.applyTx = db.transaction(this.apply.bind(this));
     this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
-      const delta = new RollupDelta(this.dayOf);
+      const delta = new RollupDelta(this.lhourOf);
       this.place(m, file, delta);
       delta.flush(this.rollups);
     });
     this.resetTx = db.transaction(this.reset.bind(this));
     this.repriceTx = db.transaction(this.reprice.bind(this));
-    db.function('cd_day', { deterministic: true }, ((hour: number) => this.dayOf(hour)) as (...args: unknown[]) => number);
+    db.function('cd_lhour', { deterministic: true }, ((ms: number) => this.clock.lhour(ms)) as (...args: unknown[]) => number);
     // Repricing runs in SQL over every stored copy; this calls back into the current table.
     db.function('cd_cost', { deterministic: true }, ((model: number, input: number, output: number, cacheCreate: number,
       cacheRead: number, cache1h: number, webSearch: number, fast: number, costUSD: number | null) =>
@@ -235,7 +231,7 @@ export class Writer {
     this.quietly(() => this.write(() => this.s.setMeta!.run(key, value)));
   }
 
-  /** Rebuilds the daily rollup when the process time zone is not the one it was built in. */
+  /** Rebuilds the local rollups when the process time zone is not the one they were built in. */
   syncTimeZone(): void {
     // Resolving the zone costs ~0.1 ms; it can only change with process.env.TZ.
     const env = process.env.TZ;
@@ -252,14 +248,26 @@ export class Writer {
     this.tzEnv = env;
   }
 
+  /** The local rollups from the messages themselves: each counts on the local day and hour of its own timestamp. */
   private rebuildDaily(zone: string): void {
-    this.days.clear();
-    this.db.exec(`DELETE FROM usage_daily;
-      INSERT INTO usage_daily SELECT cd_day(hour), project_id, model_id, sub, sum(messages), sum(input), sum(output),
-        sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
-        FROM usage_hourly_model GROUP BY 1, 2, 3, 4;
+    this.clock.clear();
+    this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
+      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, model_id, agent_id, input, output,
+        cache_create, cache_read, cache_1h, web_search, cost, tools FROM messages;
+      DELETE FROM usage_daily;
+      INSERT INTO usage_daily SELECT lhour / 24, project_id, model_id, agent_id IS NOT NULL, count(*), sum(input), sum(output),
+        sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
+        FROM local_msgs GROUP BY 1, 2, 3, 4;
+      DELETE FROM cost_local_hourly;
+      INSERT INTO cost_local_hourly SELECT lhour, project_id, model_id, count(*), sum(cost) FROM local_msgs GROUP BY 1, 2, 3;
       DELETE FROM tools_daily;
-      INSERT INTO tools_daily SELECT cd_day(hour), project_id, tool, sum(count) FROM tools_hourly GROUP BY 1, 2, 3;`);
+      WITH RECURSIVE split(day, project_id, tool, rest) AS (
+        SELECT lhour / 24, project_id, NULL, tools || ',' FROM local_msgs WHERE tools != ''
+        UNION ALL
+        SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+      )
+      INSERT INTO tools_daily SELECT day, project_id, tool, count(*) FROM split WHERE tool IS NOT NULL GROUP BY 1, 2, 3;
+      DROP TABLE temp.local_msgs;`);
     this.s.setMeta!.run('daily_tz', zone);
   }
 
@@ -380,7 +388,7 @@ export class Writer {
     let rejected = invalid;
     let reason = invalid ? 'a count, cost or timestamp out of range' : '';
     if (!careful) {
-      const delta = new RollupDelta(this.dayOf);
+      const delta = new RollupDelta(this.lhourOf);
       for (const m of winners) this.place(m, file, delta);
       delta.flush(this.rollups);
     } else {
@@ -509,7 +517,7 @@ export class Writer {
 
   private reset(file: string): void {
     const f = this.catalog.files.get(file)!;
-    const delta = new RollupDelta(this.dayOf);
+    const delta = new RollupDelta(this.lhourOf);
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
     this.s.deleteFileMsgs!.run(f.id);
     this.s.deleteFileAlts!.run(f.id);

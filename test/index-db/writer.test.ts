@@ -75,6 +75,8 @@ function assertRollupsExact(file: string): void {
     const [sums] = peek<{ n: number; o: number }>(file, `SELECT sum(messages) AS n, sum(output) AS o, round(sum(cost), 9) AS c FROM ${table}`);
     assert.equal(sums, all, `${table} totals`);
   }
+  const [local] = peek<{ n: number; c: number }>(file, 'SELECT sum(messages) AS n, round(sum(cost), 9) AS c FROM cost_local_hourly');
+  assert.equal(local, { n: all!.n, c: all!.c }, 'cost_local_hourly totals');
 }
 
 const Dedup = suite('dedup');

@@ -214,7 +214,7 @@ async function checkInsights(page: Page, ins: Insights): Promise<void> {
   assert.is(await stat(page, v, 'cache-savings'), formatUsd(ins.cacheSavings.saved));
   assert.is(await stat(page, v, 'subagent-share'), formatPercent(ins.subagentShare.share));
   for (const card of await page.locator(`${v} cost-stat-card`).all()) assert.ok(await card.getAttribute('hint'), 'every figure has an explanation');
-  const active = ins.blocks.find((b) => b.active);
+  const active = ins.activeBlock;
   if (active) {
     assert.is(await stat(page, v, 'block-cost'), formatUsd(active.cost));
     assert.is(await stat(page, v, 'block-tokens'), formatTokens(active.totalTokens));

@@ -172,7 +172,8 @@ CREATE TABLE usage_hourly_model (
 
 -- The same per LOCAL day (day number: days from 1970-01-01 to the local date) for day-aligned
 -- ranges: a year is ~365 x projects x models rows however busy the hours were. Valid for the time
--- zone in meta 'daily_tz'; rebuilt from usage_hourly_model when the process zone differs.
+-- zone in meta 'daily_tz'; rebuilt from messages when the process zone differs (each message on the local day of its
+-- own timestamp since schema v2, see 002-local-days.ts).
 CREATE TABLE usage_daily (
   day          INTEGER NOT NULL,
   project_id   INTEGER NOT NULL,

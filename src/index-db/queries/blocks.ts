@@ -1,50 +1,119 @@
 // 5-hour billing blocks, ccusage-compatible (decisions.md): a block starts at its first entry floored
-// to the UTC hour and lasts 5 h; an entry at or past the end, or more than 5 h after the previous
-// entry, starts a new one. Works on hourly rollup rows: every entry of one UTC hour falls in the same
-// block, and each hour's first/last timestamps give the exact gaps.
+// to the UTC hour and lasts 5 h; an entry more than 5 h after the block's start, or more than 5 h after
+// the previous entry, starts a new one (an entry exactly at start + 5 h stays in the block).
+//
+// Blocks are a property of the whole history, so a range only selects the blocks that overlap it.
+// Computing them from the first entry ever would read the whole history for every range; instead the
+// walk starts at the latest entry at or before the range start that follows a gap of more than 5 h
+// (or is the first entry): such an entry starts a block whatever came before it, and every block
+// before it ended before it. From there the walk reads hourly rollup rows (every entry of one UTC
+// hour joins the same block, except in the hour where a block ends: entries exactly at its end stay,
+// later ones start the next block; that hour alone is read entry by entry).
 import type { Block, BurnRate } from '../../http/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { H, type HourRow, type ModelInfo } from './reader.ts';
+import { H, type ModelInfo, type Reader } from './reader.ts';
 
 export const BLOCK_MS = 5 * HOUR_MS;
+
+/** Hours read per step when walking back to the last gap (doubled on each step). */
+const WALK_HOURS = 7 * 24;
 
 interface Acc {
   start: number;
   last: number;
   block: Block;
-  models: Set<string>;
+  models: Set<number>;
 }
 
-/** Blocks of per-hour totals (ordered by hour), most recent first; `now` decides the active one. */
-export function blocksOf(rows: HourRow[], models: Map<number, ModelInfo>, now: number): Block[] {
+/** Usage of one hour row or one entry: what a block adds up. */
+interface Piece {
+  first: number;
+  last: number;
+  messages: number;
+  input: number;
+  output: number;
+  cacheCreate: number;
+  cacheRead: number;
+  cost: number;
+  models: number[];
+}
+
+/** The blocks overlapping [fromMs, toMs) of the project (null: all), most recent first; `now` decides the active one. */
+export function blocksOverlapping(reader: Reader, project: number | null, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number): Block[] {
+  const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
+  // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.
+  const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
   const out: Acc[] = [];
   let cur: Acc | null = null;
-  for (const r of rows) {
+  for (const r of reader.hours(anchor, endHour, project)) {
     const hourStart = r[H.hour] * HOUR_MS;
-    const first = r[H.first] ?? hourStart;
-    if (!cur || hourStart >= cur.start + BLOCK_MS || first - cur.last > BLOCK_MS) {
-      cur = { start: hourStart, last: first, models: new Set(), block: newBlock(hourStart) };
-      out.push(cur);
-    }
-    const b = cur.block;
-    b.cost += r[H.cost];
-    b.messages += r[H.messages];
-    b.inputTokens += r[H.input];
-    b.outputTokens += r[H.output];
-    b.cacheCreationTokens += r[H.cacheCreate];
-    b.cacheReadTokens += r[H.cacheRead];
-    b.totalTokens += r[H.input] + r[H.output] + r[H.cacheCreate] + r[H.cacheRead];
-    cur.last = Math.max(cur.last, r[H.last] ?? first);
-    for (const id of r[H.models].split(',')) {
-      const m = models.get(Number(id));
-      if (m && !m.hidden) cur.models.add(m.name);
+    const piece: Piece = {
+      first: r[H.first] ?? hourStart, last: r[H.last] ?? r[H.first] ?? hourStart, messages: r[H.messages], input: r[H.input],
+      output: r[H.output], cacheCreate: r[H.cacheCreate], cacheRead: r[H.cacheRead], cost: r[H.cost], models: r[H.models].split(',').map(Number),
+    };
+    if (cur && piece.first - cur.last <= BLOCK_MS && piece.first - cur.start <= BLOCK_MS && piece.last - cur.start > BLOCK_MS) {
+      // The hour where the block ends: entry by entry.
+      for (const [ts, messages, input, output, cacheCreate, cacheRead, cost, model] of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
+        cur = place(out, cur, { first: ts, last: ts, messages, input, output, cacheCreate, cacheRead, cost, models: [model] });
+      }
+    } else {
+      cur = place(out, cur, piece);
     }
   }
-  return out.reverse().map(({ start, last, models: names, block }) => {
-    const end = start + BLOCK_MS;
-    const active = now < end && now - last < BLOCK_MS;
-    return { ...block, lastActivity: iso(last), models: [...names].sort(), active, burn: active ? burnOf(block, start, now) : null };
-  });
+  return out
+    .filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs)
+    .reverse()
+    .map(({ start, last, models: ids, block }) => {
+      const end = start + BLOCK_MS;
+      const active = now < end && now - last < BLOCK_MS;
+      const names = new Set<string>();
+      for (const id of ids) {
+        const m = models.get(id);
+        if (m && !m.hidden) names.add(m.name);
+      }
+      return { ...block, lastActivity: iso(last), models: [...names].sort(), active, burn: active ? burnOf(block, start, now) : null };
+    });
+}
+
+/**
+ * The UTC hour of the latest entry at or before `t` that starts a block whatever came before it: the
+ * first entry, or one more than 5 h after the previous entry. null when no entry is at or before `t`.
+ * Only the first entry of an hour can follow such a gap, so hourly first/last times find it.
+ */
+function chainStart(reader: Reader, project: number | null, t: number): number | null {
+  const first = reader.firstHour(project);
+  if (first === null) return null;
+  let next: [number, number, number] | null = null;
+  let to = Math.floor(t / HOUR_MS) + 1;
+  for (let step = WALK_HOURS; to > first; step *= 2) {
+    const from = Math.max(first, to - step);
+    for (const row of reader.hourTimes(from, to, project)) {
+      if (next && next[1] <= t && next[1] - row[2] > BLOCK_MS) return next[0];
+      next = row;
+    }
+    to = from;
+  }
+  return next && next[1] <= t ? next[0] : null;
+}
+
+/** Adds a piece (in time order) to the current block, or starts the next block with it. */
+function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
+  if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
+    const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
+    cur = { start, last: p.first, models: new Set(), block: newBlock(start) };
+    out.push(cur);
+  }
+  const b = cur.block;
+  b.cost += p.cost;
+  b.messages += p.messages;
+  b.inputTokens += p.input;
+  b.outputTokens += p.output;
+  b.cacheCreationTokens += p.cacheCreate;
+  b.cacheReadTokens += p.cacheRead;
+  b.totalTokens += p.input + p.output + p.cacheCreate + p.cacheRead;
+  cur.last = Math.max(cur.last, p.last);
+  for (const id of p.models) cur.models.add(id);
+  return cur;
 }
 
 function newBlock(start: number): Block {

@@ -2,7 +2,7 @@
 import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../http/api-types.ts';
 import { C, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
-import type { Slice } from './slice.ts';
+import { dayAligned, type Slice } from './slice.ts';
 
 export function emptyTotals(): Totals {
   return { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
@@ -55,7 +55,13 @@ export function costSeries(slice: Slice, range: RangeInfo, startMs: number, mode
   const points: SeriesPoint[] = [];
   const index = new Map<string, SeriesPoint>();
   if (range.bucket === 'hour') {
-    for (let h = Math.ceil(startMs / HOUR_MS); h * HOUR_MS < range.toMs; h++) points.push({ key: hourKey(h * HOUR_MS), start: h * HOUR_MS, cost: 0, byModel: {} });
+    // Local hours of whole days (in a :30 zone they start at :30 UTC); UTC hours of a rolling range.
+    // A local hour that DST repeats is one bucket.
+    const first = dayAligned(range) ? startMs : Math.ceil(startMs / HOUR_MS) * HOUR_MS;
+    for (let t = first; t < range.toMs; t += HOUR_MS) {
+      const key = hourKey(t);
+      if (points.at(-1)?.key !== key) points.push({ key, start: t, cost: 0, byModel: {} });
+    }
   } else {
     for (let d = startOfDay(startMs); d < range.toMs; d = addDays(d, 1)) points.push({ key: dayKey(d), start: d, cost: 0, byModel: {} });
   }

@@ -1,12 +1,13 @@
 // GET /api/insights: blocks and burn rate, run rate, cache savings, token composition, top tools,
-// heatmap, subagent share, weekly cost. All from the rollups of the range.
+// heatmap, subagent share, weekly cost. All from the rollups of the range, except the blocks: those
+// overlapping the range, computed over the whole history, and the active block whatever the range.
 import type { IndexingState, Insights } from '../../http/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { QueryScope } from '../types.ts';
-import { addDays, dayKey, HOUR_MS, hourBounds, startOfWeek, weekday } from '../time.ts';
-import { blocksOf } from './blocks.ts';
+import { addDays, dayKey, dayNumber, startOfWeek, weekStartDay } from '../time.ts';
+import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
-import { C, H, type HourRow, type ModelInfo, type Reader, type RollRow } from './reader.ts';
+import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 
 const TOP_TOOLS = 15;
@@ -17,13 +18,15 @@ export const MAX_BLOCKS = 100;
 export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
   const { range, now } = scope;
   const pid = reader.projectId(scope.project);
-  const [h0, h1] = hourBounds(range.fromMs, range.toMs);
   const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
-  const hours = pid === undefined ? [] : reader.hours(h0, h1, pid);
   const models = reader.models();
   const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
   const totals = totalsOf(slice.groups);
-  const allBlocks = blocksOf(hours, models, now);
+  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now);
+  // The active block is the one of now, also when the range ends before now.
+  const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? allBlocks : blocksOverlapping(reader, pid, models, now, now + 1, now);
+  const activeBlock = nowBlocks.find((b) => b.active) ?? null;
+  const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
   const blocks = allBlocks.slice(0, MAX_BLOCKS);
   const days = range.days ?? Math.max(1, Math.round((range.toMs - start) / 86_400_000));
@@ -42,7 +45,8 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     range, project: scope.project, indexing,
     blocks,
     blocksInRange: allBlocks.length,
-    burnRate: blocks.find((b) => b.active)?.burn ?? null,
+    activeBlock,
+    burnRate: activeBlock?.burn ?? null,
     runRate: { dailyAvg, projectedMonthly: dailyAvg * 30, days },
     cacheSavings: cacheSavings(slice.groups, models, prices),
     tokenComposition: {
@@ -51,9 +55,9 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
       cache5mTokens: totals.cacheCreationTokens - cache1h, cache1hTokens: cache1h,
     },
     topTools: pid === undefined ? [] : reader.topTools(slice.span, pid, TOP_TOOLS),
-    heatmap: heatmap(hours),
+    heatmap: heatmap(localHours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
-    weeklyCost: weeklyCost(hours, start, range.toMs),
+    weeklyCost: weeklyCost(localHours, start, range.toMs),
   };
 }
 
@@ -74,32 +78,23 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
   return { saved, cacheReadTokens };
 }
 
-/** heatmap[weekday][hour] of cost, local time, Monday = 0. */
-function heatmap(hours: HourRow[]): number[][] {
+/** heatmap[weekday][hour] of cost, local time, Monday = 0, from the cost per local hour number. */
+function heatmap(hours: [number, number][]): number[][] {
   const grid = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
-  for (const r of hours) {
-    const ms = r[H.hour] * HOUR_MS;
-    grid[weekday(ms)]![new Date(ms).getHours()]! += r[H.cost];
+  for (const [lhour, cost] of hours) {
+    const day = Math.floor(lhour / 24);
+    grid[(day + 3) % 7]![lhour - day * 24]! += cost; // day 0 (1970-01-01) was a Thursday
   }
   return grid;
 }
 
-/**
- * Every local week (Monday start) touching [startMs, toMs), zero weeks included, summed from the per-hour rows
- * (ordered by hour) the blocks already read; week bounds are computed once per week, not per hour.
- */
-function weeklyCost(hours: HourRow[], startMs: number, toMs: number): Insights['weeklyCost'] {
-  const weeks: { weekStart: string; cost: number }[] = [];
-  const bounds: number[] = [];
-  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) {
-    weeks.push({ weekStart: dayKey(w), cost: 0 });
-    bounds.push(w);
+/** Every local week (Monday start) touching [startMs, toMs), zero weeks included, from the cost per local hour number (in order). */
+function weeklyCost(hours: [number, number][], startMs: number, toMs: number): Insights['weeklyCost'] {
+  const weeks = new Map<number, { weekStart: string; cost: number }>();
+  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayNumber(w), { weekStart: dayKey(w), cost: 0 });
+  for (const [lhour, cost] of hours) {
+    const week = weeks.get(weekStartDay(Math.floor(lhour / 24)));
+    if (week) week.cost += cost;
   }
-  let i = 0;
-  for (const r of hours) {
-    const ms = r[H.hour] * HOUR_MS;
-    while (i + 1 < bounds.length && ms >= bounds[i + 1]!) i++;
-    if (weeks[i] && ms >= bounds[i]!) weeks[i]!.cost += r[H.cost];
-  }
-  return weeks;
+  return [...weeks.values()];
 }

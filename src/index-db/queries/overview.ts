@@ -3,7 +3,7 @@ import type { IndexingState, Overview, UnpricedModel } from '../../http/api-type
 import type { QueryScope } from '../types.ts';
 import { addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
-import { addDays, hourBounds, startOfDay } from '../time.ts';
+import { addDays, dayNumber, exactHours, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 
 export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[]): Overview {
@@ -19,8 +19,7 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
 
   const slice = sliceOf(reader, range, pid, syncTimeZone);
   const rows = slice.groups;
-  const [h0, h1] = hourBounds(range.fromMs, range.toMs);
-  const sessions = reader.sessionCounts(h0, h1, pid);
+  const sessions = reader.sessionCounts(slice.hours, pid);
   const totals = totalsOf(rows);
   const projects = projectRows(rows, sessions, reader.projects(), models);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
@@ -29,9 +28,8 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
   const dayEnd = addDays(dayStart, 1);
   let today: Overview['today'] = null;
   if (range.fromMs < dayEnd && range.toMs > dayStart) {
-    const [t0, t1] = hourBounds(dayStart, dayEnd);
-    const todaySessions = reader.sessionCounts(t0, t1, pid);
-    today = { ...totalsOf(reader.groups({ unit: 'hour', from: t0, to: t1 }, pid)), sessions: sum(todaySessions.values()) };
+    const todaySessions = reader.sessionCounts(exactHours(dayStart, dayEnd), pid);
+    today = { ...totalsOf(reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, pid)), sessions: sum(todaySessions.values()) };
   }
 
   return {

@@ -5,15 +5,22 @@ import type { QueryScope } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
-import { hourBounds, iso } from '../time.ts';
+import { iso } from '../time.ts';
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
   cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
 
 export function createProjectSessions(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
-  const cells = db.prepare(`SELECT session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create),
-      sum(cache_read), sum(cost), min(first_ts), max(last_ts)
-    FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
+  const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
+  const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
+  // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages.
+  const cellsEdges = db.prepare(`SELECT ${sums} FROM (
+      SELECT session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
+        FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = @p
+      UNION ALL
+      SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
+        FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
+    GROUP BY session_id, model_id, sub`).raw(true);
   const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title
     FROM sessions s WHERE s.project_id = ?`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
@@ -25,13 +32,14 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const { range } = scope;
     const info = reader.projects().get(pid)!;
     const models = reader.models();
-    const [h0, h1] = hourBounds(range.fromMs, range.toMs);
     const slice = sliceOf(reader, range, pid, syncTimeZone);
+    const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
+    const rows = (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
     const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
     const gone = new Map(goneInfo.all(pid) as [number, number][]);
 
     const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
-    for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of cells.all(h0, h1, pid) as SessionCell[]) {
+    for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
       let s = bySession.get(session);
       if (!s) {
         const t = titles.get(session);

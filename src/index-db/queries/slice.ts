@@ -1,52 +1,71 @@
-// Which rollup a ranged query reads. Ranges of whole local days with day buckets read the daily
-// rollup (one row per day x project x model); hour buckets and rolling ranges read the hourly one.
-// Either way a slice is the same two grouped reads, plus the functions that place a series row's
-// unit (day number or UTC hour) in a series bucket and in a week.
+// Which rollups a ranged query reads. Ranges of whole local days read the local rollups, where each
+// entry counts on the local day and hour of its own timestamp: usage_daily for sums (one row per day x
+// project x model), and for hourly series cost_local_hourly. Rolling ranges (24 h) read the UTC hourly
+// rollup. Either way a slice is the same grouped reads, plus the functions that place a series row's
+// unit (day number, local hour number or UTC hour) in a series bucket.
 import type { RangeInfo } from '../../http/api-types.ts';
-import { dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, hourKey, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
+import {
+  dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, type HourSpan,
+} from '../time.ts';
 import type { Reader, RollRow, SeriesRow, Span } from './reader.ts';
 
 export interface Slice {
-  /** The rollup read and its bounds. */
+  /** The rollup the sums (and top tools) read, and its bounds. */
   span: Span;
+  /** The UTC hours (and partial hours at the edges) of the range, for reads per session. */
+  hours: HourSpan;
+  /** The local hour numbers of the range (heatmap, weekly cost). */
+  local: Span;
   /** Sums per project x model x main/subagent (reader.ts C). */
   groups: RollRow[];
-  /** Cost per unit x model, ordered by unit (read on first use: insights does without). */
+  /** Cost per unit x model, ordered by unit (read on first use). */
   readonly series: SeriesRow[];
   /** Series bucket key of a unit. */
   bucketOf: (unit: number) => string;
-  /** Local Monday ('YYYY-MM-DD') of the week of a unit. */
-  weekOf: (unit: number) => string;
 }
 
-export const emptySlice: Slice = { span: { unit: 'hour', from: 0, to: 0 }, groups: [], series: [], bucketOf: String, weekOf: String };
+export const emptySlice: Slice = {
+  span: { unit: 'hour', from: 0, to: 0 }, hours: { from: 0, to: 0, edges: [] }, local: { unit: 'lhour', from: 0, to: 0 },
+  groups: [], series: [], bucketOf: String,
+};
 
-const dayAligned = (range: RangeInfo): boolean =>
+export const dayAligned = (range: RangeInfo): boolean =>
   range.kind === 'all' || (range.fromMs === startOfDay(range.fromMs) && range.toMs === startOfDay(range.toMs));
 
 export function sliceOf(reader: Reader, range: RangeInfo, project: number | null, syncTimeZone: () => void): Slice {
   let span: Span;
+  let seriesSpan: Span;
+  let hours: HourSpan;
+  let local: Span;
   let bucketOf: (unit: number) => string;
-  let weekOf: (unit: number) => string;
-  if (range.bucket === 'day' && dayAligned(range)) {
-    syncTimeZone();
+  syncTimeZone();
+  if (dayAligned(range)) {
     span = { unit: 'day', from: dayNumber(range.fromMs), to: dayNumber(range.toMs) };
-    bucketOf = dayNumberKey;
-    weekOf = (day) => dayNumberKey(weekStartDay(day));
+    hours = exactHours(range.fromMs, range.toMs);
+    local = { unit: 'lhour', from: span.from * 24, to: span.to * 24 };
+    if (range.bucket === 'day') {
+      seriesSpan = span;
+      bucketOf = dayNumberKey;
+    } else {
+      seriesSpan = local;
+      bucketOf = localHourKey;
+    }
   } else {
     const [from, to] = hourBounds(range.fromMs, range.toMs);
-    span = { unit: 'hour', from, to };
+    span = seriesSpan = { unit: 'hour', from, to };
+    hours = { from, to, edges: [] };
+    local = { unit: 'lhour', from: lhourCeil(range.fromMs), to: lhourCeil(range.toMs) };
     bucketOf = range.bucket === 'hour' ? (h) => hourKey(h * HOUR_MS) : (h) => dayKey(h * HOUR_MS);
-    weekOf = (h) => dayKey(startOfWeek(h * HOUR_MS));
   }
   let series: SeriesRow[] | null = null;
   return {
     span,
+    hours,
+    local,
     groups: reader.groups(span, project),
     get series() {
-      return (series ??= reader.series(span, project));
+      return (series ??= reader.series(seriesSpan, project));
     },
     bucketOf,
-    weekOf,
   };
 }

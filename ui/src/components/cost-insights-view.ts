@@ -73,8 +73,9 @@ export class CostInsightsView extends LitElement {
     ];
   }
 
+  /** The block of now, whatever the range (the server sends it apart from the blocks of the range). */
   private _activeBlock(d: Insights) {
-    const b = d.blocks.find((x) => x.active);
+    const b = d.activeBlock;
     const usage = html`<button class="usage" @click=${() => emit(this, 'open-usage')}
       title="Plan usage from the agent CLI (Ctrl+Shift+S)">Plan usage…</button>`;
     if (!b) {
@@ -105,7 +106,8 @@ export class CostInsightsView extends LitElement {
 
   private _body(d: Insights) {
     if (!d.blocks.length && d.runRate.dailyAvg === 0 && !d.topTools.length) {
-      return html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
+      const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
+      return d.activeBlock ? html`${this._activeBlock(d)}${empty}` : empty;
     }
     const tc = d.tokenComposition;
     const ss = d.subagentShare;
