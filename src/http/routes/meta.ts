@@ -1,5 +1,5 @@
 // Routes that are not index queries: plan usage (the probe), loaded prices, and the cache reset.
-import type { Polka, Request } from 'polka';
+import type { Middleware, Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import type { Pricing } from '../api-types.ts';
 import { entryOf } from '../cache.ts';
@@ -7,8 +7,9 @@ import { Errors } from '../errors.ts';
 import { sendEntry, sendJson } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
-export function mountMetaRoutes(app: Polka, ctx: RouteContext): void {
-  app.get('/api/usage-limits', async function usageLimits(req: Request, res: ServerResponse) {
+/** `processGuard` refuses cross-site requests on every route that can start the agent CLI. */
+export function mountMetaRoutes(app: Polka, ctx: RouteContext, processGuard: Middleware): void {
+  app.get('/api/usage-limits', processGuard, async function usageLimits(req: Request, res: ServerResponse) {
     const refresh = req.query.refresh === '1' || req.query.refresh === 'true';
     let limits;
     try {
