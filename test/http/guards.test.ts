@@ -179,7 +179,7 @@ spawnGuard.after(async () => {
   fs.rmSync(spawnLog, { force: true });
 });
 
-const PROCESS_ROUTES = ['/api/usage-limits?refresh=1', '/api/usage-limits', '/API/Usage-Limits/?refresh=1'];
+const PROCESS_ROUTES = ['/api/usage-limits?refresh=1', '/api/usage-limits', '/API/Usage-Limits/?refresh=1', '/api/usage-drivers?refresh=1', '/api/usage-drivers'];
 
 spawnGuard('a foreign Origin or Sec-Fetch-Site cross-site/same-site gets 403 on GET and HEAD, and nothing is spawned', async () => {
   const crossSite: Record<string, string>[] = [
@@ -211,6 +211,8 @@ spawnGuard('same-origin, a direct visit and curl still start it; under a hub the
   assert.is(spawned(), 4);
   assert.is((await hub.request('/api/usage-limits?refresh=1', { headers: { origin: HUB } })).status, 200);
   assert.is(spawned(), 5);
+  assert.is((await s.request('/api/usage-drivers', { headers: { 'sec-fetch-site': 'same-origin' } })).status, 200);
+  assert.is(spawned(), 6);
 });
 
 spawnGuard('routes that start nothing still answer cross-site GETs', async () => {

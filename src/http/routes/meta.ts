@@ -1,4 +1,4 @@
-// Routes that are not index queries: plan usage (the probe), loaded prices, and the cache reset.
+// Routes that are not index queries: plan usage and usage drivers (the probe), loaded prices, and the cache reset.
 import type { Middleware, Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import type { Pricing } from '../api-types.ts';
@@ -18,6 +18,18 @@ export function mountMetaRoutes(app: Polka, ctx: RouteContext, processGuard: Mid
       throw Errors.probeFailed(err instanceof Error ? err.message : String(err));
     }
     sendJson(res, 200, limits);
+  });
+
+  // What drives usage: the CLI scans a week of transcripts, so only on request (Insights), cached apart.
+  app.get('/api/usage-drivers', processGuard, async function usageDrivers(req: Request, res: ServerResponse) {
+    const refresh = req.query.refresh === '1' || req.query.refresh === 'true';
+    let drivers;
+    try {
+      drivers = await ctx.probe.drivers(refresh);
+    } catch (err) {
+      throw Errors.probeFailed(err instanceof Error ? err.message : String(err));
+    }
+    sendJson(res, 200, drivers);
   });
 
   app.get('/api/pricing', function pricing(req: Request, res: ServerResponse) {
