@@ -106,6 +106,19 @@ probe('drivers: asked with skip_behaviors false, cached apart from the meters', 
   assert.is(spawns().length, 3);
 });
 
+probe('drivers are kept 15 minutes, past the 5 of the meters', async () => {
+  useMode('success');
+  let now = 1_000_000;
+  const p = createUsageProbe({ bin: FAKE, configDir, now: () => now });
+  await p.drivers(false);
+  now += 899_000;
+  assert.is((await p.drivers(false)).cached, true);
+  assert.is(spawns().length, 1);
+  now += 2_000;
+  assert.is((await p.drivers(false)).cached, false);
+  assert.is(spawns().length, 2, 'expired after 15 minutes');
+});
+
 probe('drivers of an API-key login: not available, with the reason', async () => {
   useMode('api-key');
   const d = await createUsageProbe({ bin: FAKE, configDir }).drivers(false);
