@@ -37,7 +37,7 @@ test('opt-in: progress while the CLI scans (kept across views), then behaviors, 
     await progress.waitFor();
     assert.match(await progress.innerText(), /scanning the last 7 days/);
     assert.is(await panel.getAttribute('aria-busy'), 'true');
-    await waitFor(async () => /[1-9]s/.test((await progress.locator('[data-elapsed]').textContent()) ?? ''), 'the elapsed time counts');
+    await waitFor(async () => /^[1-9]\d* s$/.test((await progress.locator('[data-elapsed]').textContent()) ?? ''), 'the elapsed time counts');
     // Leave Insights and come back: the same scan is still running, not a new one.
     await page.locator('cost-top-bar [data-view="overview"]').click();
     await page.locator('cost-overview-view').waitFor();

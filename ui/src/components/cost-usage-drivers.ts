@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { UsageDrivers, UsageDriversWindow, UsageShare } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { formatCount, formatDuration, formatRelative } from '../format.ts';
+import { formatCount, formatRelative } from '../format.ts';
 import { viewStyles } from './view-kit.ts';
 
 type Period = 'day' | 'week';
@@ -108,7 +108,7 @@ export class CostUsageDrivers extends LitElement {
       ${busy
         ? html`<div class="progress" role="status">
             <span class="dot" aria-hidden="true"></span>
-            <span>Claude Code is scanning the last 7 days of transcripts… <span data-elapsed>${formatDuration(Date.now() - s.since)}</span></span>
+            <span>Claude Code is scanning the last 7 days of transcripts… <span data-elapsed>${Math.floor((Date.now() - s.since) / 1000)} s</span></span>
           </div>`
         : nothing}
       ${s.state === 'error' ? html`<p class="error" role="alert">${s.message}</p>` : nothing}
