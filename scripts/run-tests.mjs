@@ -1,6 +1,8 @@
 // Runs every test file under test/ (each in its own Node process, so servers, workers and
-// browsers of one suite cannot leak into the next) and prints a last line `N passed, N failed`.
+// browsers of one suite cannot leak into the next) and prints a last line `N passed, N failed, N skipped`.
 // `node scripts/run-tests.mjs [filter...]` runs only the files whose path contains a filter.
+// uvu has no skip: a test that cannot run prints a line `SKIP: <reason>` (test/helpers/skip.ts) and returns, so
+// uvu counts it as passed; each such line moves one test from passed to skipped here.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,7 @@ const files = walk(path.join(root, 'test'))
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const broken = [];
 for (const file of files) {
   const started = Date.now();
@@ -40,17 +43,22 @@ for (const file of files) {
   // uvu's summary: "Total: N", "Passed: N", "Skipped: N"
   const total = Number(/Total:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const ok = Number(/Passed:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const reasons = [...out.matchAll(/^SKIP: (.*)$/gm)].map((m) => m[1]);
+  const skips = Math.min(reasons.length, ok);
   let bad = total - ok;
   if (r.status !== 0 && bad === 0) bad = 1; // a crash or time-out with no uvu summary still counts as a failure
-  passed += ok;
+  passed += ok - skips;
   failed += bad;
+  skipped += skips;
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${bad ? 'FAIL' : 'ok  '} ${file} (${ok}/${total}, ${secs}s)`);
+  const tag = bad ? 'FAIL' : skips ? 'skip' : 'ok  ';
+  console.log(`${tag} ${file} (${ok - skips}/${total}${skips ? `, ${skips} skipped` : ''}, ${secs}s)`);
+  for (const why of reasons) console.log(`    skipped: ${why}`);
   if (bad) {
     broken.push(file);
     console.log(out.split('\n').map((l) => `    ${l}`).join('\n'));
   }
 }
 if (broken.length) console.log(`\nFailed files:\n${broken.map((f) => `  ${f}`).join('\n')}`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -90,16 +90,31 @@ export function createGuards(opts: GuardOptions) {
     }
 
     if (!SAFE_METHODS.has(req.method ?? 'GET')) {
-      const origin = req.headers.origin;
-      if (origin !== undefined) {
-        if (!originAllowed(origin, host, opts)) return sendText(res, 403, `Forbidden: origin ${origin} is not allowed`);
-      } else {
-        const site = req.headers['sec-fetch-site'];
-        if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-          return sendText(res, 403, `Forbidden: cross-site request (Sec-Fetch-Site: ${site})`);
-        }
-      }
+      const refusal = crossSiteRefusal(req, host, opts);
+      if (refusal) return sendText(res, 403, refusal);
     }
+    next();
+  };
+}
+
+/** Why a request from another site is refused (the Origin and Sec-Fetch-Site checks), or null when it may pass. */
+function crossSiteRefusal(req: IncomingMessage, host: string, opts: GuardOptions): string | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined) return originAllowed(origin, host, opts) ? null : `Forbidden: origin ${origin} is not allowed`;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Forbidden: cross-site request (Sec-Fetch-Site: ${site})`;
+  return null;
+}
+
+/**
+ * Route middleware for the routes that start a process (the agent CLI runs the user's hooks): the write
+ * checks apply to every method there, since a page on any site can make a browser send a GET (an image,
+ * a link) and the response need not be readable to do harm. Runs after the Host check of `createGuards`.
+ */
+export function createProcessGuard(opts: GuardOptions) {
+  return function processGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    const refusal = crossSiteRefusal(req, req.headers.host ?? '', opts);
+    if (refusal) return sendText(res, 403, refusal);
     next();
   };
 }

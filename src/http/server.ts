@@ -12,7 +12,7 @@ import type { UsageProbe } from '../main/usage-probe.ts';
 import type { IndexingState } from './api-types.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
-import { createGuards } from './guards.ts';
+import { createGuards, createProcessGuard } from './guards.ts';
 import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountDataRoutes } from './routes/data.ts';
@@ -78,18 +78,17 @@ export function createServer(deps: ServerDeps): DashboardServer {
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });
-  app.use(
-    createGuards({
-      allowedHosts: deps.config.allowedHosts,
-      boundHost: deps.config.host,
-      hubUrl: deps.config.hubUrl,
-      port: () => listening?.port ?? deps.config.port,
-    }),
-  );
+  const guardOptions = {
+    allowedHosts: deps.config.allowedHosts,
+    boundHost: deps.config.host,
+    hubUrl: deps.config.hubUrl,
+    port: () => listening?.port ?? deps.config.port,
+  };
+  app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
   const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, now };
   mountDataRoutes(app, ctx);
-  mountMetaRoutes(app, ctx);
+  mountMetaRoutes(app, ctx, createProcessGuard(guardOptions));
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

@@ -1,9 +1,15 @@
 // Spec "Authentication" 2-5 against a real server: Host check, Origin check, Sec-Fetch-Site check,
-// framing headers, nosniff everywhere.
+// framing headers, nosniff everywhere; and the routes that start the agent CLI refuse cross-site requests.
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createUsageProbe } from '../../src/main/usage-probe.ts';
 import { startServer, request, type TestServer } from '../helpers/server.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 const HUB = 'http://localhost:47001';
 let s: TestServer;
@@ -156,7 +162,7 @@ framing('guards also cover the second loopback family', async () => {
     probe.listen(0, '::1', () => probe.close(() => resolve(true)));
   });
   if (!hasIpv6) {
-    console.log('SKIP: this machine has no ::1 (IPv6 loopback): the second loopback family');
+    skipTest('this machine has no ::1 (IPv6 loopback): the second loopback family');
     return;
   }
   const r = await request(s.port, '/api/pricing', { address: '::1', headers: { host: 'evil.example' } });
@@ -166,3 +172,64 @@ framing('guards also cover the second loopback family', async () => {
 });
 
 framing.run();
+
+// Issue 10 item 9: a GET that starts the agent CLI (it runs the user's hooks) is refused cross-site.
+const spawnGuard = suite('cross-site requests never start the CLI');
+const FAKE = fileURLToPath(new URL('../fixtures/fake-claude/claude', import.meta.url));
+const spawnLog = path.join(os.tmpdir(), `guards-spawns-${process.pid}.jsonl`);
+const spawned = (): number => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter((l) => l.includes('"spawn"')).length : 0);
+spawnGuard.before(async () => {
+  fs.chmodSync(FAKE, 0o755);
+  process.env.FAKE_CLAUDE_MODE = 'success';
+  process.env.FAKE_CLAUDE_LOG = spawnLog;
+  fs.rmSync(spawnLog, { force: true });
+  s = await startServer({ probe: createUsageProbe({ bin: FAKE, configDir: os.tmpdir() }) });
+  hub = await startServer({ env: { AGENT_HUB: '1', HUB_URL: HUB }, probe: createUsageProbe({ bin: FAKE, configDir: os.tmpdir() }) });
+});
+spawnGuard.after(async () => {
+  await s.close();
+  await hub.close();
+  fs.rmSync(spawnLog, { force: true });
+});
+
+const PROCESS_ROUTES = ['/api/usage-limits?refresh=1', '/api/usage-limits', '/API/Usage-Limits/?refresh=1', '/api/usage-drivers?refresh=1', '/api/usage-drivers'];
+
+spawnGuard('a foreign Origin or Sec-Fetch-Site cross-site/same-site gets 403 on GET and HEAD, and nothing is spawned', async () => {
+  const crossSite: Record<string, string>[] = [
+    { origin: 'http://evil.example' },
+    { origin: 'null' },
+    { origin: `http://localhost:${s.port + 1}` },
+    { origin: HUB },
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+    { origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' },
+  ];
+  for (const route of PROCESS_ROUTES) {
+    for (const headers of crossSite) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await s.request(route, { method, headers });
+        assert.is(r.status, 403, `${method} ${route} ${JSON.stringify(headers)}`);
+        if (method === 'GET') assert.match(r.text, /Forbidden: (origin|cross-site)/);
+      }
+    }
+  }
+  assert.is(spawned(), 0, 'no CLI process was started');
+});
+
+spawnGuard('same-origin, a direct visit and curl still start it; under a hub the hub origin does too', async () => {
+  assert.is((await s.request('/api/usage-limits?refresh=1', { headers: { 'sec-fetch-site': 'same-origin' } })).status, 200);
+  assert.is((await s.request('/api/usage-limits?refresh=1', { headers: { origin: `http://localhost:${s.port}` } })).status, 200);
+  assert.is((await s.request('/api/usage-limits?refresh=1', { headers: { 'sec-fetch-site': 'none' } })).status, 200);
+  assert.is((await s.request('/api/usage-limits?refresh=1')).status, 200);
+  assert.is(spawned(), 4);
+  assert.is((await hub.request('/api/usage-limits?refresh=1', { headers: { origin: HUB } })).status, 200);
+  assert.is(spawned(), 5);
+  assert.is((await s.request('/api/usage-drivers', { headers: { 'sec-fetch-site': 'same-origin' } })).status, 200);
+  assert.is(spawned(), 6);
+});
+
+spawnGuard('routes that start nothing still answer cross-site GETs', async () => {
+  assert.is((await s.request('/api/pricing', { headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' } })).status, 200);
+});
+
+spawnGuard.run();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, SessionDetail, UsageLimits } from '../../src/http/api-types.ts';
+import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, SessionDetail, UsageDrivers, UsageLimits } from '../../src/http/api-types.ts';
 import { createUsageProbe } from '../../src/main/usage-probe.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -188,7 +188,7 @@ const meta = suite('usage limits, pricing, UI, port fallback');
 const FAKE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/fake-claude/claude');
 fs.chmodSync(FAKE, 0o755);
 
-meta('usage limits: 200 from the probe, cached, refresh=1 reprobes; 503 {error} on failure', async () => {
+meta('usage limits and drivers: 200 from the probe, cached, refresh=1 reprobes; 503 {error} on failure', async () => {
   process.env.FAKE_CLAUDE_MODE = 'success';
   const t = await startServer({ probe: createUsageProbe({ bin: FAKE, configDir: '/tmp' }) });
   const bad = await startServer();
@@ -201,6 +201,12 @@ meta('usage limits: 200 from the probe, cached, refresh=1 reprobes; 503 {error} 
     const r = await bad.request('/api/usage-limits');
     assert.is(r.status, 503);
     assert.match(r.json<{ error: string }>().error, 'not installed');
+    const d = (await t.request('/api/usage-drivers')).json<UsageDrivers>();
+    assert.is(d.available, true);
+    assert.is(d.week?.behaviors[0]?.label, 'Cache misses');
+    assert.is((await t.request('/api/usage-drivers')).json<UsageDrivers>().cached, true);
+    assert.is((await t.request('/api/usage-drivers?refresh=1')).json<UsageDrivers>().cached, false);
+    assert.is((await bad.request('/api/usage-drivers')).status, 503);
   } finally {
     await t.close();
     await bad.close();

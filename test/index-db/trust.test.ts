@@ -12,6 +12,7 @@ import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '.
 import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -112,7 +113,7 @@ const Full = suite('a full disk');
 Full('a commit that fails on a full disk drops the pending writes from file and memory alike; after space returns, the same reads write exactly', () => {
   const disk = tmpfs('1m');
   if (!disk) {
-    console.log('SKIP: cannot mount a tmpfs here (needs root): full-disk commit');
+    skipTest('cannot mount a tmpfs here (needs root): full-disk commit');
     return;
   }
   const file = path.join(disk.dir, 'i.db');
@@ -207,7 +208,7 @@ Open('a file another program holds the write lock of is a clear error and stays 
 Open('a read-only file system is a clear error and the file stays as it is', () => {
   const disk = tmpfs('4m');
   if (!disk) {
-    console.log('SKIP: cannot mount a tmpfs here (needs root): read-only index');
+    skipTest('cannot mount a tmpfs here (needs root): read-only index');
     return;
   }
   const file = path.join(disk.dir, 'i.db');

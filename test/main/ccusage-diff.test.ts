@@ -23,6 +23,7 @@ import { parseRange, type Query } from '../../src/http/params.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { startPipeline } from '../../src/main/pipeline.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
@@ -95,8 +96,8 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
     bin = ensureCcusage();
   } catch (err) {
     const message = `CCUSAGE NOT INSTALLABLE: the differential test did not run (${err instanceof Error ? err.message : String(err)})`;
-    console.error(`\n!!! ${message}\n`);
     if (process.env.CI) throw new Error(message);
+    skipTest(message);
     return;
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-diff-'));

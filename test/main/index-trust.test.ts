@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE_CONFIG_DIR, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { skipTest } from '../helpers/skip.ts';
 import { tmpDir, writeJsonl } from '../helpers/index.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -117,7 +118,7 @@ const Refused = suite('an index that cannot be written');
 Refused('read-only: one clear line, exit code 1, and the file left as it is', () => {
   const at = fs.mkdtempSync(path.join(dir, 'ro-'));
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', at]).status !== 0) {
-    console.log('SKIP: cannot mount a tmpfs here (needs root): read-only index');
+    skipTest('cannot mount a tmpfs here (needs root): read-only index');
     return;
   }
   process.prependOnceListener('exit', () => void spawnSync('umount', ['-l', at]));
@@ -139,7 +140,7 @@ Refused('read-only: one clear line, exit code 1, and the file left as it is', ()
 Refused('a full disk: the server keeps serving what is committed, and after a restart with space the history is whole', async () => {
   const at = fs.mkdtempSync(path.join(dir, 'full-'));
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', at]).status !== 0) {
-    console.log('SKIP: cannot mount a tmpfs here (needs root): full disk');
+    skipTest('cannot mount a tmpfs here (needs root): full disk');
     return;
   }
   process.prependOnceListener('exit', () => void spawnSync('umount', ['-l', at]));

@@ -1,11 +1,13 @@
-// The plan usage probe against a fake `claude` executable (a real child process speaking stream-json).
+// The plan usage probe against a fake `claude` executable (a real child process speaking stream-json, replying in
+// the schema of the real CLI), and the reading of get_usage replies.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUsageProbe, normalizeUsage } from '../../src/main/usage-probe.ts';
+import { createUsageProbe } from '../../src/main/usage-probe.ts';
+import { NOT_APPLICABLE_NOTE, driversOf, limitsOf } from '../../src/main/usage-reply.ts';
 
 const FAKE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/fake-claude/claude');
 fs.chmodSync(FAKE, 0o755);
@@ -20,8 +22,10 @@ function useMode(mode: string): void {
   process.env.FAKE_CLAUDE_LOG = logFile;
   fs.rmSync(logFile, { force: true });
 }
-const spawns = (): { argv: string[]; agentConfigDir: string; claudeConfigDir: string }[] =>
-  fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+type LogLine = { kind: 'spawn'; argv: string[]; agentConfigDir: string; claudeConfigDir: string } | { kind: 'request'; request: Record<string, unknown> };
+const logged = (): LogLine[] => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogLine) : []);
+const spawns = () => logged().flatMap((l) => (l.kind === 'spawn' ? [l] : []));
+const requests = () => logged().flatMap((l) => (l.kind === 'request' ? [l.request] : []));
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
   try {
@@ -34,33 +38,93 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 
 const probe = suite('usage probe');
 
-probe('success: spawns print mode with stream-json, sets both config-dir variables, normalises the reply', async () => {
+probe('success: print mode with stream-json, both config-dir variables, skip_behaviors true; every window read', async () => {
   useMode('success');
   const limits = await createUsageProbe({ bin: FAKE, configDir }).get(false);
   const [run] = spawns();
   assert.equal(run?.argv, ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']);
   assert.is(run?.agentConfigDir, configDir);
   assert.is(run?.claudeConfigDir, configDir);
+  assert.equal(requests(), [{ subtype: 'get_usage', skip_behaviors: true }], 'the meters never ask for the week-long transcript scan');
   assert.is(limits.cached, false);
+  assert.is(limits.limitsApply, true);
+  assert.is(limits.note, null);
   assert.is(limits.subscription, 'max');
+  // seven_day_oauth_apps is null and seven_day_sonnet has no utilization: both left out, as the CLI's own dialog does.
   assert.equal(
-    limits.windows.map((w) => [w.label, w.percent, w.severity, w.binding]),
+    limits.windows.map((w) => [w.id, w.label, w.percent, w.severity, w.binding]),
     [
-      ['Session (5h)', 42, 'ok', false],
-      ['Week (all models)', 75, 'warn', false],
-      ['Week (Opus)', 93, 'critical', true],
+      ['five_hour', 'Session (5h)', 42, 'ok', false],
+      ['seven_day', 'Week (all models)', 75, 'warn', false],
+      ['seven_day_opus', 'Week (Opus)', 93, 'critical', true],
+      ['model:Fable', 'Week (Fable)', 61.5, 'ok', false],
     ],
   );
-  assert.is(limits.windows[0]?.resetsAt, '2030-01-01T05:00:00.000Z');
-  assert.is(limits.windows[1]?.resetsAt, new Date(1893456000 * 1000).toISOString());
-  assert.is(limits.windows[2]?.resetsAt, null);
-  assert.equal(limits.spend, { used: 12.34, limit: 50, currency: 'USD' });
+  assert.equal(limits.windows.map((w) => w.resetsAt), ['2030-01-01T05:00:00.000Z', '2030-01-06T09:00:00.000Z', null, '2030-01-06T09:00:00.000Z']);
+  assert.equal(limits.spend, { used: 12.34, limit: 50, percent: 24.68, currency: 'EUR' });
 });
 
-probe('fractions 0..1 are read as percentages', async () => {
-  useMode('fraction');
+probe('an API-key login: limits do not apply, said in a note, no windows', async () => {
+  useMode('api-key');
   const limits = await createUsageProbe({ bin: FAKE, configDir }).get(false);
-  assert.equal(limits.windows.map((w) => w.percent), [42, 75, 93]);
+  assert.is(limits.limitsApply, false);
+  assert.is(limits.note, NOT_APPLICABLE_NOTE);
+  assert.match(limits.note ?? '', /do not apply to this login.*API key or a cloud provider/);
+  assert.equal(limits.windows, []);
+  assert.is(limits.subscription, null);
+  assert.is(limits.spend, null);
+});
+
+probe('limits that apply but could not be read are a failure, not an empty list', async () => {
+  useMode('unavailable');
+  const err = await rejection(createUsageProbe({ bin: FAKE, configDir }).get(false));
+  assert.match(err.message, 'could not read the plan usage');
+});
+
+probe('drivers: asked with skip_behaviors false, cached apart from the meters', async () => {
+  useMode('success');
+  const p = createUsageProbe({ bin: FAKE, configDir });
+  const d = await p.drivers(false);
+  assert.equal(requests(), [{ subtype: 'get_usage', skip_behaviors: false }]);
+  assert.is(d.available, true);
+  assert.is(d.week?.requests, 1080);
+  assert.is(d.week?.sessions, 24);
+  assert.equal(d.day?.behaviors.map((b) => [b.key, b.label, b.percent, b.count]), [
+    ['cache_miss', 'Cache misses', 38, 41],
+    ['long_context', 'Long context', 22, 17],
+    ['subagent_heavy', 'Subagent-heavy sessions', 15, 1],
+    ['high_parallel', 'Many sessions at once', 9, 12],
+  ]);
+  assert.equal(d.day?.recommendations[2], { key: 'high_parallel', percent: 9, title: 'Run fewer sessions at once', detail: 'up to 5 at once' });
+  assert.is(d.day?.recommendations[0]?.detail, null);
+  assert.equal(d.day?.mcpServers, [{ name: 'github', percent: 7 }]);
+  assert.equal(d.day?.plugins, []);
+  assert.is((await p.drivers(false)).cached, true);
+  await p.get(false);
+  assert.is(spawns().length, 2, 'the meters have their own cache');
+  assert.is((await p.drivers(true)).cached, false);
+  assert.is(spawns().length, 3);
+});
+
+probe('drivers are kept 15 minutes, past the 5 of the meters', async () => {
+  useMode('success');
+  let now = 1_000_000;
+  const p = createUsageProbe({ bin: FAKE, configDir, now: () => now });
+  await p.drivers(false);
+  now += 899_000;
+  assert.is((await p.drivers(false)).cached, true);
+  assert.is(spawns().length, 1);
+  now += 2_000;
+  assert.is((await p.drivers(false)).cached, false);
+  assert.is(spawns().length, 2, 'expired after 15 minutes');
+});
+
+probe('drivers of an API-key login: not available, with the reason', async () => {
+  useMode('api-key');
+  const d = await createUsageProbe({ bin: FAKE, configDir }).drivers(false);
+  assert.is(d.available, false);
+  assert.match(d.note ?? '', 'only for claude.ai subscriptions');
+  assert.is(d.week, null);
 });
 
 probe('an error reply rejects with its text', async () => {
@@ -139,24 +203,65 @@ probe.after(() => {
 });
 probe.run();
 
-const norm = suite('normalizeUsage');
+const reply = suite('get_usage replies');
+const at = new Date(0);
+const base = { session: {}, subscription_type: 'pro', rate_limits_available: true, behaviors: null };
 
-norm('camelCase keys, nested usage object, plan object, spend in currency units', () => {
-  const u = normalizeUsage(
-    { usage: { fiveHour: { percent: 10, resetsAt: 1893456000000 } }, plan: { name: 'pro' }, spend: { used: 3, limit: null, currency: 'EUR' } },
-    new Date(0),
-  );
-  assert.equal(u.windows, [{ label: 'Session (5h)', percent: 10, resetsAt: new Date(1893456000000).toISOString(), severity: 'ok', binding: true }]);
+reply('a reply of another shape is an error that shows it', () => {
+  for (const bad of ['nonsense', null, [], { five_hour: { utilization: 1 } }]) {
+    assert.throws(() => limitsOf(bad, at), /unknown shape/);
+    assert.throws(() => driversOf(bad, at), /unknown shape/);
+  }
+});
+
+reply('windows: 0-100 clamped, bad resets dropped, unknown window keys kept, a model window with a fixed label dropped', () => {
+  const u = limitsOf({
+    ...base,
+    rate_limits: {
+      five_hour: { utilization: 140, resets_at: 'soon' },
+      seven_day: { utilization: 0.5, resets_at: '2030-01-01T00:00:00Z' },
+      seven_day_cowork: { utilization: 12, resets_at: null },
+      limits: [{ group: 'x' }],
+      seven_day_opus: { utilization: 3, resets_at: null },
+      model_scoped: [{ display_name: 'Opus', utilization: 5, resets_at: null }, { display_name: '', utilization: 9 }, 'junk', { display_name: 'Fable', utilization: null, resets_at: null }],
+      extra_usage: { is_enabled: false, monthly_limit: 100, used_credits: 1, utilization: 1, currency: 'USD' },
+    },
+  }, at);
+  assert.equal(u.windows.map((w) => [w.label, w.percent, w.resetsAt]), [
+    ['Session (5h)', 100, null],
+    ['Week (all models)', 0.5, '2030-01-01T00:00:00.000Z'],
+    ['Week (Opus)', 3, null],
+    ['Seven day cowork', 12, null],
+  ]);
+  assert.is(u.windows[0]?.binding, true);
+  assert.is(u.windows[1]?.severity, 'ok', 'a half percent is a half percent, not 50%');
+  assert.is(u.spend, null, 'extra usage turned off');
   assert.is(u.subscription, 'pro');
-  assert.equal(u.spend, { used: 3, limit: null, currency: 'EUR' });
-  assert.is(u.fetchedAt, '1970-01-01T00:00:00.000Z');
 });
 
-norm('a windows array, clamping, disabled extra usage, junk', () => {
-  const u = normalizeUsage({ windows: [{ name: 'daily', used_percent: 140 }, { label: 'x' }, 5], extra_usage: { is_enabled: false, used_credits: 1 } }, new Date(0));
-  assert.equal(u.windows.map((w) => [w.label, w.percent, w.severity]), [['Daily', 100, 'critical']]);
-  assert.is(u.spend, null);
-  assert.equal(normalizeUsage('nonsense', new Date(0)).windows, []);
+reply('extra usage: cents to units; a bad currency is USD; percent from the limit when the CLI gives none', () => {
+  const spend = (extra: unknown) => limitsOf({ ...base, rate_limits: { extra_usage: extra } }, at).spend;
+  assert.equal(spend({ is_enabled: true, monthly_limit: 2000, used_credits: 500, utilization: null, currency: 'x1' }), { used: 5, limit: 20, percent: 25, currency: 'USD' });
+  assert.equal(spend({ is_enabled: true, monthly_limit: null, used_credits: 250, utilization: null, currency: 'gbp' }), { used: 2.5, limit: null, percent: null, currency: 'GBP' });
+  assert.is(spend({ is_enabled: true, monthly_limit: 10, used_credits: null, utilization: null }), null);
 });
 
-norm.run();
+reply('limits that apply with no window used say so', () => {
+  const u = limitsOf({ ...base, rate_limits: { five_hour: null, seven_day: { utilization: null, resets_at: null } } }, at);
+  assert.equal(u.windows, []);
+  assert.is(u.limitsApply, true);
+  assert.match(u.note ?? '', 'no usage');
+});
+
+reply('drivers: a subscriber with no analysis; unknown behavior keys get a readable label; junk rows dropped', () => {
+  assert.match(driversOf({ ...base, behaviors: null }, at).note ?? '', 'made no analysis');
+  const d = driversOf({ ...base, behaviors: { day: null, week: { request_count: 3, behaviors: [{ key: 'new_thing', pct: 7, count: 2 }, { key: 'cron' }, 4], recommendations: [{ pct: 1 }], agents: [{ name: 'a', pct: 120 }] } } }, at);
+  assert.is(d.available, true);
+  assert.is(d.day, null);
+  assert.equal(d.week?.behaviors, [{ key: 'new_thing', label: 'New thing', percent: 7, count: 2 }]);
+  assert.equal(d.week?.recommendations, []);
+  assert.equal(d.week?.agents, [{ name: 'a', percent: 100 }]);
+  assert.is(d.week?.sessions, 0);
+});
+
+reply.run();

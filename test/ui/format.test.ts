@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
+import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatMoney, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
 
 // Dates are built from local parts, so these hold in any TZ.
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -15,6 +15,13 @@ money('formatUsd keeps cents, and small amounts keep up to 4 decimals', () => {
   assert.is(formatUsd(0.00001), '<$0.0001');
   assert.is(formatUsd(-2.5), '-$2.50');
   assert.is(formatUsd(Number.NaN), '$0.00');
+});
+
+money('formatMoney shows the currency of an extra-usage account', () => {
+  assert.is(formatMoney(12.34, 'USD'), '$12.34');
+  assert.is(formatMoney(12.34, 'EUR'), '€12.34');
+  assert.is(formatMoney(5, 'GBP'), '£5.00');
+  assert.is(formatMoney(1.5, 'ZZ1'), '1.50 ZZ1');
 });
 
 money('formatUsdCompact shortens large values', () => {

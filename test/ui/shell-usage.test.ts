@@ -1,5 +1,6 @@
 // The Plan usage dialog (Ctrl+Shift+S) in Chromium against the real server, whose probe runs the fake `claude`
-// (test/fixtures/fake-claude) through AGENT_BIN: one that answers, one whose CLI fails (503). Needs `npm run build`.
+// (test/fixtures/fake-claude) through AGENT_BIN: a Max plan, an API-key login, a CLI that fails (503), a missing CLI.
+// Needs `npm run build`.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAKE_CLAUDE, startAppServer } from '../helpers/app-server.ts';
@@ -29,19 +30,21 @@ test('a probe that answers: windows with meters, reset times, binding window, sp
         reset: el.querySelector('.usage-reset')?.textContent?.trim() ?? '',
       })),
     );
-    assert.is(windows.length, 3);
-    assert.equal(windows.map((w) => w.pct), ['42', '75', '93']);
+    assert.equal(windows.map((w) => w.label), ['Session (5h)', 'Week (all models)', 'Week (Opus)', 'Week (Fable)']);
+    assert.equal(windows.map((w) => w.pct), ['42', '75', '93', '62']);
     assert.equal(windows.filter((w) => w.binding).length, 1, 'exactly one binding window');
     assert.match(windows[0]!.reset, /^Resets in /);
     assert.is(windows[2]!.reset, 'No reset time reported');
-    assert.match(await page.locator('.usage-spend').innerText(), /\$12\.34/);
+    assert.match(await page.locator('.usage-spend').innerText(), /€12\.34[\s\S]*of €50\.00/);
+    assert.is(await page.locator('.usage-spend [role="meter"]').getAttribute('aria-valuenow'), '25');
+    assert.is(await page.locator('.usage-note').count(), 0);
     assert.match(await page.locator('.usage-plan').innerText(), /max/i);
     await browser.screenshot(page, 'shell-usage-ok');
 
     await page.locator('[data-action="refresh-usage"]').click();
     await waitFor(() => usage.some((q) => q.includes('refresh=1')), 'a refresh=1 request');
     await page.locator('[data-action="refresh-usage"]:not([disabled])').waitFor({ timeout: 15_000 });
-    assert.is(await page.locator('.usage-window').count(), 3);
+    assert.is(await page.locator('.usage-window').count(), 4);
 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
@@ -49,6 +52,29 @@ test('a probe that answers: windows with meters, reset times, binding window, sp
     // The top-bar button opens it too.
     await page.locator('cost-top-bar [data-action="usage"]').click();
     await dialog.waitFor({ state: 'visible' });
+    assert.equal(browser.problems, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('a login that plan limits do not apply to: the note says so instead of an empty list; no error, no toast', async () => {
+  const server = await startAppServer({ env: { AGENT_BIN: FAKE_CLAUDE, FAKE_CLAUDE_MODE: 'api-key' } });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.page();
+    await page.goto(`${server.url}/?view=overview&range=365`);
+    await page.locator('cost-top-bar').waitFor();
+    await page.keyboard.press('Control+Shift+S');
+    const note = page.locator('cost-usage-dialog .usage-na');
+    await note.waitFor({ timeout: 15_000 });
+    assert.match(await note.innerText(), /Plan limits do not apply to this login.*API key or a cloud provider/);
+    assert.is(await page.locator('cost-usage-dialog .usage-window').count(), 0);
+    assert.is(await page.locator('cost-usage-dialog .usage-error').count(), 0);
+    assert.is(await page.locator('cost-usage-dialog .usage-plan').count(), 0, 'no plan to name');
+    assert.is(await page.locator('cost-toast .toast').count(), 0);
+    await browser.screenshot(page, 'shell-usage-not-applicable');
     assert.equal(browser.problems, []);
   } finally {
     await browser.close();

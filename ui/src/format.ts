@@ -20,6 +20,16 @@ export function formatUsd(n: number): string {
   return usd2.format(v);
 }
 
+/** An amount in an ISO 4217 currency ("€12.34", "£5.00"); an unknown code shows after the number ("12.34 XYZ"). */
+export function formatMoney(n: number, currency: string): string {
+  if (currency === 'USD') return usd2.format(finite(n));
+  try {
+    return new Intl.NumberFormat(LOCALE, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(finite(n));
+  } catch {
+    return `${finite(n).toFixed(2)} ${currency}`;
+  }
+}
+
 /** Short money for axes and tight cells: "$12", "$1.2K", "$3.4M"; below $10 keeps cents. */
 export function formatUsdCompact(n: number): string {
   const v = finite(n);

@@ -1,5 +1,5 @@
-// Routes that are not index queries: plan usage (the probe), loaded prices, and the cache reset.
-import type { Polka, Request } from 'polka';
+// Routes that are not index queries: plan usage and usage drivers (the probe), loaded prices, and the cache reset.
+import type { Middleware, Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import type { Pricing } from '../api-types.ts';
 import { entryOf } from '../cache.ts';
@@ -7,17 +7,25 @@ import { Errors } from '../errors.ts';
 import { sendEntry, sendJson } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
-export function mountMetaRoutes(app: Polka, ctx: RouteContext): void {
-  app.get('/api/usage-limits', async function usageLimits(req: Request, res: ServerResponse) {
+/** A route answering from the probe: `refresh=1` skips its cache, a failed probe is a 503 with its message. */
+function fromProbe<T>(ask: (refresh: boolean) => Promise<T>) {
+  return async function probeRoute(req: Request, res: ServerResponse): Promise<void> {
     const refresh = req.query.refresh === '1' || req.query.refresh === 'true';
-    let limits;
+    let body: T;
     try {
-      limits = await ctx.probe.get(refresh);
+      body = await ask(refresh);
     } catch (err) {
       throw Errors.probeFailed(err instanceof Error ? err.message : String(err));
     }
-    sendJson(res, 200, limits);
-  });
+    sendJson(res, 200, body);
+  };
+}
+
+/** `processGuard` refuses cross-site requests on every route that can start the agent CLI. */
+export function mountMetaRoutes(app: Polka, ctx: RouteContext, processGuard: Middleware): void {
+  app.get('/api/usage-limits', processGuard, fromProbe((refresh) => ctx.probe.get(refresh)));
+  // What drives usage: the CLI scans a week of transcripts, so only on request (Insights), cached apart.
+  app.get('/api/usage-drivers', processGuard, fromProbe((refresh) => ctx.probe.drivers(refresh)));
 
   app.get('/api/pricing', function pricing(req: Request, res: ServerResponse) {
     const table = ctx.prices();

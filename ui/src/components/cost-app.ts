@@ -114,8 +114,8 @@ export class CostApp extends LitElement {
           this._indexing = s;
       }),
       api.onError((err, url) => {
-        // The usage dialog shows its own errors in place.
-        if (!url.startsWith('/api/usage-limits')) this.toast(err.message);
+        // The usage dialog and the usage drivers panel show their own errors in place.
+        if (!url.startsWith('/api/usage-limits') && !url.startsWith('/api/usage-drivers')) this.toast(err.message);
       }),
     );
     this.timer = setInterval(() => this.tick(), TICK_MS);

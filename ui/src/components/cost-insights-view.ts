@@ -14,6 +14,7 @@ import './cost-chart-bars.ts';
 import './cost-heatmap.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
+import './cost-usage-drivers.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
@@ -33,7 +34,8 @@ export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''
 
 /**
  * Where the money goes: the active 5-hour block and its pace, recent blocks, run rate, cache
- * savings, subagent share, token composition, top tools, the weekday × hour heatmap, weekly cost.
+ * savings, subagent share, token composition, top tools, the weekday × hour heatmap, weekly cost,
+ * and (on request) the CLI's analysis of what drives plan usage.
  *
  * @fires open-usage - the plan usage dialog is asked for.
  */
@@ -171,6 +173,7 @@ export class CostInsightsView extends LitElement {
         ${exportJsonButton(exportName('insights', d.range.from, d.range.to, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(d))}
+      <cost-usage-drivers></cost-usage-drivers>
     `;
   }
 

@@ -1,15 +1,16 @@
 import { LitElement, html, nothing } from 'lit';
 import type { UsageLimits, UsageWindow } from '../../../src/http/api-types.ts';
 import { api, isAbort } from '../api.ts';
-import { formatDateTime, formatDuration, formatRelative, formatUsd } from '../format.ts';
+import { formatDateTime, formatDuration, formatMoney, formatRelative } from '../format.ts';
 import { icons } from './icons.ts';
 
 type Load = { state: 'idle' } | { state: 'loading' } | { state: 'ok'; data: UsageLimits } | { state: 'error'; message: string };
 
 /**
  * The Plan usage dialog (Ctrl+Shift+S): the plan's rate-limit windows from GET /api/usage-limits, with percent meters,
- * reset times, the binding window marked, and extra-usage spend. Refresh asks the server to probe again (refresh=1).
- * A failed probe (503) shows the server's message as it is.
+ * reset times, the binding window marked, and extra-usage spend in its currency. Refresh asks the server to probe
+ * again (refresh=1). A login that plan limits do not apply to (an API key, a cloud provider) shows the server's note
+ * instead of meters. A failed probe (503) shows the server's message as it is.
  */
 export class CostUsageDialog extends LitElement {
   static override properties = { _load: { state: true }, _refreshing: { state: true } };
@@ -111,7 +112,8 @@ export class CostUsageDialog extends LitElement {
         ? html`<ul class="usage-windows">
             ${d.windows.map((w) => this.window(w))}
           </ul>`
-        : html`<p class="muted">The CLI reported no usage windows.</p>`}
+        : nothing}
+      ${d.note ? html`<p class=${d.limitsApply ? 'usage-note' : 'usage-note usage-na'} role="note">${d.note}</p>` : nothing}
       ${d.spend ? this.spend(d.spend) : nothing}
       <p class="usage-foot">
         Checked ${formatRelative(d.fetchedAt)}${d.cached ? ' (cached by the server, up to 5 min)' : ''}.
@@ -139,8 +141,8 @@ export class CostUsageDialog extends LitElement {
   }
 
   private spend(s: NonNullable<UsageLimits['spend']>) {
-    const money = (n: number) => (s.currency === 'USD' ? formatUsd(n) : `${n.toFixed(2)} ${s.currency}`);
-    const pct = s.limit ? Math.min(100, (s.used / s.limit) * 100) : null;
+    const money = (n: number) => formatMoney(n, s.currency);
+    const pct = s.percent;
     return html`<div class="usage-spend">
       <div class="usage-row">
         <span class="usage-label">Extra usage spend</span>
