@@ -88,9 +88,10 @@ export class Writer {
       fileRole: p('UPDATE files SET project_id = ?, session_id = ?, agent_id = ?, main = ? WHERE id = ?'),
       fileFirstTs: p('UPDATE files SET first_ts = ? WHERE id = ?'),
       fileCursor: p(`UPDATE files SET size = ?, mtime = ?, off = ?, head = CASE WHEN ? = '' THEN head ELSE ? END, gone = 0, error = NULL,
-        lines = lines + ?, usage_lines = usage_lines + ?, blank = blank + ?, malformed = malformed + ?, giant = giant + ? WHERE id = ?`),
+        lines = lines + ?, usage_lines = usage_lines + ?, blank = blank + ?, malformed = malformed + ?, giant = giant + ?,
+        out_of_range = out_of_range + ? WHERE id = ?`),
       fileReset: p(`UPDATE files SET size = 0, mtime = 0, off = 0, head = '', first_ts = NULL,
-        lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0 WHERE id = ?`),
+        lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0, out_of_range = 0 WHERE id = ?`),
       projectCwd: p('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)'),
       sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
       sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
@@ -252,7 +253,7 @@ export class Writer {
 
     const st = batch.stats;
     this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
-      st.lines, st.usageLines, st.blank, st.malformed, st.giant, file.id);
+      st.lines, st.usageLines, st.blank, st.malformed, st.giant, st.outOfRange, file.id);
   }
 
   /** Decodes the batch into messages, keeping only the best copy of each key within the batch. */

@@ -2,7 +2,7 @@
 // changes to one path is coalesced into one follow-up read. Start-up and live updates share this path.
 import fs from 'node:fs';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { HEAD_BYTES } from '../workers/protocol.ts';
+import { HEAD_BYTES, type ParseStats } from '../workers/protocol.ts';
 import type { IndexingState } from '../http/api-types.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
@@ -47,6 +47,19 @@ function readHead(path: string, bytes: number): string {
 /** The file no longer starts with the bytes its cursor saw (a head shorter than HEAD_BYTES is compared as a prefix). */
 function headChanged(path: string, head: string): boolean {
   return head !== '' && readHead(path, Math.min(HEAD_BYTES, head.length / 2)) !== head;
+}
+
+/** "3 lines (2 malformed, 1 out of range)" for the lines of a batch that were not counted, or '' when none. */
+export function describeSkipped(stats: ParseStats): string {
+  const parts: [number, string][] = [
+    [stats.malformed, 'malformed'],
+    [stats.outOfRange, 'out of range'],
+    [stats.giant, 'too big'],
+  ];
+  const total = parts.reduce((n, [k]) => n + k, 0);
+  if (!total) return '';
+  const why = parts.filter(([k]) => k > 0).map(([k, what]) => `${k} ${what}`).join(', ');
+  return `${total} line${total === 1 ? '' : 's'} (${why})`;
 }
 
 export function createIngest(deps: IngestDeps): Ingest {
@@ -120,6 +133,8 @@ export function createIngest(deps: IngestDeps): Ingest {
       const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
       if (closed) return;
       index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+      const skipped = describeSkipped(batch.stats);
+      if (skipped) log(`skipped ${skipped} in ${path}`);
     } catch (err) {
       if (closed) return;
       const message = err instanceof Error ? err.message : String(err);
