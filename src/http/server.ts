@@ -73,7 +73,8 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
 
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
-  const cache = new ResultCache({ now });
+  // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
+  const cache = new ResultCache();
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });
