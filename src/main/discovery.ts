@@ -26,20 +26,42 @@ export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agent
   return { project, session: null, agentId: agent };
 }
 
+/** A real meta file is a few hundred bytes. */
+const META_MAX_BYTES = 64 * 1024;
+/** Opening a FIFO for reading waits for a writer unless non-blocking (no such flag on Windows, nor FIFOs). */
+const OPEN_META = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+export interface AgentMeta {
+  agentType: string | null;
+  agentDescription: string | null;
+}
+
 /**
- * Reads `agent-<id>.meta.json` beside a subagent transcript; missing or bad files give nulls. Synchronous: a few
- * hundred bytes read at once cost less main-thread time than the four thread-pool round trips of a promise read.
+ * Reads `agent-<id>.meta.json` beside a subagent transcript; missing, bad or odd files give nulls. Only a small
+ * regular file is read (checked on the open descriptor: a FIFO, a device such as /dev/zero or a huge file is not),
+ * with async I/O, so nothing in a config dir can block the main thread or fill memory.
  */
-export function agentMeta(file: string): { agentType: string | null; agentDescription: string | null } {
-  const metaPath = file.replace(/\.jsonl$/, '.meta.json');
+export async function agentMeta(file: string): Promise<AgentMeta> {
+  const none: AgentMeta = { agentType: null, agentDescription: null };
+  let handle: fs.promises.FileHandle | undefined;
   try {
-    const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
+    handle = await fs.promises.open(file.replace(/\.jsonl$/, '.meta.json'), OPEN_META);
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > META_MAX_BYTES) return none;
+    const buf = Buffer.alloc(st.size + 1);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    if (bytesRead > st.size) return none; // being written: its next read will tell
+    const meta = JSON.parse(buf.toString('utf8', 0, bytesRead)) as unknown;
+    if (typeof meta !== 'object' || meta === null) return none;
+    const { agentType, description } = meta as Record<string, unknown>;
     return {
-      agentType: typeof meta.agentType === 'string' ? meta.agentType : null,
-      agentDescription: typeof meta.description === 'string' ? meta.description : null,
+      agentType: typeof agentType === 'string' ? agentType : null,
+      agentDescription: typeof description === 'string' ? description : null,
     };
   } catch {
-    return { agentType: null, agentDescription: null };
+    return none;
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 

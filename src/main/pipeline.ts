@@ -29,7 +29,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     if (roles.has(file)) return roles.get(file)!;
     const dir = projectsDirs.find((d) => roleOf(d, file));
     const base = dir ? roleOf(dir, file) : null;
-    const meta = base?.agentId ? agentMeta(file) : { agentType: null, agentDescription: null };
+    const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
     const role = base ? { ...base, ...meta } : null;
     roles.set(file, role);
     return role;
