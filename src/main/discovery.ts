@@ -70,34 +70,137 @@ export interface FoundFile {
   size: number;
 }
 
-/** Every transcript under the projects dirs (a missing dir is simply empty). */
-export async function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
-  const out: FoundFile[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let entries: fs.Dirent[];
+/** Every transcript under the projects dirs (a missing dir is simply empty), each real file once. */
+export function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+  return new TranscriptPaths().list(projectsDirs);
+}
+
+/**
+ * The one rule for symlinks, shared by the start-up scan and the watcher: symlinked folders and transcripts are
+ * followed (synced or moved folders), but each real folder and each real file is taken once, under the first path
+ * that reaches it: the shallowest, then by name. A link loop or a second link to the same folder therefore never
+ * reads a file twice, and a fresh index picks the same paths. The claims last as long as the object, so the
+ * watcher's paths (`canonical`) and every later `list` agree with the scan.
+ */
+export class TranscriptPaths {
+  /** Real path of each folder walked -> the path it is known by. */
+  private readonly dirs = new Map<string, string>();
+  /** Real path of each transcript -> the path it is indexed under. */
+  private readonly files = new Map<string, string>();
+  /** Real paths reached only through a link (folders and files): the watcher, which follows no link, watches them. */
+  readonly linked = new Set<string>();
+
+  /** Walks the projects dirs breadth-first, each level in name order. */
+  async list(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+    const out: FoundFile[] = [];
+    let level: { dir: string; real: string }[] = [];
+    for (const dir of projectsDirs) {
+      const real = realpath(dir);
+      if (real !== null && this.claimDir(real, dir)) level.push({ dir, real });
+    }
+    while (level.length) {
+      const listed = await Promise.all(level.map(async (d) => ({ ...d, entries: await readdir(d.dir) })));
+      const next: typeof level = [];
+      for (const { dir, real, entries } of listed) {
+        for (const e of entries) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) {
+            const r = path.join(real, e.name);
+            if (this.claimDir(r, p)) next.push({ dir: p, real: r });
+          } else if (e.isSymbolicLink()) {
+            this.link(p, next, out);
+          } else if (e.isFile() && isTranscript(p)) {
+            const size = fileSize(p);
+            if (size !== null && this.claimFile(path.join(real, e.name), p)) out.push({ path: p, size });
+          }
+        }
+      }
+      level = next;
+    }
+    return out;
+  }
+
+  /** The path a file the watcher reports is indexed under; for a removed file, the path it was indexed under. */
+  canonical(p: string): string {
+    const real = realpath(p);
+    const known = real === null ? undefined : this.files.get(real);
+    if (known !== undefined) return known;
+    const c = path.join(this.canonicalDir(path.dirname(p)), path.basename(p));
+    if (real !== null) this.files.set(real, c);
+    return c;
+  }
+
+  private canonicalDir(dir: string): string {
+    const real = realpath(dir) ?? dir;
+    const known = this.dirs.get(real);
+    if (known !== undefined) return known;
+    const parent = path.dirname(dir);
+    const c = parent === dir ? dir : path.join(this.canonicalDir(parent), path.basename(dir));
+    this.dirs.set(real, c);
+    return c;
+  }
+
+  /** A symlink met by the walk: a folder is walked and a transcript listed, unless their real path is taken. */
+  private link(p: string, next: { dir: string; real: string }[], out: FoundFile[]): void {
+    let st: fs.Stats;
     try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true });
-    } catch {
+      st = fs.statSync(p);
+    } catch (err) {
+      // A broken link or a loop of links: ingest tries a transcript and counts it unreadable, so the user sees it.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && isTranscript(p)) out.push({ path: p, size: 0 });
       return;
     }
-    await Promise.all(
-      entries.map(async (e) => {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) return walk(p);
-        // Transcripts may be symlinks (synced folders); symlinked folders are not followed (cycles).
-        if (!(e.isFile() || e.isSymbolicLink()) || !isTranscript(p)) return;
-        try {
-          // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
-          const stat = fs.statSync(p);
-          if (stat.isFile()) out.push({ path: p, size: stat.size });
-        } catch (err) {
-          // Vanished since readdir: nothing to do. Any other error (a broken link, no permission): ingest
-          // tries it and counts it unreadable, so the user sees it in the stats instead of silence.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.push({ path: p, size: 0 });
-        }
-      }),
-    );
-  };
-  await Promise.all(projectsDirs.map((d) => walk(d)));
-  return out;
+    const real = realpath(p);
+    if (real === null) return;
+    if (st.isDirectory()) {
+      if (this.claimDir(real, p)) {
+        next.push({ dir: p, real });
+        this.linked.add(real);
+      }
+    } else if (st.isFile() && isTranscript(p) && this.claimFile(real, p)) {
+      out.push({ path: p, size: st.size });
+      this.linked.add(real);
+    }
+  }
+
+  private claimDir(real: string, p: string): boolean {
+    return claim(this.dirs, real, p);
+  }
+
+  private claimFile(real: string, p: string): boolean {
+    return claim(this.files, real, p);
+  }
+}
+
+/** True when `p` holds the claim on `real` (it had it, or takes it now). */
+function claim(claims: Map<string, string>, real: string, p: string): boolean {
+  const holder = claims.get(real);
+  if (holder === undefined) claims.set(real, p);
+  return holder === undefined || holder === p;
+}
+
+function realpath(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+async function readdir(dir: string): Promise<fs.Dirent[]> {
+  try {
+    return (await fs.promises.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+/** A transcript's size; 0 for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
+function fileSize(p: string): number | null {
+  try {
+    // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
+    return fs.statSync(p).size;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 0;
+  }
 }
