@@ -28,6 +28,8 @@ export interface ServerDeps {
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
+  /** The result cache's monotonic clock in ms (default performance.now; tests step it). */
+  cacheClock?: () => number;
   log: (message: string) => void;
 }
 
@@ -74,7 +76,7 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
   // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
-  const cache = new ResultCache();
+  const cache = new ResultCache({ now: deps.cacheClock });
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });
