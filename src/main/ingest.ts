@@ -53,7 +53,7 @@ function headChanged(path: string, head: string): boolean {
 }
 
 /** "3 lines (2 malformed, 1 out of range)" for the lines of a batch that were not counted, or '' when none. */
-export function describeSkipped(stats: ParseStats): string {
+function describeSkipped(stats: ParseStats): string {
   const parts: [number, string][] = [
     [stats.malformed, 'malformed'],
     [stats.outOfRange, 'out of range'],
