@@ -83,26 +83,31 @@ Links('a link loop and a symlinked project folder: each real file read once, at 
   fs.symlinkSync('.', path.join(a, 'self'));
   fs.symlinkSync(elsewhere, path.join(projects, '-home-dev-b'));
   fs.symlinkSync(elsewhere, path.join(projects, '-home-dev-c')); // a second link to the same folder
+  const loose = path.join(tmp.dir, 'synced', 'loose.jsonl'); // a transcript file linked in on its own
+  fs.writeFileSync(loose, line('s4'));
+  fs.symlinkSync(loose, path.join(a, 's4.jsonl'));
   const real = (): Record<string, string> => ({
     '-home-dev-a/s1.jsonl': path.join(a, 's1.jsonl'),
+    '-home-dev-a/s4.jsonl': loose,
     ...Object.fromEntries(fs.readdirSync(elsewhere).map((f) => [`-home-dev-b/${f}`, path.join(elsewhere, f)])),
   });
   const r = await start(projects);
   try {
     const first = totals(r.index);
     assert.equal(first, await freshTotals(real()));
-    assert.equal(first.messages, 3);
-    assert.is(first.cost, 12);
+    assert.equal(first.messages, 4);
+    assert.is(first.cost, 16);
 
     // live: appends through the real paths, and a new file in the linked folder
     fs.appendFileSync(path.join(a, 's1.jsonl'), line('s1'));
     fs.appendFileSync(path.join(elsewhere, 's2.jsonl'), line('s2'));
     fs.writeFileSync(path.join(elsewhere, 's3.jsonl'), line('s3'));
-    await waitFor(() => totals(r.index).messages >= 6, 'the appended lines and the new file', 10_000);
+    fs.appendFileSync(loose, line('s4'));
+    await waitFor(() => totals(r.index).messages >= 8, 'the appended lines and the new file', 10_000);
     await sleep(600); // later copies through other paths would land by now
     const live = totals(r.index);
     assert.equal(live, await freshTotals(real()));
-    assert.is(live.cost, 24);
+    assert.is(live.cost, 32);
   } finally {
     await stop(r);
     tmp.cleanup();
