@@ -84,6 +84,17 @@ export interface Overview {
   unpricedModels: UnpricedModel[];
   /** The config dirs read (for empty-state messages). */
   dirs: string[];
+  health: DataHealth;
+}
+
+/** What the index could not count, and whether the clock is behind the data (whole index, not the range). */
+export interface DataHealth {
+  /** Lines skipped while reading transcripts, by reason; `unreadableFiles` counts files. */
+  skipped: { malformed: number; outOfRange: number; oversized: number; unreadableFiles: number };
+  /** ISO time of the newest usage entry, null when the index is empty. */
+  newestEntry: string | null;
+  /** The newest entry is later than the server's clock (by over a minute): ranges that end now miss it. */
+  dataInFuture: boolean;
 }
 
 export interface Block {

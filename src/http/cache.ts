@@ -13,6 +13,7 @@ export interface ResultCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
   maxBytes?: number;
+  /** Milliseconds from a monotonic clock (default performance.now): a wall-clock step must not keep results stale. */
   now?: () => number;
 }
 
@@ -41,7 +42,7 @@ export class ResultCache {
     this.ttlMs = opts.ttlMs ?? 30_000;
     this.maxEntries = opts.maxEntries ?? 500;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now ?? (() => performance.now());
   }
 
   get size(): number {

@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import path from 'node:path';
 import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
-import type { Queries } from '../index-db/types.ts';
+import type { IndexReader } from '../index-db/types.ts';
 import type { PriceTable } from '../index-db/pricing/table.ts';
 import type { Config } from '../main/config.ts';
 import type { UsageProbe } from '../main/usage-probe.ts';
@@ -21,7 +21,7 @@ import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
   /** Read through `queries` on every request: the index behind it may be reopened. */
-  index: { readonly queries: Queries };
+  index: Pick<IndexReader, 'queries' | 'stats'>;
   config: Config;
   indexing(): IndexingState;
   prices(): PriceTable;
@@ -29,6 +29,8 @@ export interface ServerDeps {
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
+  /** The result cache's monotonic clock in ms (default performance.now; tests step it). */
+  cacheClock?: () => number;
   log: (message: string) => void;
 }
 
@@ -74,7 +76,8 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
 
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
-  const cache = new ResultCache({ now });
+  // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
+  const cache = new ResultCache({ now: deps.cacheClock });
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });

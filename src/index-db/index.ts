@@ -132,13 +132,16 @@ function writerOf(file: string): string {
 function statsQuery(db: Database.Database): () => IndexStats {
   const fileStats = db.prepare(`SELECT count(*) AS files, coalesce(sum(gone), 0) AS filesGone, coalesce(sum(lines), 0) AS lines,
       coalesce(sum(usage_lines), 0) AS usageLines, coalesce(sum(malformed), 0) AS malformed, coalesce(sum(giant), 0) AS giant,
-      coalesce(sum(blank), 0) AS blank, count(error) AS unreadable FROM files`);
+      coalesce(sum(blank), 0) AS blank, coalesce(sum(out_of_range), 0) AS outOfRange, count(error) AS unreadable FROM files`);
+  // The newest hour with usage, found from the end of the primary key, then its latest entry.
+  const newestTs = db.prepare(`SELECT max(last_ts) FROM usage_hourly_model WHERE messages > 0
+      AND hour = (SELECT hour FROM usage_hourly_model WHERE messages > 0 ORDER BY hour DESC LIMIT 1)`).pluck();
   const messageCount = db.prepare('SELECT count(*) FROM messages').pluck();
   return () => {
-    const f = fileStats.get() as Omit<IndexStats, 'messages' | 'duplicates'>;
+    const f = fileStats.get() as Omit<IndexStats, 'messages' | 'duplicates' | 'newestTs'>;
     const messages = messageCount.get() as number;
     // Every usage line that is not a stored message was a copy dropped by dedup.
-    return { ...f, messages, duplicates: Math.max(0, f.usageLines - messages) };
+    return { ...f, messages, duplicates: Math.max(0, f.usageLines - messages), newestTs: (newestTs.get() as number | null) ?? null };
   };
 }
 

@@ -41,8 +41,12 @@ export interface IndexStats {
   malformed: number;
   giant: number;
   blank: number;
+  /** Usage lines skipped for a number outside what a real request can be. */
+  outOfRange: number;
   /** Files that could not be read (permission, I/O), with the last error. */
   unreadable: number;
+  /** Epoch ms of the newest usage entry, null when there is none. */
+  newestTs: number | null;
 }
 
 /** Query filter: the resolved range plus an optional project (encoded folder name). */
@@ -54,7 +58,8 @@ export interface QueryScope {
 }
 
 export interface Queries {
-  overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Overview;
+  /** Without `health`, which the route adds from stats(). */
+  overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'>;
   insights(scope: QueryScope, indexing: IndexingState): Insights;
   projects(scope: QueryScope): ProjectRow[];
   /** null when the project is unknown. */

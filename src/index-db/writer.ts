@@ -110,9 +110,10 @@ export class Writer {
       fileRole: p('UPDATE files SET project_id = ?, session_id = ?, agent_id = ?, main = ? WHERE id = ?'),
       fileFirstTs: p('UPDATE files SET first_ts = ? WHERE id = ?'),
       fileCursor: p(`UPDATE files SET size = ?, mtime = ?, off = ?, head = CASE WHEN ? = '' THEN head ELSE ? END, gone = 0, error = NULL,
-        lines = lines + ?, usage_lines = usage_lines + ?, blank = blank + ?, malformed = malformed + ?, giant = giant + ? WHERE id = ?`),
+        lines = lines + ?, usage_lines = usage_lines + ?, blank = blank + ?, malformed = malformed + ?, giant = giant + ?,
+        out_of_range = out_of_range + ? WHERE id = ?`),
       fileReset: p(`UPDATE files SET size = 0, mtime = 0, off = 0, head = '', first_ts = NULL,
-        lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0 WHERE id = ?`),
+        lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0, out_of_range = 0 WHERE id = ?`),
       projectCwd: p('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)'),
       sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
       sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
@@ -385,8 +386,8 @@ export class Writer {
     if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
 
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
-    let rejected = invalid;
-    let reason = invalid ? 'a count, cost or timestamp out of range' : '';
+    let rejected = 0;
+    let reason = '';
     if (!careful) {
       const delta = new RollupDelta(this.lhourOf);
       for (const m of winners) this.place(m, file, delta);
@@ -405,12 +406,13 @@ export class Writer {
         }
       }
     }
-    if (rejected) this.opts.log(`skipped ${rejected} usage line${rejected === 1 ? '' : 's'} of ${batch.path} that the index cannot store (${reason})`);
+    if (invalid) this.opts.log(`skipped ${invalid} usage line${invalid === 1 ? '' : 's'} of ${batch.path} with a count, cost or timestamp the index cannot store`);
+    if (rejected) this.opts.log(`skipped ${rejected} usage line${rejected === 1 ? '' : 's'} of ${batch.path} that the index rejected (${reason})`);
 
     const st = batch.stats;
-    // Rejected rows count with the malformed lines: skipped, counted, and their file read on.
+    // Skipped and counted, and the file read on: rows out of range as such, rows a statement rejected as malformed.
     this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
-      st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, file.id);
+      st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, st.outOfRange + invalid, file.id);
   }
 
   /** Decodes the batch into messages, keeping only the best copy of each key within the batch; counts the rows it cannot store. */

@@ -26,20 +26,42 @@ export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agent
   return { project, session: null, agentId: agent };
 }
 
+/** A real meta file is a few hundred bytes. */
+const META_MAX_BYTES = 64 * 1024;
+/** Opening a FIFO for reading waits for a writer unless non-blocking (no such flag on Windows, nor FIFOs). */
+const OPEN_META = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+export interface AgentMeta {
+  agentType: string | null;
+  agentDescription: string | null;
+}
+
 /**
- * Reads `agent-<id>.meta.json` beside a subagent transcript; missing or bad files give nulls. Synchronous: a few
- * hundred bytes read at once cost less main-thread time than the four thread-pool round trips of a promise read.
+ * Reads `agent-<id>.meta.json` beside a subagent transcript; missing, bad or odd files give nulls. Only a small
+ * regular file is read (checked on the open descriptor: a FIFO, a device such as /dev/zero or a huge file is not),
+ * with async I/O, so nothing in a config dir can block the main thread or fill memory.
  */
-export function agentMeta(file: string): { agentType: string | null; agentDescription: string | null } {
-  const metaPath = file.replace(/\.jsonl$/, '.meta.json');
+export async function agentMeta(file: string): Promise<AgentMeta> {
+  const none: AgentMeta = { agentType: null, agentDescription: null };
+  let handle: fs.promises.FileHandle | undefined;
   try {
-    const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
+    handle = await fs.promises.open(file.replace(/\.jsonl$/, '.meta.json'), OPEN_META);
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > META_MAX_BYTES) return none;
+    const buf = Buffer.alloc(st.size + 1);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    if (bytesRead > st.size) return none; // being written: its next read will tell
+    const meta = JSON.parse(buf.toString('utf8', 0, bytesRead)) as unknown;
+    if (typeof meta !== 'object' || meta === null) return none;
+    const { agentType, description } = meta as Record<string, unknown>;
     return {
-      agentType: typeof meta.agentType === 'string' ? meta.agentType : null,
-      agentDescription: typeof meta.description === 'string' ? meta.description : null,
+      agentType: typeof agentType === 'string' ? agentType : null,
+      agentDescription: typeof description === 'string' ? description : null,
     };
   } catch {
-    return { agentType: null, agentDescription: null };
+    return none;
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 
@@ -48,34 +70,137 @@ export interface FoundFile {
   size: number;
 }
 
-/** Every transcript under the projects dirs (a missing dir is simply empty). */
-export async function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
-  const out: FoundFile[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let entries: fs.Dirent[];
+/** Every transcript under the projects dirs (a missing dir is simply empty), each real file once. */
+export function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+  return new TranscriptPaths().list(projectsDirs);
+}
+
+/**
+ * The one rule for symlinks, shared by the start-up scan and the watcher: symlinked folders and transcripts are
+ * followed (synced or moved folders), but each real folder and each real file is taken once, under the first path
+ * that reaches it: the shallowest, then by name. A link loop or a second link to the same folder therefore never
+ * reads a file twice, and a fresh index picks the same paths. The claims last as long as the object, so the
+ * watcher's paths (`canonical`) and every later `list` agree with the scan.
+ */
+export class TranscriptPaths {
+  /** Real path of each folder walked -> the path it is known by. */
+  private readonly dirs = new Map<string, string>();
+  /** Real path of each transcript -> the path it is indexed under. */
+  private readonly files = new Map<string, string>();
+  /** Real paths reached only through a link (folders and files): the watcher, which follows no link, watches them. */
+  readonly linked = new Set<string>();
+
+  /** Walks the projects dirs breadth-first, each level in name order. */
+  async list(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+    const out: FoundFile[] = [];
+    let level: { dir: string; real: string }[] = [];
+    for (const dir of projectsDirs) {
+      const real = realpath(dir);
+      if (real !== null && this.claimDir(real, dir)) level.push({ dir, real });
+    }
+    while (level.length) {
+      const listed = await Promise.all(level.map(async (d) => ({ ...d, entries: await readdir(d.dir) })));
+      const next: typeof level = [];
+      for (const { dir, real, entries } of listed) {
+        for (const e of entries) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) {
+            const r = path.join(real, e.name);
+            if (this.claimDir(r, p)) next.push({ dir: p, real: r });
+          } else if (e.isSymbolicLink()) {
+            this.link(p, next, out);
+          } else if (e.isFile() && isTranscript(p)) {
+            const size = fileSize(p);
+            if (size !== null && this.claimFile(path.join(real, e.name), p)) out.push({ path: p, size });
+          }
+        }
+      }
+      level = next;
+    }
+    return out;
+  }
+
+  /** The path a file the watcher reports is indexed under; for a removed file, the path it was indexed under. */
+  canonical(p: string): string {
+    const real = realpath(p);
+    const known = real === null ? undefined : this.files.get(real);
+    if (known !== undefined) return known;
+    const c = path.join(this.canonicalDir(path.dirname(p)), path.basename(p));
+    if (real !== null) this.files.set(real, c);
+    return c;
+  }
+
+  private canonicalDir(dir: string): string {
+    const real = realpath(dir) ?? dir;
+    const known = this.dirs.get(real);
+    if (known !== undefined) return known;
+    const parent = path.dirname(dir);
+    const c = parent === dir ? dir : path.join(this.canonicalDir(parent), path.basename(dir));
+    this.dirs.set(real, c);
+    return c;
+  }
+
+  /** A symlink met by the walk: a folder is walked and a transcript listed, unless their real path is taken. */
+  private link(p: string, next: { dir: string; real: string }[], out: FoundFile[]): void {
+    let st: fs.Stats;
     try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true });
-    } catch {
+      st = fs.statSync(p);
+    } catch (err) {
+      // A broken link or a loop of links: ingest tries a transcript and counts it unreadable, so the user sees it.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && isTranscript(p)) out.push({ path: p, size: 0 });
       return;
     }
-    await Promise.all(
-      entries.map(async (e) => {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) return walk(p);
-        // Transcripts may be symlinks (synced folders); symlinked folders are not followed (cycles).
-        if (!(e.isFile() || e.isSymbolicLink()) || !isTranscript(p)) return;
-        try {
-          // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
-          const stat = fs.statSync(p);
-          if (stat.isFile()) out.push({ path: p, size: stat.size });
-        } catch (err) {
-          // Vanished since readdir: nothing to do. Any other error (a broken link, no permission): ingest
-          // tries it and counts it unreadable, so the user sees it in the stats instead of silence.
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.push({ path: p, size: 0 });
-        }
-      }),
-    );
-  };
-  await Promise.all(projectsDirs.map((d) => walk(d)));
-  return out;
+    const real = realpath(p);
+    if (real === null) return;
+    if (st.isDirectory()) {
+      if (this.claimDir(real, p)) {
+        next.push({ dir: p, real });
+        this.linked.add(real);
+      }
+    } else if (st.isFile() && isTranscript(p) && this.claimFile(real, p)) {
+      out.push({ path: p, size: st.size });
+      this.linked.add(real);
+    }
+  }
+
+  private claimDir(real: string, p: string): boolean {
+    return claim(this.dirs, real, p);
+  }
+
+  private claimFile(real: string, p: string): boolean {
+    return claim(this.files, real, p);
+  }
+}
+
+/** True when `p` holds the claim on `real` (it had it, or takes it now). */
+function claim(claims: Map<string, string>, real: string, p: string): boolean {
+  const holder = claims.get(real);
+  if (holder === undefined) claims.set(real, p);
+  return holder === undefined || holder === p;
+}
+
+function realpath(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+async function readdir(dir: string): Promise<fs.Dirent[]> {
+  try {
+    return (await fs.promises.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+/** A transcript's size; 0 for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
+function fileSize(p: string): number | null {
+  try {
+    // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
+    return fs.statSync(p).size;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 0;
+  }
 }

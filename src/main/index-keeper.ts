@@ -3,7 +3,7 @@
 // found damaged while running is checked, set aside (never deleted) and rebuilt from the transcripts.
 import { IndexLockedError, IndexWriteError, openIndex, openIndexReader, setAside } from '../index-db/index.ts';
 import type { PriceTable } from '../index-db/pricing/table.ts';
-import type { IndexDb, IndexReader, Queries } from '../index-db/types.ts';
+import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
 import type { IndexingState } from '../http/api-types.ts';
 import type { Log } from './log.ts';
 import type { Pipeline } from './pipeline.ts';
@@ -11,6 +11,7 @@ import type { Pipeline } from './pipeline.ts';
 export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */
   readonly queries: Queries;
+  stats(): IndexStats;
   mode(): 'writer' | 'reader';
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
@@ -145,6 +146,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     get queries() {
       return current().queries;
     },
+    stats: () => current().stats(),
     mode: () => (writer ? 'writer' : 'reader'),
     async start() {
       if (started) return;

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { IndexWriteError } from '../index-db/errors.ts';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { HEAD_BYTES } from '../workers/protocol.ts';
+import { HEAD_BYTES, type ParseStats } from '../workers/protocol.ts';
 import type { IndexingState } from '../http/api-types.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
@@ -32,6 +32,9 @@ export interface IngestDeps {
 
 /** Longer than chokidar's 50 ms change throttle. */
 const SETTLE_MS = 120;
+/** A failed read is tried again after 1 s, doubling up to a minute (descriptors run out, a disk comes back). */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 60_000;
 
 /** Hex of the first `bytes` bytes (fewer when the file is shorter). */
 function readHead(path: string, bytes: number): string {
@@ -50,6 +53,19 @@ function headChanged(path: string, head: string): boolean {
   return head !== '' && readHead(path, Math.min(HEAD_BYTES, head.length / 2)) !== head;
 }
 
+/** "3 lines (2 malformed, 1 out of range)" for the lines of a batch that were not counted, or '' when none. */
+function describeSkipped(stats: ParseStats): string {
+  const parts: [number, string][] = [
+    [stats.malformed, 'malformed'],
+    [stats.outOfRange, 'out of range'],
+    [stats.giant, 'too big'],
+  ];
+  const total = parts.reduce((n, [k]) => n + k, 0);
+  if (!total) return '';
+  const why = parts.filter(([k]) => k > 0).map(([k, what]) => `${k} ${what}`).join(', ');
+  return `${total} line${total === 1 ? '' : 's'} (${why})`;
+}
+
 export function createIngest(deps: IngestDeps): Ingest {
   const { index, pool, log } = deps;
   const queue = new Set<string>(); // paths waiting, in arrival order
@@ -61,6 +77,21 @@ export function createIngest(deps: IngestDeps): Ingest {
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
 
   const settle = new Map<string, NodeJS.Timeout>();
+  const retries = new Map<string, { delayMs: number; timer: NodeJS.Timeout }>();
+  const retryLater = (path: string, message: string): void => {
+    const last = retries.get(path);
+    // one line per failing file, not one per attempt
+    if (!last) log(`cannot read ${path}: ${message}; trying again`);
+    if (last) clearTimeout(last.timer);
+    const delayMs = last ? Math.min(last.delayMs * 2, RETRY_MAX_MS) : RETRY_FIRST_MS;
+    retries.set(path, { delayMs, timer: setTimeout(() => enqueue(path), delayMs).unref() });
+  };
+  const stopRetrying = (path: string): void => {
+    const r = retries.get(path);
+    if (!r) return;
+    clearTimeout(r.timer);
+    retries.delete(path);
+  };
   const enqueue = (path: string): void => {
     if (inFlight.has(path)) again.add(path);
     else queue.add(path);
@@ -100,36 +131,45 @@ export function createIngest(deps: IngestDeps): Ingest {
 
   async function run(path: string): Promise<void> {
     try {
-      // A local stat is a few µs synchronously, against ~80 µs of promise round trip per file.
-      const stat = fs.statSync(path, { throwIfNoEntry: false });
-      if (!stat) {
-        if (index.cursorOf(path)) index.markGone(path);
-        return;
-      }
-      if (!stat.isFile()) return;
-      const role = await deps.roleOf(path);
-      if (!role) return;
-      let cursor = index.cursorOf(path);
-      if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
-      // A file that shrank, or whose first bytes changed, was rewritten: read it again from scratch.
-      if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || headChanged(path, cursor.head))) {
-        log(`re-reading ${path} (rewritten)`);
-        index.resetFile(path);
-        cursor = index.cursorOf(path);
-      }
-      const from = cursor?.offset ?? 0;
-      const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
-      if (closed) return;
-      index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+      await readNew(path);
+      if (retries.has(path)) log(`read ${path} again`);
+      stopRetrying(path);
     } catch (err) {
       if (closed) return;
       // The index could not store the batch (full disk, I/O): the writer logged it, the cursor did not
       // move, and the file is read again by its next change or check.
       if (err instanceof IndexWriteError) return;
       const message = err instanceof Error ? err.message : String(err);
-      log(`cannot read ${path}: ${message}`);
       index.markUnreadable(path, message);
+      retryLater(path, message);
     }
+  }
+
+  /** Reads what is new in one file, as its cursor says; throws when the file cannot be read. */
+  async function readNew(path: string): Promise<void> {
+    // A local stat is a few µs synchronously, against ~80 µs of promise round trip per file.
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    if (!stat) {
+      if (index.cursorOf(path)) index.markGone(path);
+      return;
+    }
+    if (!stat.isFile()) return;
+    const role = await deps.roleOf(path);
+    if (!role) return;
+    let cursor = index.cursorOf(path);
+    if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
+    // A file that shrank, or whose first bytes changed, was rewritten: read it again from scratch.
+    if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || headChanged(path, cursor.head))) {
+      log(`re-reading ${path} (rewritten)`);
+      index.resetFile(path);
+      cursor = index.cursorOf(path);
+    }
+    const from = cursor?.offset ?? 0;
+    const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
+    if (closed) return;
+    index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+    const skipped = describeSkipped(batch.stats);
+    if (skipped) log(`skipped ${skipped} in ${path}`);
   }
 
   return {
@@ -154,6 +194,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     removed(path) {
       if (closed) return;
       queue.delete(path);
+      stopRetrying(path);
       if (inFlight.has(path)) again.add(path); // run() sees ENOENT and marks it gone
       else if (index.cursorOf(path)) index.markGone(path);
     },
@@ -185,6 +226,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       queue.clear();
       for (const t of settle.values()) clearTimeout(t);
       settle.clear();
+      for (const path of [...retries.keys()]) stopRetrying(path);
       const w = idleWaiters;
       idleWaiters = [];
       for (const f of w) f();

@@ -1,7 +1,8 @@
 // The ingestion side of the server: pool -> ingest -> start-up scan + watcher, over one index.
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
+import fs from 'node:fs';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { agentMeta, listTranscripts, roleOf } from './discovery.ts';
+import { TranscriptPaths, agentMeta, roleOf } from './discovery.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
@@ -19,7 +20,12 @@ export interface PipelineOptions {
   index: IndexDb;
   log: Log;
   threads?: number;
+  /** How often every folder is listed again and every file's cursor checked (what the watcher missed). */
+  recheckMs?: number;
 }
+
+/** A re-list plus one stat per known file: a few ms for a thousand files, twice a minute. */
+const RECHECK_MS = 30_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
@@ -29,38 +35,67 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     if (roles.has(file)) return roles.get(file)!;
     const dir = projectsDirs.find((d) => roleOf(d, file));
     const base = dir ? roleOf(dir, file) : null;
-    const meta = base?.agentId ? agentMeta(file) : { agentType: null, agentDescription: null };
+    const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
     const role = base ? { ...base, ...meta } : null;
     roles.set(file, role);
     return role;
   };
   const ingest = createIngest({ index, pool, roleOf: roleFor, log });
-  ingest.startScan(await listTranscripts(projectsDirs));
+  const paths = new TranscriptPaths();
+  ingest.startScan(await paths.list(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
   let watcher: Watcher | null = null;
   let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const watched = new Set<string>();
+  const watchLinked = (): void => {
+    const fresh = [...paths.linked].filter((p) => !watched.has(p));
+    for (const p of fresh) watched.add(p);
+    if (fresh.length) watcher?.add(fresh);
+  };
+  // Lists every folder again and checks every file's cursor: catches what the watcher dropped (a folder it
+  // could not watch, an event lost while descriptors ran out) and links made since.
+  let rechecking = false;
+  const recheck = async (): Promise<void> => {
+    if (closed || rechecking) return;
+    rechecking = true;
+    try {
+      const files = await paths.list(projectsDirs);
+      if (closed) return;
+      watchLinked();
+      for (const f of files) ingest.check(f.path);
+    } finally {
+      rechecking = false;
+    }
+  };
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     watcher = watchProjects(
       projectsDirs,
       {
-        changed: (p) => ingest.changed(p),
+        changed: (p) => ingest.changed(paths.canonical(p)),
         removed: (p) => {
-          roles.delete(p);
-          ingest.removed(p);
+          const file = paths.canonical(p);
+          // the path of a second link to a file that is still there is not the file going
+          if (fs.existsSync(file)) return;
+          roles.delete(file);
+          ingest.removed(file);
         },
       },
       log,
     );
+    watchLinked();
     await watcher.ready;
-    for (const f of await listTranscripts(projectsDirs)) ingest.check(f.path);
+    await recheck();
+    timer = setInterval(() => void recheck(), opts.recheckMs ?? RECHECK_MS).unref();
   });
   return {
     ingest,
     watching,
     async close() {
       closed = true;
+      clearInterval(timer);
       await (watcher as Watcher | null)?.close();
       await ingest.close();
       await pool.close();

@@ -1,5 +1,7 @@
 // chokidar over every projects folder. The start-up scan is done by discovery (it knows the total
 // size for progress), so the watcher only reports what changes afterwards; ingest makes repeats no-ops.
+// It follows no symlink (a loop would be walked again and again): the folders and files discovery reached through
+// links are watched at their real paths (`add`), and TranscriptPaths.canonical maps what it reports back.
 import fs from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import { isTranscript } from './discovery.ts';
@@ -8,6 +10,8 @@ import type { Log } from './log.ts';
 export interface Watcher {
   /** Resolves once chokidar has walked the folders and watches them. */
   ready: Promise<void>;
+  /** Watches more paths (real folders or files reached through links). */
+  add(paths: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -17,11 +21,13 @@ export interface WatchHandlers {
 }
 
 export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
-  // A projects folder that does not exist yet is watched from its parent, so a first session is picked up.
-  const targets = dirs.map((d) => (fs.existsSync(d) ? d : d.replace(/[\\/]projects$/, '')));
+  // A projects folder that does not exist yet is watched from its parent, so a first session is picked up; one that
+  // is itself a link is watched at its real path.
+  const targets = dirs.map((d) => (fs.existsSync(d) ? fs.realpathSync.native(d) : d.replace(/[\\/]projects$/, '')));
   const watcher: FSWatcher = watch(targets, {
     ignoreInitial: true,
     ignorePermissionErrors: true,
+    followSymlinks: false,
     // Transcripts are append-only and the worker consumes complete lines only, so no write-finish wait.
     awaitWriteFinish: false,
     ignored: (p, stats) => Boolean(stats?.isFile() && !isTranscript(p)),
@@ -35,5 +41,5 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   });
   watcher.on('error', (err) => log(`watcher: ${err instanceof Error ? err.message : String(err)}`));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return { ready, close: () => watcher.close() };
+  return { ready, add: (paths) => void watcher.add([...paths]), close: () => watcher.close() };
 }

@@ -8,8 +8,33 @@ export function isRecord(v: unknown): v is Rec {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-/** Token counts: anything but a finite positive number is 0. */
-const count = (v: unknown): number => (typeof v === 'number' && v > 0 && Number.isFinite(v) ? v : 0);
+
+/**
+ * Bounds of what one real API request can carry. A number outside them is not usage but damage or an attack: summed
+ * into SQLite integers it overflows (5e18), turns totals into null (1e308) or adds absurd costs (2^53 tokens), and
+ * the index keeps history for good. Such a line is skipped and counted as out of range, never clamped.
+ */
+export const LIMITS = {
+  /** Tokens of one kind in one request: ~500x today's largest context window. */
+  tokens: 500_000_000,
+  /** Web searches in one request. */
+  webSearches: 100_000,
+  /** A line's own costUSD, in dollars. */
+  costUSD: 10_000,
+  /** Timestamps from 2000-01-01 to 2200-01-01 (UTC, epoch ms). */
+  minTs: Date.UTC(2000, 0, 1),
+  maxTs: Date.UTC(2200, 0, 1),
+} as const;
+
+/** Marks a count outside LIMITS while a row is read (thrown and caught within extractUsage only). */
+class OutOfRange extends Error {}
+
+/** A count: absent or not a number is 0 (older lines lack fields); a number must be a whole count within `max`. */
+function count(v: unknown, max: number = LIMITS.tokens): number {
+  if (typeof v !== 'number') return 0;
+  if (!Number.isInteger(v) || v < 0 || v > max) throw new OutOfRange();
+  return v;
+}
 
 /** Epoch ms of a line's timestamp (ISO string or epoch number), or NaN. */
 export function timestampOf(line: Rec): number {
@@ -50,14 +75,27 @@ export function hasUsage(line: Rec): boolean {
   return isRecord(line.message) && line.message.usage !== undefined;
 }
 
-/** The usage row of a line, or null when it has no usable `message.usage` + timestamp. */
-export function extractUsage(line: Rec, offset: number): UsageRow | null {
+/**
+ * The usage row of a line; null when it has no usable `message.usage` + timestamp (malformed); 'outOfRange' when a
+ * count, cost or timestamp is outside LIMITS.
+ */
+export function extractUsage(line: Rec, offset: number): UsageRow | 'outOfRange' | null {
+  try {
+    return readUsage(line, offset);
+  } catch (err) {
+    if (err instanceof OutOfRange) return 'outOfRange';
+    throw err;
+  }
+}
+
+function readUsage(line: Rec, offset: number): UsageRow | null {
   const message = line.message;
   if (!isRecord(message)) return null;
   const usage = message.usage;
   if (!isRecord(usage)) return null;
   const ts = timestampOf(line);
   if (Number.isNaN(ts)) return null;
+  if (ts < LIMITS.minTs || ts >= LIMITS.maxTs) throw new OutOfRange();
 
   const split = isRecord(usage.cache_creation) ? usage.cache_creation : null;
   const cacheCreate =
@@ -67,6 +105,7 @@ export function extractUsage(line: Rec, offset: number): UsageRow | null {
   const cache1h = split ? Math.min(count(split.ephemeral_1h_input_tokens), cacheCreate) : 0;
   const server = isRecord(usage.server_tool_use) ? usage.server_tool_use : null;
   const cost = line.costUSD;
+  if (typeof cost === 'number' && !(cost >= 0 && cost <= LIMITS.costUSD)) throw new OutOfRange();
 
   return {
     ts,
@@ -75,8 +114,8 @@ export function extractUsage(line: Rec, offset: number): UsageRow | null {
     cacheCreate,
     cacheRead: count(usage.cache_read_input_tokens),
     cache1h,
-    webSearch: server ? count(server.web_search_requests) : 0,
-    costUSD: typeof cost === 'number' && Number.isFinite(cost) ? cost : null,
+    webSearch: server ? count(server.web_search_requests, LIMITS.webSearches) : 0,
+    costUSD: typeof cost === 'number' ? cost : null,
     offset,
     fast: usage.speed === 'fast',
     sidechain: line.isSidechain === true,

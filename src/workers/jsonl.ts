@@ -2,14 +2,18 @@
 // that only lines that can matter (usage, titles, the first prompt) are decoded and parsed; tool output, which is
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
-import { extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
+import { LIMITS, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
+import { LineShrinker } from './shrink.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
 export type ReadAt = (buf: Buffer, at: number, len: number, pos: number) => number;
 
 export interface ScanOptions {
   wantPrompt: boolean;
-  /** Lines longer than this are skipped and counted as giant. */
+  /**
+   * Lines longer than this are streamed through a LineShrinker (strings cut, never held whole) and parsed from the
+   * copy; a line whose copy is still longer than this is skipped and counted as giant.
+   */
   maxLine: number;
   /** Work buffer; its length must exceed maxLine (the rest is the read size). */
   buf: Buffer;
@@ -36,9 +40,11 @@ const SESSION_ID = Buffer.from('"sessionId"');
  * Times rise through a file, so the first few lines are enough (the first may be a snapshot with an older copy's time).
  */
 const PROBE_LINES = 8;
+/** Bytes kept of each string of a line over maxLine: ids, models, titles and the 500-character prompt fit. */
+const BIG_LINE_STRING_BYTES = 4096;
 
 /**
- * Scans the complete lines of [from, to). A line longer than maxLine is skipped while streaming (never held whole);
+ * Scans the complete lines of [from, to). A line longer than maxLine is shrunk while streaming (never held whole);
  * a last line without its '\n' is not consumed.
  */
 export function scanRange(read: ReadAt, from: number, to: number, opts: ScanOptions): ScanResult {
@@ -48,7 +54,7 @@ export function scanRange(read: ReadAt, from: number, to: number, opts: ScanOpti
   const lines = new LineScanner(opts.wantPrompt, maxLine);
   let pos = from; // next file position to read
   let carry = 0; // bytes at buf[0, carry) of a line not finished yet
-  let skipping = false; // inside a giant line: drop bytes until its '\n'
+  let streaming = -1; // inside a line over maxLine: the file offset of its start; its bytes go to the shrinker
   let consumedTo = from;
   while (pos < to) {
     const n = read(buf, carry, Math.min(chunk, to - pos), pos);
@@ -57,11 +63,12 @@ export function scanRange(read: ReadAt, from: number, to: number, opts: ScanOpti
     pos += n;
     const view = buf.subarray(0, carry + n);
     let start = 0;
-    if (skipping) {
+    if (streaming >= 0) {
       const nl = view.indexOf(NL);
+      lines.shrinker.push(view, 0, nl < 0 ? view.length : nl);
       if (nl < 0) continue;
-      lines.giant();
-      skipping = false;
+      lines.bigLine(streaming);
+      streaming = -1;
       start = nl + 1;
       consumedTo = base + start;
     }
@@ -69,7 +76,9 @@ export function scanRange(read: ReadAt, from: number, to: number, opts: ScanOpti
     if (cut > start) consumedTo = base + cut;
     const rest = view.length - cut;
     if (rest > maxLine) {
-      skipping = true;
+      streaming = base + cut;
+      lines.shrinker.reset();
+      lines.shrinker.push(view, cut, view.length);
       carry = 0;
     } else {
       if (rest && cut) buf.copyWithin(0, cut, view.length);
@@ -83,7 +92,8 @@ export function scanRange(read: ReadAt, from: number, to: number, opts: ScanOpti
 class LineScanner {
   readonly rows: UsageRow[] = [];
   readonly meta: FileMeta = {};
-  readonly stats: ParseStats = { lines: 0, usageLines: 0, blank: 0, malformed: 0, giant: 0 };
+  readonly stats: ParseStats = { lines: 0, usageLines: 0, blank: 0, malformed: 0, giant: 0, outOfRange: 0 };
+  readonly shrinker: LineShrinker;
   private wantPrompt: boolean;
   private probesLeft = PROBE_LINES;
   private nextUsage = 0;
@@ -96,11 +106,26 @@ class LineScanner {
     private readonly maxLine: number,
   ) {
     this.wantPrompt = wantPrompt;
+    // a quarter of the copy's room per string, so a few strings always fit (tests use a small maxLine)
+    this.shrinker = new LineShrinker(Math.min(BIG_LINE_STRING_BYTES, maxLine >> 2), maxLine);
   }
 
-  giant(): void {
+  /** The line at `offset` whose bytes were pushed to the shrinker is complete. */
+  bigLine(offset: number): void {
     this.stats.lines++;
-    this.stats.giant++;
+    this.shrunk(offset);
+  }
+
+  private shrunk(offset: number): void {
+    const copy = this.shrinker.result();
+    if (!copy) {
+      this.stats.giant++;
+      return;
+    }
+    const usage = copy.indexOf(USAGE) >= 0;
+    const title = copy.indexOf(TITLE) >= 0;
+    const user = this.wantPrompt && copy.indexOf(USER) >= 0;
+    if (usage || title || user) this.parsed(copy, 0, copy.length, offset, usage, title, user);
   }
 
   /** Handles every complete line of view[start, …); returns the index just after the last '\n'. */
@@ -123,7 +148,9 @@ class LineScanner {
       return;
     }
     if (e - s > this.maxLine) {
-      stats.giant++;
+      this.shrinker.reset();
+      this.shrinker.push(view, s, e);
+      this.shrunk(offset);
       return;
     }
     if (this.probesLeft > 0) {
@@ -139,8 +166,12 @@ class LineScanner {
       if (this.nextUser < s) this.nextUser = find(view, USER, s);
       user = this.nextUser < e;
     }
-    if (!usage && !title && !user) return;
+    if (usage || title || user) this.parsed(view, s, e, offset, usage, title, user);
+  }
 
+  /** Parses a line that passed the prefilter (markers found) and takes what it holds. */
+  private parsed(view: Buffer, s: number, e: number, offset: number, usage: boolean, title: boolean, user: boolean): void {
+    const stats = this.stats;
     const line = parseObject(view, s, e);
     if (!line) {
       stats.malformed++;
@@ -149,7 +180,8 @@ class LineScanner {
     this.noteMeta(line);
     if (usage && hasUsage(line)) {
       const row = extractUsage(line, offset);
-      if (row) {
+      if (row === 'outOfRange') stats.outOfRange++;
+      else if (row) {
         stats.usageLines++;
         this.rows.push(row);
       } else stats.malformed++;
@@ -178,7 +210,7 @@ class LineScanner {
   }
 
   private noteTs(ts: number): void {
-    if (!Number.isNaN(ts) && (this.meta.firstTs === undefined || ts < this.meta.firstTs)) this.meta.firstTs = ts;
+    if (ts >= LIMITS.minTs && ts < LIMITS.maxTs && (this.meta.firstTs === undefined || ts < this.meta.firstTs)) this.meta.firstTs = ts;
   }
 
   /** Reads a line's timestamp (and sessionId) straight from the bytes, without parsing it. */

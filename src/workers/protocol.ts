@@ -51,8 +51,10 @@ export interface ParseStats {
   blank: number;
   /** Lines that passed the prefilter but were not a JSON object or had a bad shape. */
   malformed: number;
-  /** Lines over the size limit, skipped without parsing. */
+  /** Lines too big even with their strings cut (see ScanOptions.maxLine), skipped. */
   giant: number;
+  /** Usage lines with a count, cost or timestamp outside what a real request can be (extract.ts LIMITS), skipped. */
+  outOfRange: number;
 }
 
 /** Non-usage facts found in the range; the latest wins where several appear. */
@@ -89,7 +91,7 @@ export interface UsageBatch {
 
 /** Bytes of the head fingerprint kept in each file's cursor. */
 export const HEAD_BYTES = 64;
-/** Lines longer than this are skipped (counted as giant) without being decoded. */
+/** Lines longer than this are parsed from a copy with their strings cut (jsonl.ts); the copy has the same bound. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /** Wraps a batch so `move()` transfers its buffers instead of cloning them. */

@@ -44,6 +44,6 @@ export function batchOf(
     path: file, from, consumedTo,
     head: opts.head ?? (from === 0 ? 'aa'.repeat(8) : ''),
     meta: { ...(ts.length ? { firstTs: Math.min(...ts) } : {}), ...opts.meta },
-    stats: { lines: full.length, usageLines: full.length, blank: 0, malformed: 0, giant: 0, ...opts.stats },
+    stats: { lines: full.length, usageLines: full.length, blank: 0, malformed: 0, giant: 0, outOfRange: 0, ...opts.stats },
   });
 }

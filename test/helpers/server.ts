@@ -47,6 +47,7 @@ export interface ServerOptions {
   argv?: string[];
   env?: NodeJS.ProcessEnv;
   now?: () => number;
+  cacheClock?: () => number;
   indexing?: () => IndexingState;
   probe?: UsageProbe;
 }
@@ -105,6 +106,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
     uiDir,
     now: opts.now,
+    cacheClock: opts.cacheClock,
     log: (m) => logs.push(m),
   });
   const port = await server.listen();

@@ -1,8 +1,11 @@
-// The result cache on its own: expiry with an injected clock, shared concurrent misses, clear(),
-// errors not cached, and the size bounds.
+// The result cache: expiry with an injected clock and on the monotonic default (a wall-clock step back, alone and
+// in a real server), shared concurrent misses, clear(), errors not cached, and the size bounds.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import path from 'node:path';
 import { ResultCache } from '../../src/http/cache.ts';
+import { ingestFile, sessionRole, startServer } from '../helpers/server.ts';
+import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
 const c = suite('ResultCache');
 
@@ -31,6 +34,44 @@ c('a per-call TTL', async () => {
   now = 2000;
   await cache.get('k', () => ++calls, 2000);
   assert.is(calls, 2);
+});
+
+c('expiry follows a monotonic clock: stepping the wall clock back 3 h does not keep a result', async () => {
+  const realNow = Date.now;
+  let step = 0;
+  Date.now = () => realNow() + step; // the system clock, as the cache sees it
+  let calls = 0;
+  try {
+    const cache = new ResultCache({ ttlMs: 40 });
+    await cache.get('k', () => ++calls);
+    step = -3 * 3_600_000;
+    await new Promise((r) => setTimeout(r, 60));
+    await cache.get('k', () => ++calls);
+    assert.is(calls, 2, 'recomputed after the TTL although the wall clock went back');
+  } finally {
+    Date.now = realNow;
+  }
+});
+
+c('the server does not expire its results on its wall clock', async () => {
+  // the INDEXING TTL (2 s) applies while the first index runs; the server's wall clock steps back 3 h meanwhile
+  let offset = 0;
+  const t = await startServer({ now: () => Date.now() - offset, indexing: () => ({ done: false, filesTotal: 1, filesDone: 0, bytesTotal: 1, bytesDone: 0 }) });
+  try {
+    // a custom range of past days: its cache key does not change with the clock
+    const route = '/api/projects?from=2026-01-01&to=2026-01-03';
+    const before = (await t.request(route)).json<unknown[]>();
+    assert.is(before.length, 0);
+    const file = path.join(t.dir, 'config', 'projects', '-home-dev-a', 's1.jsonl');
+    writeJsonl(file, [usageLine({ timestamp: '2026-01-02T12:00:00.000Z' })]);
+    ingestFile(t.index, file, sessionRole('-home-dev-a', 's1'));
+    offset = 3 * 3_600_000;
+    await new Promise((r) => setTimeout(r, 2100));
+    const after = (await t.request(route)).json<unknown[]>();
+    assert.is(after.length, 1, 'the result expired after its 2 s');
+  } finally {
+    await t.close();
+  }
 });
 
 c('concurrent identical misses share one computation', async () => {

@@ -25,7 +25,7 @@ const line = (session: string, id: string, day: number, output = 100) =>
 
 const data = suite('data routes');
 data.before(async () => {
-  s = await startServer({ now: () => clock });
+  s = await startServer({ now: () => clock, cacheClock: () => clock });
   addSession(s, 'sess-1', [line('sess-1', 'm1', 9), line('sess-1', 'm2', 9)]);
 });
 data.after(() => s.close());
@@ -121,7 +121,7 @@ data.run();
 
 const cache = suite('result cache over HTTP');
 cache.before(async () => {
-  s = await startServer({ now: () => clock });
+  s = await startServer({ now: () => clock, cacheClock: () => clock });
   addSession(s, 'sess-1', [line('sess-1', 'm1', 9)]);
 });
 cache.after(() => s.close());
@@ -163,7 +163,7 @@ cache('POST /api/refresh clears the cache', async () => {
 
 cache('while the first build runs, results live 2 s and the key changes when it ends', async () => {
   let state = { done: false, filesTotal: 5, filesDone: 1, bytesTotal: 50, bytesDone: 10 };
-  const t = await startServer({ now: () => clock, indexing: () => state });
+  const t = await startServer({ now: () => clock, cacheClock: () => clock, indexing: () => state });
   try {
     assert.equal((await t.request('/api/overview')).json<Overview>().indexing, state);
     state = { ...state, filesDone: 2 };

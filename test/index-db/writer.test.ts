@@ -260,10 +260,10 @@ Files('titles: custom beats ai, the latest of a kind wins; the first prompt is k
 
 Files('markUnreadable and line stats are counted', () => {
   const { idx, root } = fresh();
-  idx.applyBatch(batchOf(path.join(root, 's1.jsonl'), [{ ts: T0, output: 1 }], { stats: { lines: 9, usageLines: 1, blank: 2, malformed: 3, giant: 1 } }), role('s1'), 100, 1);
+  idx.applyBatch(batchOf(path.join(root, 's1.jsonl'), [{ ts: T0, output: 1 }], { stats: { lines: 9, usageLines: 1, blank: 2, malformed: 3, giant: 1, outOfRange: 2 } }), role('s1'), 100, 1);
   idx.markUnreadable(path.join(root, 'locked.jsonl'), 'EACCES');
   const s = idx.stats();
-  assert.equal(s, { files: 2, filesGone: 0, lines: 9, usageLines: 1, malformed: 3, giant: 1, blank: 2, unreadable: 1, messages: 1, duplicates: 0 });
+  assert.equal(s, { files: 2, filesGone: 0, lines: 9, usageLines: 1, malformed: 3, giant: 1, blank: 2, outOfRange: 2, unreadable: 1, messages: 1, duplicates: 0, newestTs: T0 });
   idx.close();
 });
 
@@ -368,7 +368,7 @@ Open('a process that dies without close keeps what it committed; the next open c
     const idx = openIndex(${JSON.stringify(file)}, { log: () => {} });
     const row = { ts: ${T0}, input: 1, output: 2, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
       fast: false, sidechain: false, messageId: 'm', requestId: 'r', sessionId: '', model: 'x', agentId: '', tools: [] };
-    const stats = { lines: 1, usageLines: 1, blank: 0, malformed: 0, giant: 0 };
+    const stats = { lines: 1, usageLines: 1, blank: 0, malformed: 0, giant: 0, outOfRange: 0 };
     idx.applyBatch(encodeBatch([row], { path: '/c/p1/s.jsonl', from: 0, consumedTo: 50, head: 'ab', meta: {}, stats }),
       { project: 'p1', session: 's', agentId: null, agentType: null, agentDescription: null }, 50, 1);
     idx.commit();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { collapseRows, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
+import { LIMITS, collapseRows, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
 import type { UsageRow } from '../../src/workers/protocol.ts';
 import { usageLine, userLine } from '../helpers/jsonl.ts';
 
@@ -15,6 +15,13 @@ function fixtureLine(file: string, n: number): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[n - 1]!) as Record<string, unknown>;
 }
 const usageOf = (line: Record<string, unknown>) => (line.message as { usage: Record<string, unknown> }).usage;
+
+/** The row of a line that must give one. */
+function rowOf(line: Record<string, unknown>, offset: number): UsageRow {
+  const row = extractUsage(line, offset);
+  if (!row || row === 'outOfRange') throw new Error(`no row: ${String(row)}`);
+  return row;
+}
 
 const Usage = suite('extractUsage');
 
@@ -48,7 +55,7 @@ Usage('costUSD, fast, web search and 1-hour cache writes', () => {
   usage.speed = 'fast';
   usage.server_tool_use = { web_search_requests: 2 };
   usage.cache_creation = { ephemeral_5m_input_tokens: 3901, ephemeral_1h_input_tokens: 5000 };
-  const row = extractUsage(line, 0)!;
+  const row = rowOf(line, 0);
   assert.is(row.costUSD, 0.125);
   assert.is(row.fast, true);
   assert.is(row.webSearch, 2);
@@ -56,9 +63,9 @@ Usage('costUSD, fast, web search and 1-hour cache writes', () => {
   assert.is(row.cache1h, 5000);
 
   usage.cache_creation = { ephemeral_1h_input_tokens: 99_999 };
-  assert.is(extractUsage(line, 0)!.cache1h, 8901, '1h writes are clamped to all cache writes');
+  assert.is(rowOf(line, 0).cache1h, 8901, '1h writes are clamped to all cache writes');
   usage.speed = 'standard';
-  assert.is(extractUsage(line, 0)!.fast, false);
+  assert.is(rowOf(line, 0).fast, false);
 });
 
 Usage('cache writes from the 5m/1h split when the total is absent', () => {
@@ -66,15 +73,15 @@ Usage('cache writes from the 5m/1h split when the total is absent', () => {
   const usage = usageOf(line);
   delete usage.cache_creation_input_tokens;
   usage.cache_creation = { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 40 };
-  const row = extractUsage(line, 0)!;
+  const row = rowOf(line, 0);
   assert.is(row.cacheCreate, 140);
   assert.is(row.cache1h, 40);
 });
 
-Usage('bad numbers count as 0; strings default to empty', () => {
+Usage('counts that are not numbers count as 0; strings default to empty', () => {
   const line = JSON.parse(
     '{"timestamp":"2026-01-01T00:00:00.000Z","costUSD":"1.5","message":{"content":"x","usage":' +
-      '{"input_tokens":"12","output_tokens":-5,"cache_read_input_tokens":1e999,"cache_creation_input_tokens":null,' +
+      '{"input_tokens":"12","output_tokens":false,"cache_read_input_tokens":"1e999","cache_creation_input_tokens":null,' +
       '"cache_creation":{"ephemeral_5m_input_tokens":true,"ephemeral_1h_input_tokens":7},"server_tool_use":{"web_search_requests":"3"}}}}',
   ) as Record<string, unknown>;
   assert.equal(extractUsage(line, 5), {
@@ -103,17 +110,41 @@ Usage('no row without message.usage object and a parseable timestamp', () => {
   assert.ok(extractUsage(good, 0));
   assert.is(extractUsage({ ...good, timestamp: undefined }, 0), null);
   assert.is(extractUsage({ ...good, timestamp: 'not a date' }, 0), null);
-  assert.is(extractUsage({ ...good, timestamp: Date.UTC(2026, 0, 1) }, 0)!.ts, Date.UTC(2026, 0, 1));
+  assert.is(rowOf({ ...good, timestamp: Date.UTC(2026, 0, 1) }, 0).ts, Date.UTC(2026, 0, 1));
   assert.is(extractUsage({ ...good, message: { usage: [1] } }, 0), null);
   assert.is(extractUsage({ ...good, message: 'text' }, 0), null);
   assert.is(extractUsage({ timestamp: good.timestamp }, 0), null);
+});
+
+Usage('a count, cost or timestamp outside what a real request can be makes the line out of range', () => {
+  const good = usageLine({ input: 7 });
+  const withUsage = (patch: Record<string, unknown>) => {
+    const line = usageLine({ input: 7 });
+    Object.assign((line.message as { usage: Record<string, unknown> }).usage, patch);
+    return line;
+  };
+  for (const bad of [5e18, 1e308, 2 ** 53, 1e30, -1, 1.5, LIMITS.tokens + 1]) {
+    for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']) {
+      assert.is(extractUsage(withUsage({ [key]: bad }), 0), 'outOfRange', `${key}: ${bad}`);
+    }
+    assert.is(extractUsage(withUsage({ cache_creation_input_tokens: undefined, cache_creation: { ephemeral_1h_input_tokens: bad } }), 0), 'outOfRange');
+  }
+  assert.is(extractUsage(withUsage({ server_tool_use: { web_search_requests: 1e9 } }), 0), 'outOfRange');
+  for (const cost of [1e308, 1e30, -0.01, LIMITS.costUSD + 1]) assert.is(extractUsage({ ...good, costUSD: cost }, 0), 'outOfRange', `costUSD ${cost}`);
+  for (const ts of [1e20, -1, 0, Date.UTC(1999, 11, 31), Date.UTC(2200, 0, 1), '1970-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z']) {
+    assert.is(extractUsage({ ...good, timestamp: ts }, 0), 'outOfRange', `timestamp ${ts}`);
+  }
+  // the largest values inside the bounds are kept as they are
+  const edge = rowOf({ ...withUsage({ input_tokens: LIMITS.tokens }), costUSD: LIMITS.costUSD, timestamp: Date.UTC(2199, 11, 31) }, 0);
+  assert.is(edge.input, LIMITS.tokens);
+  assert.is(edge.costUSD, LIMITS.costUSD);
 });
 
 Usage('tool names: every tool_use item, nothing else', () => {
   const line = usageLine({ tools: ['Read', 'Edit'] });
   const content = (line.message as { content: unknown[] }).content;
   content.push({ type: 'text', text: 'tool_use' }, { type: 'tool_use' }, { type: 'tool_use', name: 7 }, null, 'Bash');
-  assert.equal(extractUsage(line, 0)!.tools, ['Read', 'Edit']);
+  assert.equal(rowOf(line, 0).tools, ['Read', 'Edit']);
 });
 
 Usage('the ISO fast path agrees with Date.parse', () => {
@@ -229,8 +260,8 @@ Collapse('rows without ids are each kept', () => {
 });
 
 Collapse('real split lines of one response (two Bash calls) become one row', () => {
-  const a = extractUsage(fixtureLine(SUBAGENT, 3), 3)!;
-  const b = extractUsage(fixtureLine(SUBAGENT, 7), 7)!;
+  const a = rowOf(fixtureLine(SUBAGENT, 3), 3);
+  const b = rowOf(fixtureLine(SUBAGENT, 7), 7);
   const out = collapseRows([a, b]);
   assert.is(out.length, 1);
   assert.is(out[0]!.offset, 3);

@@ -84,33 +84,40 @@ Scan('every chunk size gives the same result (lines crossing chunk boundaries)',
   }
 });
 
-Scan('a 20 MB line is skipped and counted as giant; the lines after it are still parsed', () => {
+Scan('a valid 20 MB usage line is counted (its strings cut while streaming); the lines around it too', () => {
   const file = path.join(tmp.dir, 'giant.jsonl');
-  const huge = `{"type":"user","message":{"usage":{"output_tokens":1},"content":"${'x'.repeat(20 * 1024 * 1024)}"},"timestamp":"2026-01-01T00:00:00.000Z"}`;
-  writeJsonl(file, [usageLine({ messageId: 'before', output: 3 }), huge, usageLine({ messageId: 'after', output: 4 }), '']);
+  const big = usageLine({ messageId: 'big', output: 9, input: 1234, tools: ['Write'] });
+  const content = (big.message as { content: Record<string, unknown>[] }).content;
+  content[0]!.input = { file_path: '/tmp/a', content: 'é\\"x'.repeat(5 * 1024 * 1024) }; // 20 MiB, escapes and 2-byte chars
+  writeJsonl(file, [usageLine({ messageId: 'before', output: 3 }), big, usageLine({ messageId: 'after', output: 4 }), '']);
+  const text = fs.readFileSync(file);
+  assert.ok(text.length > 2 * MAX_LINE_BYTES);
   const b = read(file);
-  assert.equal([...rowsOf(b)].map((r) => r.messageId), ['before', 'after']);
-  assert.is(b.stats.giant, 1);
-  assert.is(b.stats.malformed, 0);
-  assert.is(b.stats.lines, 4);
-  assert.is(b.stats.blank, 1);
-  assert.is(b.consumedTo, fs.statSync(file).size);
-  assert.ok(Buffer.byteLength(huge) > MAX_LINE_BYTES);
+  const rows = [...rowsOf(b)];
+  assert.equal(rows.map((r) => r.messageId), ['before', 'big', 'after']);
+  assert.equal([rows[1]!.input, rows[1]!.output, rows[1]!.tools], [1234, 9, ['Write']]);
+  assert.is(text.indexOf('{', rows[1]!.offset), rows[1]!.offset, 'the offset is where the big line starts');
+  assert.equal(b.stats, { lines: 4, usageLines: 3, blank: 1, malformed: 0, giant: 0, outOfRange: 0 });
+  assert.is(b.consumedTo, text.length);
 });
 
-Scan('a giant line is streamed through a buffer smaller than the line', () => {
-  const huge = `{"message":{"usage":{}},"pad":"${'y'.repeat(50_000)}"}`;
-  const data = Buffer.from(jsonlText([usageLine({ messageId: 'a' }), huge, usageLine({ messageId: 'b' })]));
-  const r = scanMem(data, { chunk: 256, maxLine: 1000 }); // the buffer holds 1256 bytes
-  assert.equal(r.rows.map((x) => x.messageId), ['a', 'b']);
-  assert.is(r.stats.giant, 1);
-  assert.is(r.consumedTo, data.length);
+Scan('a big line is streamed through a buffer smaller than it; only a copy still too big is skipped as giant', () => {
+  const big = usageLine({ messageId: 'big', output: 8 });
+  (big.message as { content: unknown[] }).content = [{ type: 'text', text: 'y'.repeat(50_000) }];
+  const structure = `{"message":{"usage":{"input_tokens":1}},"pad":[${'1,'.repeat(25_000)}1]}`; // 50 KB without strings
+  const data = Buffer.from(jsonlText([usageLine({ messageId: 'a' }), big, structure, usageLine({ messageId: 'b' })]));
+  const whole = scanMem(data, { chunk: data.length, maxLine: 1000 });
+  assert.equal(whole.rows.map((x) => x.messageId), ['a', 'big', 'b']);
+  assert.is(whole.rows[1]!.offset, data.indexOf('{', data.indexOf('\n') + 1));
+  assert.equal(whole.stats, { lines: 4, usageLines: 3, blank: 0, malformed: 0, giant: 1, outOfRange: 0 });
+  assert.is(whole.consumedTo, data.length);
+  for (const chunk of [1, 7, 256, 4093]) assert.equal(scanMem(data, { chunk, maxLine: 1000 }), whole, `chunk ${chunk}`); // buffer of 1000 + chunk
 
-  // unfinished giant line at the end: not counted, not consumed
-  const cut = data.subarray(0, data.indexOf(huge) + 20_000);
+  // unfinished big line at the end: not counted, not consumed
+  const cut = data.subarray(0, data.indexOf('yyyy') + 20_000);
   const p = scanMem(cut, { chunk: 256, maxLine: 1000 });
-  assert.is(p.stats.giant, 0);
-  assert.is(p.consumedTo, data.indexOf(huge));
+  assert.is(p.stats.lines, 1);
+  assert.is(p.consumedTo, data.indexOf('\n') + 1);
 });
 
 Scan('binary junk neither throws nor hides the good lines', () => {
@@ -146,7 +153,7 @@ Scan('empty file', () => {
   assert.is(b.rows, 0);
   assert.is(b.consumedTo, 0);
   assert.is(b.head, '');
-  assert.equal(b.stats, { lines: 0, usageLines: 0, blank: 0, malformed: 0, giant: 0 });
+  assert.equal(b.stats, { lines: 0, usageLines: 0, blank: 0, malformed: 0, giant: 0, outOfRange: 0 });
   assert.equal(b.meta, {});
 });
 

@@ -1,5 +1,5 @@
 // What every route handler may use: the read side of the index and the server's own state.
-import type { Queries } from '../../index-db/types.ts';
+import type { IndexReader } from '../../index-db/types.ts';
 import type { PriceTable } from '../../index-db/pricing/table.ts';
 import type { Config } from '../../main/config.ts';
 import type { UsageProbe } from '../../main/usage-probe.ts';
@@ -7,7 +7,7 @@ import type { IndexingState } from '../api-types.ts';
 import type { ResultCache } from '../cache.ts';
 
 export interface RouteContext {
-  index: { readonly queries: Queries };
+  index: Pick<IndexReader, 'queries' | 'stats'>;
   config: Config;
   cache: ResultCache;
   indexing(): IndexingState;

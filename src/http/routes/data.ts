@@ -10,6 +10,7 @@ import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
 import type { IndexingState } from '../api-types.ts';
 import type { RouteContext } from './context.ts';
+import { healthOf } from '../health.ts';
 
 const INDEXING_TTL_MS = 2000;
 const MAX_ID_LENGTH = 256;
@@ -43,9 +44,10 @@ function dataRoute(
 export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const q = () => ctx.index.queries;
 
-  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
-    q().overview(scope, indexing, ctx.config.dirs),
-  );
+  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) => ({
+    ...q().overview(scope, indexing, ctx.config.dirs),
+    health: healthOf(ctx.index.stats(), scope.now),
+  }));
   dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
     q().insights(scope, indexing),
   );

@@ -1,5 +1,6 @@
 // Every schema migration in order; migration i brings user_version from i to i + 1.
 import { sql as init } from './001-init.ts';
 import { sql as localDays } from './002-local-days.ts';
+import { sql as outOfRange } from './003-out-of-range.ts';
 
-export const migrations: readonly string[] = [init, localDays];
+export const migrations: readonly string[] = [init, localDays, outOfRange];

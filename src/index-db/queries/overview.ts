@@ -6,11 +6,11 @@ import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { addDays, dayNumber, exactHours, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 
-export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[]): Overview {
+export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'> {
   const { range } = scope;
   const models = reader.models();
   const pid = reader.projectId(scope.project);
-  const empty: Overview = {
+  const empty: Omit<Overview, 'health'> = {
     range, project: scope.project, indexing, dirs,
     totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
     costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [],

@@ -120,6 +120,34 @@ export class CostOverviewView extends LitElement {
     </div>`;
   }
 
+  /** Data newer than the server's clock: ranges end today by that clock, so without this note the newest usage shows $0. */
+  private _clock(d: Overview) {
+    const h = d.health;
+    if (!h.dataInFuture || !h.newestEntry) return nothing;
+    return html`<div class="note clock" role="note">
+      The newest usage entry (${formatDateTime(h.newestEntry)}) is later than this computer's clock (${formatDateTime(new Date())}).
+      Check the system clock and time zone: ranges end today by this clock, so usage on later days is left out.
+    </div>`;
+  }
+
+  /** Lines the index could not count, quietly: most users never have any. */
+  private _skipped(d: Overview) {
+    const s = d.health.skipped;
+    const lines = s.malformed + s.outOfRange + s.oversized;
+    if (!lines && !s.unreadableFiles) return nothing;
+    const reasons: [number, string][] = [
+      [s.malformed, 'malformed'],
+      [s.outOfRange, 'with impossible numbers'],
+      [s.oversized, 'too big'],
+    ];
+    const why = reasons.filter(([n]) => n > 0).map(([n, what]) => `${formatInt(n)} ${what}`);
+    const parts = [
+      ...(lines ? [`${formatCount(lines, 'transcript line')} skipped (${why.join(', ')})`] : []),
+      ...(s.unreadableFiles ? [`${formatCount(s.unreadableFiles, 'file')} unreadable`] : []),
+    ];
+    return html`<p class="skipped" title="Counted over the whole index; the server log names each file.">${parts.join(' · ')}</p>`;
+  }
+
   private _body(l: Loaded) {
     const d = l.data;
     const t = d.totals;
@@ -179,7 +207,9 @@ export class CostOverviewView extends LitElement {
         ${exportJsonButton(exportName('overview', d.range.from, d.range.to, 'json'), d)}
       </header>
       ${this._indexing(d)}
+      ${this._clock(d)}
       ${viewBody(this._data.stale, this._body(l.data))}
+      ${this._skipped(d)}
     `;
   }
 
@@ -199,6 +229,9 @@ export class CostOverviewView extends LitElement {
       .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--ink-2); background: var(--bg-elevated);
         border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin-bottom: 14px; }
       .indexing progress { flex: 0 0 160px; accent-color: var(--accent); }
+      .note.clock { font-size: 13px; color: var(--ink-1); border: 1px solid var(--warning, #d29922); border-radius: 8px;
+        padding: 8px 12px; margin-bottom: 14px; }
+      .skipped { font-size: 12px; color: var(--ink-3, var(--ink-2)); margin: 14px 0 0; }
     `,
   ];
 }

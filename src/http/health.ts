@@ -1,0 +1,16 @@
+// The overview's `health`: lines the index skipped, by reason, and whether the clock is behind the newest entry
+// (a server clock behind the data shows $0 for "today" with no other hint).
+import type { IndexStats } from '../index-db/types.ts';
+import type { DataHealth } from './api-types.ts';
+
+/** Clocks of machines that share synced folders drift by seconds; a minute ahead is not a clock problem. */
+const FUTURE_SLACK_MS = 60_000;
+
+export function healthOf(stats: IndexStats, now: number): DataHealth {
+  const newest = stats.newestTs;
+  return {
+    skipped: { malformed: stats.malformed, outOfRange: stats.outOfRange, oversized: stats.giant, unreadableFiles: stats.unreadable },
+    newestEntry: newest === null ? null : new Date(newest).toISOString(),
+    dataInFuture: newest !== null && newest > now + FUTURE_SLACK_MS,
+  };
+}
