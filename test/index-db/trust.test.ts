@@ -66,7 +66,7 @@ Rows('a row with an out-of-range timestamp or count is skipped and counted; the 
   ]), role('p1', 's'), 400, 1);
   const stats = idx.stats();
   assert.is(stats.messages, 2);
-  assert.is(stats.malformed, 2, 'the two bad rows are counted');
+  assert.is(stats.outOfRange, 2, 'the two bad rows are counted');
   assert.is(idx.cursorOf('/c/p1/s.jsonl')!.offset, 400, 'the file is read on past them');
   assert.match(logs.join('\n'), /skipped 2 usage lines of \/c\/p1\/s.jsonl/);
   assert.is(idx.queries.projects(allTime).length, 1);
