@@ -2,7 +2,7 @@
 // that only lines that can matter (usage, titles, the first prompt) are decoded and parsed; tool output, which is
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
-import { extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
+import { extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
 export type ReadAt = (buf: Buffer, at: number, len: number, pos: number) => number;
@@ -153,6 +153,13 @@ class LineScanner {
         stats.usageLines++;
         this.rows.push(row);
       } else stats.malformed++;
+    } else if (usage && line.type === 'progress') {
+      // A subagent's response streamed into its parent; a progress line without one is no usage line.
+      const row = extractProgressUsage(line, offset);
+      if (row) {
+        stats.usageLines++;
+        this.rows.push(row);
+      }
     }
     if (title) {
       const t = extractTitle(line);

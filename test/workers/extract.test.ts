@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { collapseRows, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
+import { collapseRows, extractProgressUsage, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
 import type { UsageRow } from '../../src/workers/protocol.ts';
 import { usageLine, userLine } from '../helpers/jsonl.ts';
 
 const PROJECT = path.resolve(import.meta.dirname, '../../../shared/fixtures/transcripts/config/projects/-Users-randlee-Documents-github-claude-history');
 const SUBAGENT = path.join(PROJECT, '967e501d-aa48-4eab-a21f-b17058bd78f0/subagents/agent-aae161c.jsonl');
+// The main checkout's session whose Task subagent exists only as `progress` lines (worktrees PROVENANCE.md).
+const PROGRESS = path.resolve(import.meta.dirname, '../../../shared/fixtures/transcripts/worktrees/projects/-home-marco-projects-spotter/subagent.jsonl');
 
 /** Line n (1-based) of a fixture file, parsed. */
 function fixtureLine(file: string, n: number): Record<string, unknown> {
@@ -130,6 +132,47 @@ Usage('the ISO fast path agrees with Date.parse', () => {
   ]) {
     assert.equal(parseIsoUtc(t), Date.parse(t), t);
   }
+});
+
+Usage('usage nested in a real agent_progress line: the nested message, data.message\'s requestId and time', () => {
+  const lines = fs.readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const progress = lines.filter((l) => l.type === 'progress');
+  const rows = progress.map((l, i) => extractProgressUsage(l, i)).filter((r) => r !== null);
+  assert.is(rows.length, 9, 'the 9 progress lines that carry an assistant message with usage');
+  assert.equal(rows[0], {
+    ts: Date.UTC(2026, 1, 10, 21, 58, 17, 856), // data.message.timestamp, not the line's (…17.857Z)
+    input: 2,
+    output: 3,
+    cacheCreate: 2398,
+    cacheRead: 15584,
+    cache1h: 2398,
+    webSearch: 0,
+    costUSD: null,
+    offset: rows[0]!.offset,
+    fast: false,
+    sidechain: true,
+    messageId: 'msg_0199s85GE5eqHtZm2Xpv7BsK',
+    requestId: 'req_011CY18wFKcx4uxzHzUBxUC6',
+    sessionId: '491e126e-1e71-469c-ade2-fcc8af567c74',
+    model: 'claude-haiku-4-5-20251001',
+    agentId: 'afb92ff',
+    tools: rows[0]!.tools,
+  });
+  assert.is(new Set(rows.map((r) => `${r.messageId} ${r.requestId}`)).size, 5, 'five responses, streamed as several lines each');
+  assert.is(extractUsage(progress[0]!, 0), null, 'a progress line has no usage of its own');
+});
+
+Usage('progress lines without a nested response give no row', () => {
+  const nested = { type: 'assistant', requestId: 'req_p', timestamp: '2026-01-02T03:04:05.000Z', message: { id: 'msg_p', model: 'm', usage: { output_tokens: 4 } } };
+  const line = (data: unknown, extra: Record<string, unknown> = {}) => ({ type: 'progress', sessionId: 's', timestamp: '2026-01-02T03:04:06.000Z', data, ...extra });
+  const row = extractProgressUsage(line({ type: 'agent_progress', message: nested }, { parentToolUseID: 'toolu_9' }), 0)!;
+  assert.is(row.agentId, 'toolu_9', 'without data.agentId the Task call it belongs to names the subagent');
+  assert.is(row.output, 4);
+  assert.is(extractProgressUsage(line({ type: 'hook_progress', message: nested }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: { ...nested, message: { id: 'x' } } }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: { ...nested, timestamp: undefined } }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: 'text' }), 0), null);
+  assert.is(extractProgressUsage({ ...line({ type: 'agent_progress', message: nested }), type: 'assistant' }, 0), null);
 });
 
 Usage.run();
