@@ -121,9 +121,11 @@ export class Writer {
       sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
       sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
       sessionPrompt: p('UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt IS NULL'),
+      agentPrompt: p('UPDATE sessions SET agent_prompt = ? WHERE id = ? AND agent_prompt IS NULL'),
       gone: p('UPDATE files SET gone = 1 WHERE path = ?'),
       unreadable: p('UPDATE files SET error = ? WHERE id = ?'),
-      cursor: p(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, s.first_prompt IS NOT NULL AS hasPrompt
+      cursor: p(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, f.agent_id IS NOT NULL AS sub,
+          s.first_prompt IS NOT NULL AS hasPrompt, s.agent_prompt IS NOT NULL AS hasAgentPrompt
         FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`),
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
       setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -161,11 +163,13 @@ export class Writer {
 
   cursorOf(file: string): FileCursor | undefined {
     const r = this.s.cursor!.get(file) as
-      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; hasPrompt: number | null }
+      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; sub: number; hasPrompt: number | null; hasAgentPrompt: number | null }
       | undefined;
     if (!r) return undefined;
-    // Only a session's own transcript supplies its first prompt; other files never ask for one.
-    return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt: r.main !== 1 || r.hasPrompt === 1 };
+    // A session's own transcript supplies its first prompt; its subagents' files one for a session that has none
+    // (its title then); other files never ask for one.
+    const hasPrompt = r.main === 1 ? r.hasPrompt === 1 : r.sub === 1 ? r.hasPrompt === 1 || r.hasAgentPrompt === 1 : true;
+    return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt };
   }
 
   /**
@@ -375,6 +379,7 @@ export class Writer {
     }
     if (session !== null && meta.title && meta.titleKind) this.s.sessionTitle!.run(meta.title, meta.titleKind, session, meta.titleKind);
     if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
+    if (agent !== null && meta.firstPrompt) this.s.agentPrompt!.run(meta.firstPrompt, session);
 
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
     let rejected = invalid;

@@ -14,7 +14,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
   const cells = db.prepare(`SELECT session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create),
       sum(cache_read), sum(cost), min(first_ts), max(last_ts)
     FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
-  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title
+  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title
     FROM sessions s WHERE s.project_id = ?`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
