@@ -142,6 +142,18 @@ export interface SessionRow extends Tokens {
   subagentCost: number;
   /** True when the transcript file no longer exists on disk (history kept). */
   gone: boolean;
+  /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
+  branches: string[];
+}
+
+/** A project's usage on one git branch in the range. */
+export interface BranchRow extends Tokens {
+  /** The lines' gitBranch; null: recorded without one; 'HEAD': a detached checkout. */
+  branch: string | null;
+  cost: number;
+  messages: number;
+  sessions: number;
+  lastActivity: string;
 }
 
 export interface ProjectSessions {
@@ -151,6 +163,8 @@ export interface ProjectSessions {
   costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
   costByModel: ModelCost[];
   sessions: SessionRow[];
+  /** Cost per git branch, most expensive first. */
+  branches: BranchRow[];
 }
 
 export interface SessionMessage extends Tokens {

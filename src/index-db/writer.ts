@@ -17,12 +17,12 @@ import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
 
 const MSG_COLS =
-  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools';
+  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools, branch_id';
 /** The message columns under the names of `Msg`, from table alias `t`. */
 const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent, ${t}.input, ${t}.output,
   ${t}.cache_create AS cacheCreate, ${t}.cache_read AS cacheRead, ${t}.cache_1h AS cache1h, ${t}.web_search AS webSearch,
-  ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools`;
+  ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch`;
 
 type StoredMsg = Msg & { id: number };
 
@@ -61,7 +61,7 @@ export interface WriterOptions {
 
 const params = (m: Msg): unknown[] => [
   m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
-  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools,
+  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch,
 ];
 
 export class Writer {
@@ -97,12 +97,12 @@ export class Writer {
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
-      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       byId: p(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`),
       allKeys: p('SELECT hkey, id FROM messages'),
-      replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(19).fill('?').join(',')}) WHERE id = ?`),
+      replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(20).fill('?').join(',')}) WHERE id = ?`),
       demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
-      insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       fileMsgs: p(`SELECT ${msgSelect('m')} FROM messages m WHERE file_id = ?`),
       deleteFileMsgs: p('DELETE FROM messages WHERE file_id = ?'),
       bestAlt: p(`SELECT ${msgSelect('a')}
@@ -444,6 +444,7 @@ export class Writer {
         input: nums[n + NUM.input]!, output, cacheCreate: nums[n + NUM.cacheCreate]!, cacheRead: nums[n + NUM.cacheRead]!,
         cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,
         costUSD: Number.isNaN(cost) ? null : cost, cost: 0, tools: strs[strIdx[s + STR.tools]!]!,
+        branch: c.branch(strs[strIdx[s + STR.branch]!]!),
       };
       if (!storable(m)) {
         invalid++;

@@ -86,6 +86,7 @@ export function extractUsage(line: Rec, offset: number): UsageRow | null {
     model: str(message.model),
     agentId: str(line.agentId),
     tools: toolNames(message.content),
+    branch: str(line.gitBranch),
   };
 }
 
@@ -103,6 +104,7 @@ export function extractProgressUsage(line: Rec, offset: number): UsageRow | null
   const row = extractUsage({ timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, message: outer.message }, offset);
   if (!row) return null;
   row.sidechain = true;
+  row.branch = str(line.gitBranch);
   row.agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
   return row;
 }

@@ -39,8 +39,9 @@ export const STR = {
   model: 3, // '' when absent
   agentId: 4, // the line's agentId ('' when absent)
   tools: 5, // tool_use names of this line's content, joined by ',' ('' when none)
+  branch: 6, // the line's gitBranch ('' when absent or empty)
 } as const;
-export const STR_COLS = 6;
+export const STR_COLS = 7;
 
 export interface ParseStats {
   /** Complete lines consumed. */
@@ -135,6 +136,8 @@ export interface UsageRow extends UsageCounts {
   model: string;
   agentId: string;
   tools: string[];
+  /** The line's gitBranch: '' none, 'HEAD' detached. */
+  branch: string;
 }
 
 export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
@@ -163,6 +166,7 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
       model: strs[strIdx[s + STR.model]!]!,
       agentId: strs[strIdx[s + STR.agentId]!]!,
       tools: tools ? tools.split(',') : [],
+      branch: strs[strIdx[s + STR.branch]!]!,
     };
   }
 }
@@ -205,6 +209,7 @@ export function encodeBatch(
     strIdx[s + STR.model] = intern(r.model);
     strIdx[s + STR.agentId] = intern(r.agentId);
     strIdx[s + STR.tools] = intern(r.tools.join(','));
+    strIdx[s + STR.branch] = intern(r.branch);
   });
   const strTable = rows.length ? new TextEncoder().encode(table.join('\0')) : new Uint8Array(0);
   return { ...init, rows: rows.length, nums, flags, strIdx, strTable };

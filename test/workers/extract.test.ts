@@ -40,6 +40,7 @@ Usage('every field of a real subagent line', () => {
     model: 'claude-opus-4-5-20251101',
     agentId: 'aae161c',
     tools: ['Bash'],
+    branch: 'develop',
   });
 });
 
@@ -97,6 +98,7 @@ Usage('bad numbers count as 0; strings default to empty', () => {
     model: '',
     agentId: '',
     tools: [],
+    branch: '',
   });
 });
 
@@ -157,6 +159,7 @@ Usage('usage nested in a real agent_progress line: the nested message, data.mess
     model: 'claude-haiku-4-5-20251001',
     agentId: 'afb92ff',
     tools: rows[0]!.tools,
+    branch: 'master', // the parent line's
   });
   assert.is(new Set(rows.map((r) => `${r.messageId} ${r.requestId}`)).size, 5, 'five responses, streamed as several lines each');
   assert.is(extractUsage(progress[0]!, 0), null, 'a progress line has no usage of its own');
@@ -255,7 +258,7 @@ Prompt.run();
 const Collapse = suite('collapseRows');
 const row = (o: Partial<UsageRow>): UsageRow => ({
   ts: 0, input: 1, output: 1, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], ...o,
+  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', ...o,
 });
 
 Collapse('copies of one response keep the most output tokens and all tool names', () => {

@@ -2,4 +2,12 @@
 export const sql = /* sql */ `
 -- The first prompt of the session's subagents, for a session whose own transcript has none (title "… · subagent").
 ALTER TABLE sessions ADD COLUMN agent_prompt TEXT;
+
+-- The gitBranch of each usage entry's line (NULL: none; 'HEAD': detached). Rows indexed before v2 have none.
+CREATE TABLE branches (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+ALTER TABLE messages ADD COLUMN branch_id INTEGER;
+ALTER TABLE alternates ADD COLUMN branch_id INTEGER;
 `;

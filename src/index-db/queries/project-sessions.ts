@@ -5,6 +5,7 @@ import type { QueryScope } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
+import { createBranches } from './branches.ts';
 import { hourBounds, iso } from '../time.ts';
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
@@ -18,6 +19,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     FROM sessions s WHERE s.project_id = ?`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
+  const branchesOf = createBranches(db);
 
   return function projectSessions(project: string, scope: QueryScope): ProjectSessions | null {
     const pid = reader.projectId(project);
@@ -29,6 +31,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const slice = sliceOf(reader, range, pid, syncTimeZone);
     const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
     const gone = new Map(goneInfo.all(pid) as [number, number][]);
+    const branches = branchesOf(pid, h0, h1);
 
     const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
     for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of cells.all(h0, h1, pid) as SessionCell[]) {
@@ -38,7 +41,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
         s = {
           id: t?.sid ?? String(session), title: t?.title ?? String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
           cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
-          subagentCost: 0, gone: gone.get(session) === 1, first: Infinity, last: -Infinity, names: new Set(),
+          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], first: Infinity, last: -Infinity, names: new Set(),
         };
         bySession.set(session, s);
       }
@@ -66,6 +69,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
       costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
       costByModel: costByModel(slice.groups, models),
       sessions,
+      branches: branches.branches,
     };
   };
 }

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
+import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
@@ -15,6 +15,8 @@ import './cost-stat-card.ts';
 import './cost-empty.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
+/** How a branch name reads: a detached checkout and usage without a branch say so. */
+const branchLabel = (b: string | null) => (b === null ? '(no branch)' : b === 'HEAD' ? 'HEAD (detached)' : b);
 
 /**
  * One project: its cost series and model split, and its sessions table.
@@ -58,11 +60,24 @@ export class CostProjectView extends LitElement {
       { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
       { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (s) => s.totalTokens, render: (s) => formatTokens(s.totalTokens) },
+      { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '),
+        render: (s) => html`<span class="branch" title=${s.branches.map(branchLabel).join('\n')}>${s.branches.map(branchLabel).join(', ') || '—'}</span>` },
       { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => html`<span title=${s.models.join('\n')}>${s.models.map(shortModel).join(', ')}</span>` },
       { key: 'first', label: 'First activity', value: (s) => s.firstActivity, render: (s) => formatDateTime(s.firstActivity) },
       { key: 'last', label: 'Last activity', value: (s) => s.lastActivity, render: (s) => formatDateTime(s.lastActivity) },
       { key: 'duration', label: 'Duration', numeric: true, value: span, render: (s) => formatDuration(span(s)), title: 'Last activity − first activity in the range' },
       { key: 'subagent', label: 'Subagent cost', numeric: true, value: (s) => s.subagentCost, render: (s) => (s.subagentCost ? formatUsd(s.subagentCost) : '—'), title: 'Part of the cost spent by subagents (Task) of the session' },
+    ];
+  }
+
+  private _branchColumns(): Column<BranchRow>[] {
+    return [
+      { key: 'branch', label: 'Branch', value: (b) => branchLabel(b.branch), render: (b) => html`<span class="branch">${branchLabel(b.branch)}</span>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (b) => b.cost, render: (b) => html`<b>${formatUsd(b.cost)}</b>` },
+      { key: 'sessions', label: 'Sessions', numeric: true, value: (b) => b.sessions, render: (b) => formatInt(b.sessions) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (b) => b.messages, render: (b) => formatInt(b.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (b) => b.totalTokens, render: (b) => formatTokens(b.totalTokens) },
+      { key: 'last', label: 'Last activity', value: (b) => b.lastActivity, render: (b) => formatDateTime(b.lastActivity) },
     ];
   }
 
@@ -92,6 +107,13 @@ export class CostProjectView extends LitElement {
             .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
         </section>
       </div>
+      ${d.branches.length > 1 || (d.branches[0] && d.branches[0].branch !== null)
+        ? html`<section class="panel branches">
+            <cost-table view="project-branches" caption="Branches" .columns=${this._branchColumns()} .rows=${d.branches}
+              .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
+              export-file=${exportName(`branches-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+          </section>`
+        : nothing}
       <section class="panel">
         <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
@@ -127,6 +149,8 @@ export class CostProjectView extends LitElement {
     viewStyles,
     css`
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
+      .panel.branches { margin-bottom: 16px; }
+      .branch { font-family: var(--font-mono, ui-monospace, monospace); font-size: 12px; overflow-wrap: anywhere; }
     `,
   ];
 }
