@@ -60,6 +60,8 @@ export interface ProjectRow {
   /** Encoded project folder name. */
   id: string;
   name: string;
+  /** The repository the folder belongs to (decisions.md "Repository"): id = its main checkout's path, name its last segment. */
+  repository: { id: string; name: string };
   cost: number;
   sessions: number;
   messages: number;
@@ -158,12 +160,22 @@ export interface BranchRow extends Tokens {
 
 export interface ProjectSessions {
   range: RangeInfo;
-  project: { id: string; name: string };
+  project: { id: string; name: string; repository: { id: string; name: string } };
   totals: Totals;
   costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
   costByModel: ModelCost[];
   sessions: SessionRow[];
   /** Cost per git branch, most expensive first. */
+  branches: BranchRow[];
+}
+
+/** GET /api/repository?id=: a repository's folders (its main checkout and worktrees) summed, and its branches. */
+export interface RepositoryDetail {
+  range: RangeInfo;
+  repository: { id: string; name: string };
+  totals: Totals & { sessions: number };
+  /** Its folders with usage in the range, most expensive first. */
+  projects: ProjectRow[];
   branches: BranchRow[];
 }
 

@@ -118,6 +118,8 @@ export class Writer {
       fileReset: p(`UPDATE files SET size = 0, mtime = 0, off = 0, head = '', first_ts = NULL,
         lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0 WHERE id = ?`),
       projectCwd: p('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)'),
+      unresolved: p('SELECT encoded AS project, cwd FROM projects WHERE repo IS NULL AND cwd IS NOT NULL'),
+      projectRepo: p('UPDATE projects SET repo = ? WHERE encoded = ? AND repo IS NULL'),
       sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
       sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
       sessionPrompt: p('UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt IS NULL'),
@@ -203,6 +205,15 @@ export class Writer {
 
   markUnreadable(file: string, error: string): void {
     this.quietly(() => this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id)));
+  }
+
+  unresolvedRepositories(): { project: string; cwd: string }[] {
+    return this.s.unresolved!.all() as { project: string; cwd: string }[];
+  }
+
+  /** Bookkeeping only: when it cannot be written now, the folder is resolved again at the next start. */
+  setRepository(project: string, repository: string): void {
+    this.quietly(() => this.write(() => this.s.projectRepo!.run(repository, project)));
   }
 
   setPrices(table: PriceTable): void {

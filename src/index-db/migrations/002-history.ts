@@ -10,4 +10,8 @@ CREATE TABLE branches (
 );
 ALTER TABLE messages ADD COLUMN branch_id INTEGER;
 ALTER TABLE alternates ADD COLUMN branch_id INTEGER;
+
+-- The main checkout path of the repository the project folder belongs to (NULL: not resolved yet), resolved once from
+-- the folder's first cwd (src/main/repository.ts).
+ALTER TABLE projects ADD COLUMN repo TEXT;
 `;

@@ -1,5 +1,5 @@
-// Cost per git branch of a project's usage in a range, and the branches of each session. Read from the project's
-// messages (through their files' index: a project's rows only), since no rollup keeps the branch.
+// Cost per git branch of the usage of some project folders (one, or a repository's) in a range, and the branches of
+// each session. Read from those folders' messages (through their files' index: their rows only): no rollup keeps it.
 import type Database from 'better-sqlite3';
 import type { BranchRow } from '../../http/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
@@ -19,13 +19,13 @@ export function createBranches(db: Database.Database) {
   const cells = db.prepare(`SELECT m.session_id, b.name, count(*), sum(m.input), sum(m.output), sum(m.cache_create),
       sum(m.cache_read), sum(m.cost), max(m.ts)
     FROM messages m LEFT JOIN branches b ON b.id = m.branch_id
-    WHERE m.file_id IN (SELECT id FROM files WHERE project_id = ?) AND m.ts >= ? AND m.ts < ?
+    WHERE m.file_id IN (SELECT id FROM files WHERE project_id IN (SELECT value FROM json_each(?))) AND m.ts >= ? AND m.ts < ?
     GROUP BY m.session_id, m.branch_id`).raw(true);
 
-  return function branches(project: number, hourFrom: number, hourTo: number): ProjectBranches {
+  return function branches(projects: number[], hourFrom: number, hourTo: number): ProjectBranches {
     const byName = new Map<string | null, BranchRow & { sessionIds: Set<number>; last: number }>();
     const perSession = new Map<number, { name: string; cost: number }[]>();
-    for (const [session, name, messages, input, output, cacheCreate, cacheRead, cost, last] of cells.all(project, hourFrom * HOUR_MS, hourTo * HOUR_MS) as Cell[]) {
+    for (const [session, name, messages, input, output, cacheCreate, cacheRead, cost, last] of cells.all(JSON.stringify(projects), hourFrom * HOUR_MS, hourTo * HOUR_MS) as Cell[]) {
       let b = byName.get(name);
       if (!b) {
         b = { branch: name, cost: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0,

@@ -31,7 +31,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const slice = sliceOf(reader, range, pid, syncTimeZone);
     const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
     const gone = new Map(goneInfo.all(pid) as [number, number][]);
-    const branches = branchesOf(pid, h0, h1);
+    const branches = branchesOf([pid], h0, h1);
 
     const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
     for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of cells.all(h0, h1, pid) as SessionCell[]) {
@@ -64,7 +64,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
 
     return {
       range,
-      project: { id: info.id, name: info.name },
+      project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
       costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
       costByModel: costByModel(slice.groups, models),
