@@ -276,7 +276,7 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
       prepare: async () => {
         await page.locator('cost-project-view button.scope').click();
         await page.locator('cost-project-view button.scope[aria-pressed="true"]').waitFor();
-        await page.locator('cost-project-view cost-table tbody tr').first().focus();
+        await page.locator('cost-project-view cost-table[view="project"] tbody tr').first().focus();
       },
     },
     {

@@ -6,6 +6,7 @@ import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
+import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
@@ -87,6 +88,7 @@ export class CostProjectView extends LitElement {
     }
     const t = d.totals;
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
@@ -98,8 +100,8 @@ export class CostProjectView extends LitElement {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3>Cost per ${d.costSeries.bucket}</h3>
-          <cost-chart-series .points=${d.costSeries.points} .palette=${pal} bucket=${d.costSeries.bucket} label="Project cost"></cost-chart-series>
+          <h3>Cost per ${series.unit}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Project cost"></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>
