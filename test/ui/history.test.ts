@@ -88,6 +88,22 @@ for (const theme of THEMES) {
     await table.locator('tbody tr.child').first().click();
     await page.locator('cost-project-view cost-stat-card[data-stat="cost"]').waitFor();
     assert.match(page.url(), 'project=-home-marco-projects-spotter-worktrees-spotter-');
+
+    // a repository row opens the repository: its folders summed, each folder, the branches of all
+    await page.goto(`${server.url}/?view=overview&range=${RANGE}`);
+    await group.click();
+    await page.locator('cost-repository-view cost-stat-card[data-stat="cost"]').waitFor();
+    assert.match(decodeURIComponent(page.url()), `repository=${WORKTREES}`);
+    assert.is(((await page.locator('cost-repository-view cost-stat-card[data-stat="cost"] .value').textContent()) ?? '').trim(), formatUsd(folders.reduce((a, p) => a + p.cost, 0)));
+    assert.is(await page.locator('cost-repository-view cost-table[view="repository"] tbody tr').count(), 7);
+    const branchNames = (await page.locator('cost-repository-view cost-table[view="repository-branches"] tbody tr td:nth-child(1)').allTextContents()).map((t) => t.trim());
+    assert.equal(branchNames.sort(), folders.map((p) => p.name).sort(), 'each worktree on its own branch, named after it');
+    await shoot(page, `history-repository-${theme.mode}`);
+    await page.reload();
+    await page.locator('cost-repository-view cost-table[view="repository"] tbody tr').first().waitFor();
+    await page.locator('cost-repository-view cost-table[view="repository"] tbody tr').first().click();
+    await page.locator('cost-project-view cost-stat-card[data-stat="cost"]').waitFor();
+    assert.match(page.url(), 'project=-home-marco-projects-spotter-worktrees-spotter-gqc', 'the most expensive folder first');
     assert.equal(browser.problems, []);
     await page.close();
   });

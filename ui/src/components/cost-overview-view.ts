@@ -7,7 +7,7 @@ import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, fo
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
-import type { Column, CostTable } from './cost-table.ts';
+import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
@@ -25,7 +25,7 @@ interface Loaded {
 /**
  * The default view: headline figures, the cost series by model, cost by model and the projects table.
  *
- * @fires navigate - `{view: 'project', project}` when a project row is opened.
+ * @fires navigate - `{view: 'project', project}` when a project row is opened, `{view: 'repository', repository}` a repository's.
  * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
  */
 export class CostOverviewView extends LitElement {
@@ -104,10 +104,10 @@ export class CostOverviewView extends LitElement {
     ];
   }
 
-  /** A repository row expands in place; a folder row opens its project. */
+  /** A repository row opens the repository (its disclosure button expands it in place); a folder row its project. */
   private _open(e: CustomEvent<{ row: GroupedRow }>): void {
     const row = e.detail.row;
-    if (row.folders) (e.target as CostTable<GroupedRow>).toggle(row.id);
+    if (row.folders) emit(this, 'navigate', { view: 'repository', repository: row.repository.id });
     else emit(this, 'navigate', { view: 'project', project: row.id });
   }
 

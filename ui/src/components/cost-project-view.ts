@@ -9,6 +9,7 @@ import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { branchColumns, branchLabel } from './branch-columns.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -16,8 +17,6 @@ import './cost-stat-card.ts';
 import './cost-empty.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
-/** How a branch name reads: a detached checkout and usage without a branch say so. */
-const branchLabel = (b: string | null) => (b === null ? '(no branch)' : b === 'HEAD' ? 'HEAD (detached)' : b);
 
 /**
  * One project: its cost series and model split, and its sessions table.
@@ -71,17 +70,6 @@ export class CostProjectView extends LitElement {
     ];
   }
 
-  private _branchColumns(): Column<BranchRow>[] {
-    return [
-      { key: 'branch', label: 'Branch', value: (b) => branchLabel(b.branch), render: (b) => html`<span class="branch">${branchLabel(b.branch)}</span>` },
-      { key: 'cost', label: 'Cost', numeric: true, value: (b) => b.cost, render: (b) => html`<b>${formatUsd(b.cost)}</b>` },
-      { key: 'sessions', label: 'Sessions', numeric: true, value: (b) => b.sessions, render: (b) => formatInt(b.sessions) },
-      { key: 'messages', label: 'Messages', numeric: true, value: (b) => b.messages, render: (b) => formatInt(b.messages) },
-      { key: 'tokens', label: 'Tokens', numeric: true, value: (b) => b.totalTokens, render: (b) => formatTokens(b.totalTokens) },
-      { key: 'last', label: 'Last activity', value: (b) => b.lastActivity, render: (b) => formatDateTime(b.lastActivity) },
-    ];
-  }
-
   private _body(d: ProjectSessions) {
     if (!d.sessions.length) {
       return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage between ${formatDayRange(d.range.from, d.range.to)}. Pick a longer range.`}></cost-empty>`;
@@ -111,7 +99,7 @@ export class CostProjectView extends LitElement {
       </div>
       ${d.branches.length > 1 || (d.branches[0] && d.branches[0].branch !== null)
         ? html`<section class="panel branches">
-            <cost-table view="project-branches" caption="Branches" .columns=${this._branchColumns()} .rows=${d.branches}
+            <cost-table view="project-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
               .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
               export-file=${exportName(`branches-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
           </section>`
@@ -152,7 +140,6 @@ export class CostProjectView extends LitElement {
     css`
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
       .panel.branches { margin-bottom: 16px; }
-      .branch { font-family: var(--font-mono, ui-monospace, monospace); font-size: 12px; overflow-wrap: anywhere; }
     `,
   ];
 }

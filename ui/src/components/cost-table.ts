@@ -279,6 +279,7 @@ export class CostTable<T = unknown> extends LitElement {
     /* Cell parts the views render (cells live in this shadow root, so their styles must too). */
     td b { font-weight: 600; color: var(--ink-1); }
     .primary { color: var(--ink-1); }
+    .branch { font-family: ui-monospace, monospace; font-size: 12px; }
     .tag { font-size: 11px; color: var(--ink-3); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
     .tag.sub { color: var(--ink-accent); border-color: var(--accent-dim); }
     .tag.live { color: var(--success, #3fb950); border-color: var(--success, #3fb950); }
