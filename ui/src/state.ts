@@ -232,7 +232,9 @@ function loadNavSession(): Nav | null {
 
 /** Remembers where the user is: cost:nav for this tab, cost:view for the last top-level tab. */
 export function saveNav(nav: Nav): void {
-  writeStore(KEYS.nav, JSON.stringify(nav), 'session');
+  // The repository only where it applies, so every other nav keeps its stored shape.
+  const { repository, ...rest } = nav;
+  writeStore(KEYS.nav, JSON.stringify(repository === null ? rest : nav), 'session');
   if (nav.view === 'overview' || nav.view === 'insights') writeStore(KEYS.view, nav.view);
 }
 
