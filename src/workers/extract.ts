@@ -93,18 +93,18 @@ export function extractUsage(line: Rec, offset: number): UsageRow | null {
 /**
  * The usage row of a Task subagent's response that Claude Code streamed into its parent as a `progress` line
  * (`data.type: agent_progress`), or null. Id, model and usage are the nested message's; requestId and time are
- * `data.message`'s; the row is the subagent's (data.agentId, else the Task call's id), so the global dedup meets the
- * copy in the subagent's own file when there is one.
+ * `data.message`'s, the branch the line's; the row is the subagent's (data.agentId, else the Task call's id, else
+ * 'progress'), so the global dedup meets the copy in the subagent's own file when there is one.
  */
 export function extractProgressUsage(line: Rec, offset: number): UsageRow | null {
   if (line.type !== 'progress' || !isRecord(line.data) || line.data.type !== 'agent_progress') return null;
   const data = line.data;
   const outer = data.message;
   if (!isRecord(outer) || !isRecord(outer.message) || !isRecord(outer.message.usage)) return null;
-  const row = extractUsage({ timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, message: outer.message }, offset);
+  const nested = { timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, gitBranch: line.gitBranch, message: outer.message };
+  const row = extractUsage(nested, offset);
   if (!row) return null;
   row.sidechain = true;
-  row.branch = str(line.gitBranch);
   row.agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
   return row;
 }
