@@ -60,6 +60,8 @@ export interface ProjectRow {
   /** Encoded project folder name. */
   id: string;
   name: string;
+  /** The repository the folder belongs to (decisions.md "Repository"): id = its main checkout's path, name its last segment. */
+  repository: { id: string; name: string };
   cost: number;
   sessions: number;
   messages: number;
@@ -155,15 +157,39 @@ export interface SessionRow extends Tokens {
   subagentCost: number;
   /** True when the transcript file no longer exists on disk (history kept). */
   gone: boolean;
+  /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
+  branches: string[];
+}
+
+/** A project's usage on one git branch in the range. */
+export interface BranchRow extends Tokens {
+  /** The lines' gitBranch; null: recorded without one; 'HEAD': a detached checkout. */
+  branch: string | null;
+  cost: number;
+  messages: number;
+  sessions: number;
+  lastActivity: string;
 }
 
 export interface ProjectSessions {
   range: RangeInfo;
-  project: { id: string; name: string };
+  project: { id: string; name: string; repository: { id: string; name: string } };
   totals: Totals;
   costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
   costByModel: ModelCost[];
   sessions: SessionRow[];
+  /** Cost per git branch, most expensive first. */
+  branches: BranchRow[];
+}
+
+/** GET /api/repository?id=: a repository's folders (its main checkout and worktrees) summed, and its branches. */
+export interface RepositoryDetail {
+  range: RangeInfo;
+  repository: { id: string; name: string };
+  totals: Totals & { sessions: number };
+  /** Its folders with usage in the range, most expensive first. */
+  projects: ProjectRow[];
+  branches: BranchRow[];
 }
 
 export interface SessionMessage extends Tokens {

@@ -12,6 +12,7 @@ export const Errors = {
   badProject: () => new HttpError(400, 'Invalid project'),
   sessionNotFound: () => new HttpError(404, 'Session not found'),
   projectNotFound: () => new HttpError(404, 'Project not found'),
+  repositoryNotFound: () => new HttpError(404, 'Repository not found'),
   notFound: () => new HttpError(404, 'Not found'),
   probeFailed: (message: string) => new HttpError(503, message),
 };

@@ -25,6 +25,7 @@ export class Catalog {
   readonly modelNames = new Map<number, string>();
   /** `${sessionId} ${agent}` -> id and the type/description stored for it */
   readonly agents = new Map<string, AgentInfo>();
+  readonly branches = new Map<string, number>();
   readonly files = new Map<string, FileInfo>();
   readonly filesById = new Map<number, FileInfo>();
 
@@ -34,6 +35,7 @@ export class Catalog {
   private readonly insAgent: Database.Statement;
   private readonly setAgentInfo: Database.Statement;
   private readonly insFile: Database.Statement;
+  private readonly insBranch: Database.Statement;
 
   constructor(db: Database.Database, private readonly undo: UndoLog) {
     for (const r of db.prepare('SELECT id, encoded FROM projects').all() as { id: number; encoded: string }[]) this.projects.set(r.encoded, r.id);
@@ -54,6 +56,8 @@ export class Catalog {
       'UPDATE agents SET type = coalesce(?, type), description = coalesce(?, description) WHERE id = ?',
     );
     this.insFile = db.prepare('INSERT INTO files (path) VALUES (?)');
+    for (const r of db.prepare('SELECT id, name FROM branches').all() as { id: number; name: string }[]) this.branches.set(r.name, r.id);
+    this.insBranch = db.prepare('INSERT INTO branches (name) VALUES (?)');
   }
 
   project(encoded: string): number {
@@ -111,6 +115,18 @@ export class Catalog {
       known.description = description ?? known.description;
     }
     return known.id;
+  }
+
+  /** A git branch name's id; null for none (''). */
+  branch(name: string): number | null {
+    if (!name) return null;
+    let id = this.branches.get(name);
+    if (id === undefined) {
+      id = Number(this.insBranch.run(name).lastInsertRowid);
+      this.branches.set(name, id);
+      this.undo.push(() => this.branches.delete(name));
+    }
+    return id;
   }
 
   file(path: string): FileInfo {

@@ -68,6 +68,8 @@ function build(
     markGone: (path) => writer.markGone(path),
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
     setPrices: (table) => writer.setPrices(table),
+    unresolvedRepositories: () => writer.unresolvedRepositories(),
+    setRepository: (project, repository) => writer.setRepository(project, repository),
     dataVersion: () => writer.dataVersion(),
     stats,
     queries: reportCorruption(createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()), opts.onCorrupt),
@@ -161,6 +163,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projects: guard(q.projects),
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
+    repository: guard(q.repository),
   };
 }
 

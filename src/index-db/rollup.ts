@@ -19,6 +19,7 @@ export interface Msg extends UsageCounts {
   costUSD: number | null;
   cost: number;
   tools: string;
+  branch: number | null;
 }
 
 interface Cell extends UsageCounts {

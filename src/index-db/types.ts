@@ -1,7 +1,7 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState } from '../http/api-types.ts';
+import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
 import type { PriceTable } from './pricing/table.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
@@ -66,6 +66,8 @@ export interface Queries {
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
   /** null when the session is unknown. */
   session(sessionId: string, scope: QueryScope): SessionDetail | null;
+  /** null when no project folder belongs to the repository (its main checkout's path). */
+  repository(id: string, scope: QueryScope): RepositoryDetail | null;
 }
 
 /** What a process that does not write the index may do with it. */
@@ -90,6 +92,10 @@ export interface IndexDb extends IndexReader {
   setPrices(table: PriceTable): void;
   /** Bumps on every write (and every rolled-back one). */
   dataVersion(): number;
+  /** Encoded project folders with a cwd and no repository yet, with that cwd. */
+  unresolvedRepositories(): { project: string; cwd: string }[];
+  /** Records the repository (main checkout path) of a project folder; kept for good once set. */
+  setRepository(project: string, repository: string): void;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
 }

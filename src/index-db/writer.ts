@@ -17,12 +17,12 @@ import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
 
 const MSG_COLS =
-  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools';
+  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools, branch_id';
 /** The message columns under the names of `Msg`, from table alias `t`. */
 const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent, ${t}.input, ${t}.output,
   ${t}.cache_create AS cacheCreate, ${t}.cache_read AS cacheRead, ${t}.cache_1h AS cache1h, ${t}.web_search AS webSearch,
-  ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools`;
+  ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch`;
 
 type StoredMsg = Msg & { id: number };
 
@@ -61,7 +61,7 @@ export interface WriterOptions {
 
 const params = (m: Msg): unknown[] => [
   m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
-  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools,
+  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch,
 ];
 
 export class Writer {
@@ -93,12 +93,12 @@ export class Writer {
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
-      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       byId: p(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`),
       allKeys: p('SELECT hkey, id FROM messages'),
-      replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(19).fill('?').join(',')}) WHERE id = ?`),
+      replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(20).fill('?').join(',')}) WHERE id = ?`),
       demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
-      insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(19).fill('?').join(',')})`),
+      insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       fileMsgs: p(`SELECT ${msgSelect('m')} FROM messages m WHERE file_id = ?`),
       deleteFileMsgs: p('DELETE FROM messages WHERE file_id = ?'),
       bestAlt: p(`SELECT ${msgSelect('a')}
@@ -115,12 +115,16 @@ export class Writer {
       fileReset: p(`UPDATE files SET size = 0, mtime = 0, off = 0, head = '', first_ts = NULL,
         lines = 0, usage_lines = 0, blank = 0, malformed = 0, giant = 0, out_of_range = 0 WHERE id = ?`),
       projectCwd: p('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)'),
+      unresolved: p('SELECT encoded AS project, cwd FROM projects WHERE repo IS NULL AND cwd IS NOT NULL'),
+      projectRepo: p('UPDATE projects SET repo = ? WHERE encoded = ? AND repo IS NULL'),
       sessionCwd: p('UPDATE sessions SET cwd = ? WHERE id = ?'),
       sessionTitle: p(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`),
       sessionPrompt: p('UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt IS NULL'),
+      agentPrompt: p('UPDATE sessions SET agent_prompt = ? WHERE id = ? AND agent_prompt IS NULL'),
       gone: p('UPDATE files SET gone = 1 WHERE path = ?'),
       unreadable: p('UPDATE files SET error = ? WHERE id = ?'),
-      cursor: p(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, s.first_prompt IS NOT NULL AS hasPrompt
+      cursor: p(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, f.agent_id IS NOT NULL AS sub,
+          s.first_prompt IS NOT NULL AS hasPrompt, s.agent_prompt IS NOT NULL AS hasAgentPrompt
         FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`),
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
       setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -158,11 +162,13 @@ export class Writer {
 
   cursorOf(file: string): FileCursor | undefined {
     const r = this.s.cursor!.get(file) as
-      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; hasPrompt: number | null }
+      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; sub: number; hasPrompt: number | null; hasAgentPrompt: number | null }
       | undefined;
     if (!r) return undefined;
-    // Only a session's own transcript supplies its first prompt; other files never ask for one.
-    return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt: r.main !== 1 || r.hasPrompt === 1 };
+    // A session's own transcript supplies its first prompt; its subagents' files one for a session that has none
+    // (its title then); other files never ask for one.
+    const hasPrompt = r.main === 1 ? r.hasPrompt === 1 : r.sub === 1 ? r.hasPrompt === 1 || r.hasAgentPrompt === 1 : true;
+    return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt };
   }
 
   /**
@@ -196,6 +202,15 @@ export class Writer {
 
   markUnreadable(file: string, error: string): void {
     this.quietly(() => this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id)));
+  }
+
+  unresolvedRepositories(): { project: string; cwd: string }[] {
+    return this.s.unresolved!.all() as { project: string; cwd: string }[];
+  }
+
+  /** Bookkeeping only: when it cannot be written now, the folder is resolved again at the next start. */
+  setRepository(project: string, repository: string): void {
+    this.quietly(() => this.write(() => this.s.projectRepo!.run(repository, project)));
   }
 
   setPrices(table: PriceTable): void {
@@ -384,6 +399,7 @@ export class Writer {
     }
     if (session !== null && meta.title && meta.titleKind) this.s.sessionTitle!.run(meta.title, meta.titleKind, session, meta.titleKind);
     if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
+    if (agent !== null && meta.firstPrompt) this.s.agentPrompt!.run(meta.firstPrompt, session);
 
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
     let rejected = 0;
@@ -449,6 +465,7 @@ export class Writer {
         input: nums[n + NUM.input]!, output, cacheCreate: nums[n + NUM.cacheCreate]!, cacheRead: nums[n + NUM.cacheRead]!,
         cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,
         costUSD: Number.isNaN(cost) ? null : cost, cost: 0, tools: strs[strIdx[s + STR.tools]!]!,
+        branch: c.branch(strs[strIdx[s + STR.branch]!]!),
       };
       if (!storable(m)) {
         invalid++;

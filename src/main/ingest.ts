@@ -28,6 +28,8 @@ export interface IngestDeps {
   pool: ParsePool;
   roleOf(path: string): Promise<FileRole | null>;
   log: Log;
+  /** A batch brought the first cwd of its project folder. */
+  newCwd?: () => void;
 }
 
 /** Longer than chokidar's 50 ms change throttle. */
@@ -74,6 +76,7 @@ export function createIngest(deps: IngestDeps): Ingest {
   const maxInFlight = pool.threads * 4; // enough to keep each worker's own queue (pool.ts) non-empty
   let closed = false;
   let idleWaiters: (() => void)[] = [];
+  const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
 
   const settle = new Map<string, NodeJS.Timeout>();
@@ -168,6 +171,10 @@ export function createIngest(deps: IngestDeps): Ingest {
     const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
     if (closed) return;
     index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+    if (batch.meta.cwd && !withCwd.has(role.project)) {
+      withCwd.add(role.project);
+      deps.newCwd?.();
+    }
     const skipped = describeSkipped(batch.stats);
     if (skipped) log(`skipped ${skipped} in ${path}`);
   }

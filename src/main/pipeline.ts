@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
 import { TranscriptPaths, agentMeta, roleOf } from './discovery.ts';
+import { repositoryOf } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
@@ -40,7 +41,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     roles.set(file, role);
     return role;
   };
-  const ingest = createIngest({ index, pool, roleOf: roleFor, log });
+  // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
+  // version indexed): never per request.
+  const resolveRepositories = (): void => {
+    for (const { project, cwd } of index.unresolvedRepositories()) index.setRepository(project, repositoryOf(cwd));
+  };
+  resolveRepositories();
+  const ingest = createIngest({ index, pool, roleOf: roleFor, log, newCwd: resolveRepositories });
   const paths = new TranscriptPaths();
   ingest.startScan(await paths.list(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first

@@ -2,7 +2,7 @@
 // that only lines that can matter (usage, titles, the first prompt) are decoded and parsed; tool output, which is
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
-import { LIMITS, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
+import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
 import { LineShrinker } from './shrink.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
@@ -185,6 +185,14 @@ class LineScanner {
         stats.usageLines++;
         this.rows.push(row);
       } else stats.malformed++;
+    } else if (usage && line.type === 'progress') {
+      // A subagent's response streamed into its parent; a progress line without one is no usage line.
+      const row = extractProgressUsage(line, offset);
+      if (row === 'outOfRange') stats.outOfRange++;
+      else if (row) {
+        stats.usageLines++;
+        this.rows.push(row);
+      }
     }
     if (title) {
       const t = extractTitle(line);

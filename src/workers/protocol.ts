@@ -39,8 +39,9 @@ export const STR = {
   model: 3, // '' when absent
   agentId: 4, // the line's agentId ('' when absent)
   tools: 5, // tool_use names of this line's content, joined by ',' ('' when none)
+  branch: 6, // the line's gitBranch ('' when absent or empty)
 } as const;
-export const STR_COLS = 6;
+export const STR_COLS = 7;
 
 export interface ParseStats {
   /** Complete lines consumed. */
@@ -137,6 +138,8 @@ export interface UsageRow extends UsageCounts {
   model: string;
   agentId: string;
   tools: string[];
+  /** The line's gitBranch: '' none, 'HEAD' detached. */
+  branch: string;
 }
 
 export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
@@ -165,6 +168,7 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
       model: strs[strIdx[s + STR.model]!]!,
       agentId: strs[strIdx[s + STR.agentId]!]!,
       tools: tools ? tools.split(',') : [],
+      branch: strs[strIdx[s + STR.branch]!]!,
     };
   }
 }
@@ -207,6 +211,7 @@ export function encodeBatch(
     strIdx[s + STR.model] = intern(r.model);
     strIdx[s + STR.agentId] = intern(r.agentId);
     strIdx[s + STR.tools] = intern(r.tools.join(','));
+    strIdx[s + STR.branch] = intern(r.branch);
   });
   const strTable = rows.length ? new TextEncoder().encode(table.join('\0')) : new Uint8Array(0);
   return { ...init, rows: rows.length, nums, flags, strIdx, strTable };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, SessionDetail, UsageDrivers, UsageLimits } from '../../src/http/api-types.ts';
+import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, RepositoryDetail, SessionDetail, UsageDrivers, UsageLimits } from '../../src/http/api-types.ts';
 import { createUsageProbe } from '../../src/main/usage-probe.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -80,6 +80,23 @@ data('project sessions; an unknown project is 404; ?project is ignored here', as
   assert.is(missing.status, 404);
   assert.equal(missing.json(), { error: 'Project not found' });
   assert.is((await s.request('/api/projects/..%2Fetc/sessions')).status, 404);
+});
+
+data('repository: its folders summed, by the main checkout path as ?id=; unknown is 404 Repository not found', async () => {
+  const rows = (await s.request('/api/projects')).json<ProjectRow[]>();
+  assert.equal(rows[0]!.repository, { id: '/home/dev/proj', name: 'proj' }, 'a folder that is no worktree is its own repository');
+  const r = await s.request(`/api/repository?id=${encodeURIComponent('/home/dev/proj')}`);
+  assert.is(r.status, 200);
+  const d = r.json<RepositoryDetail>();
+  assert.equal(d.repository, { id: '/home/dev/proj', name: 'proj' });
+  assert.equal(d.projects.map((p) => p.id), [PROJECT]);
+  assert.is(d.totals.messages, 2);
+  assert.is(d.totals.sessions, 1);
+  for (const q of ['?id=%2Fnowhere', '', '?id=']) {
+    const miss = await s.request(`/api/repository${q}`);
+    assert.is(miss.status, 404, q);
+    assert.equal(miss.json(), { error: 'Repository not found' });
+  }
 });
 
 data('session detail; unknown session is 404 Session not found', async () => {

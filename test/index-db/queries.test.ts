@@ -228,7 +228,7 @@ Projects('projects over all time', () => {
 
 Projects('projectSessions: totals, series, models, session rows, gone, unknown project', () => {
   const ps = idx.queries.projectSessions('p1', scope(lastDays(7)))!;
-  assert.equal(ps.project, { id: 'p1', name: 'alpha' });
+  assert.equal(ps.project, { id: 'p1', name: 'alpha', repository: { id: '/home/u/alpha', name: 'alpha' } });
   near(ps.totals.cost, 0.053, 'total');
   assert.is(ps.totals.messages, 4);
   assert.is(ps.costSeries.points.length, 7);

@@ -1,6 +1,6 @@
 // Themes in Chromium against the real server: the palette switches to each of the 17 themes (and stores it), and in
 // all 34 theme/mode pairs the text of the shell and of the four views keeps >= 4.5:1 against the backgrounds it sits
-// on. Needs `npm run build`.
+// on (the worktrees fixture for grouped folders, the repository view and branch tables). Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -276,7 +276,7 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
       prepare: async () => {
         await page.locator('cost-project-view button.scope').click();
         await page.locator('cost-project-view button.scope[aria-pressed="true"]').waitFor();
-        await page.locator('cost-project-view cost-table tbody tr').first().focus();
+        await page.locator('cost-project-view cost-table[view="project"] tbody tr').first().focus();
       },
     },
     {
@@ -305,6 +305,42 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
   await page.evaluate(() => localStorage.removeItem('cost:scope'));
   const unique = [...new Set(failures)];
   assert.equal(unique, [], unique.join('\n'));
+});
+
+test('text contrast >= 4.5:1 of grouped worktrees, the repository view and the branch table in all 34 pairs', async ({ page }) => {
+  // The worktrees fixture: one repository of seven folders, branches on every line (PROVENANCE.md).
+  const other = await startAppServer({ dir: path.join(ROOT, '../shared/fixtures/transcripts/worktrees') });
+  try {
+    await untilIndexed(other, 20_000);
+    const repo = '/home/USER/projects/spotter';
+    const views: { name: string; url: string; ready: string; prepare?: () => Promise<void> }[] = [
+      {
+        name: 'cost-overview-view', url: '?view=overview&range=3650', ready: `cost-table tbody tr[data-key="repo:${repo}"]`,
+        prepare: async () => {
+          await page.locator(`cost-overview-view cost-table tbody tr[data-key="repo:${repo}"] button.disclose`).click();
+          await page.locator('cost-overview-view cost-table tbody tr.child').nth(1).hover();
+        },
+      },
+      {
+        name: 'cost-repository-view', url: `?view=repository&repository=${encodeURIComponent(repo)}&range=3650`,
+        ready: 'cost-table[view="repository-branches"] tbody tr',
+      },
+      { name: 'cost-project-view', url: '?view=project&project=-home-marco-projects-spotter&range=3650', ready: 'cost-table[view="project-branches"] tbody tr' },
+    ];
+    const failures: string[] = [];
+    for (const v of views) {
+      await page.goto(`${other.url}/${v.url}`);
+      await page.locator(`${v.name} ${v.ready}`).first().waitFor();
+      await v.prepare?.();
+      const results = await page.evaluate(measureInPage, { roots: v.name, tokens: false, pairs: ALL_PAIRS });
+      assert.ok(results.length / ALL_PAIRS.length > 20, `${v.name}: measured only ${results.length / ALL_PAIRS.length} text elements per pair`);
+      for (const r of results) if (r.ratio < 4.5) failures.push(`${v.name} ${r.pair} = ${r.ratio.toFixed(2)}`);
+    }
+    const unique = [...new Set(failures)];
+    assert.equal(unique, [], unique.join('\n'));
+  } finally {
+    await other.close();
+  }
 });
 
 test('no console errors, page errors or failed requests', () => {

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LIMITS, collapseRows, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
+import { LIMITS, collapseRows, extractProgressUsage, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
 import type { UsageRow } from '../../src/workers/protocol.ts';
 import { usageLine, userLine } from '../helpers/jsonl.ts';
 
 const PROJECT = path.resolve(import.meta.dirname, '../../../shared/fixtures/transcripts/config/projects/-Users-randlee-Documents-github-claude-history');
 const SUBAGENT = path.join(PROJECT, '967e501d-aa48-4eab-a21f-b17058bd78f0/subagents/agent-aae161c.jsonl');
+// The main checkout's session whose Task subagent exists only as `progress` lines (worktrees PROVENANCE.md).
+const PROGRESS = path.resolve(import.meta.dirname, '../../../shared/fixtures/transcripts/worktrees/projects/-home-marco-projects-spotter/subagent.jsonl');
 
 /** Line n (1-based) of a fixture file, parsed. */
 function fixtureLine(file: string, n: number): Record<string, unknown> {
@@ -45,6 +47,7 @@ Usage('every field of a real subagent line', () => {
     model: 'claude-opus-4-5-20251101',
     agentId: 'aae161c',
     tools: ['Bash'],
+    branch: 'develop',
   });
 });
 
@@ -102,6 +105,7 @@ Usage('counts that are not numbers count as 0; strings default to empty', () => 
     model: '',
     agentId: '',
     tools: [],
+    branch: '',
   });
 });
 
@@ -163,6 +167,48 @@ Usage('the ISO fast path agrees with Date.parse', () => {
   }
 });
 
+Usage('usage nested in a real agent_progress line: the nested message, data.message\'s requestId and time', () => {
+  const lines = fs.readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const progress = lines.filter((l) => l.type === 'progress');
+  const rows = progress.map((l, i) => extractProgressUsage(l, i)).filter((r): r is UsageRow => r !== null && r !== 'outOfRange');
+  assert.is(rows.length, 9, 'the 9 progress lines that carry an assistant message with usage');
+  assert.equal(rows[0], {
+    ts: Date.UTC(2026, 1, 10, 21, 58, 17, 856), // data.message.timestamp, not the line's (…17.857Z)
+    input: 2,
+    output: 3,
+    cacheCreate: 2398,
+    cacheRead: 15584,
+    cache1h: 2398,
+    webSearch: 0,
+    costUSD: null,
+    offset: rows[0]!.offset,
+    fast: false,
+    sidechain: true,
+    messageId: 'msg_0199s85GE5eqHtZm2Xpv7BsK',
+    requestId: 'req_011CY18wFKcx4uxzHzUBxUC6',
+    sessionId: '491e126e-1e71-469c-ade2-fcc8af567c74',
+    model: 'claude-haiku-4-5-20251001',
+    agentId: 'afb92ff',
+    tools: rows[0]!.tools,
+    branch: 'master', // the parent line's
+  });
+  assert.is(new Set(rows.map((r) => `${r.messageId} ${r.requestId}`)).size, 5, 'five responses, streamed as several lines each');
+  assert.is(extractUsage(progress[0]!, 0), null, 'a progress line has no usage of its own');
+});
+
+Usage('progress lines without a nested response give no row', () => {
+  const nested = { type: 'assistant', requestId: 'req_p', timestamp: '2026-01-02T03:04:05.000Z', message: { id: 'msg_p', model: 'm', usage: { output_tokens: 4 } } };
+  const line = (data: unknown, extra: Record<string, unknown> = {}) => ({ type: 'progress', sessionId: 's', timestamp: '2026-01-02T03:04:06.000Z', data, ...extra });
+  const row = extractProgressUsage(line({ type: 'agent_progress', message: nested }, { parentToolUseID: 'toolu_9' }), 0) as UsageRow;
+  assert.is(row.agentId, 'toolu_9', 'without data.agentId the Task call it belongs to names the subagent');
+  assert.is(row.output, 4);
+  assert.is(extractProgressUsage(line({ type: 'hook_progress', message: nested }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: { ...nested, message: { id: 'x' } } }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: { ...nested, timestamp: undefined } }), 0), null);
+  assert.is(extractProgressUsage(line({ type: 'agent_progress', message: 'text' }), 0), null);
+  assert.is(extractProgressUsage({ ...line({ type: 'agent_progress', message: nested }), type: 'assistant' }, 0), null);
+});
+
 Usage.run();
 
 const Title = suite('extractTitle');
@@ -202,6 +248,26 @@ Prompt('not prompts: meta, tool results, command output, interruptions, compact 
   assert.is(extractPrompt({ ...userLine('hi'), type: 'assistant' }), null);
 });
 
+Prompt('injected blocks are not the user\'s words; what follows them is', () => {
+  const p = (content: unknown) => extractPrompt(userLine(content));
+  const selection = '<ide_selection>The user selected the lines 508 to 508 from /src/app.ts:\nconst x = 1;\n\nThis may or may not be related to the current task.</ide_selection>';
+  assert.is(p(selection), null, 'a real 2.x IDE selection alone');
+  assert.is(p([{ type: 'text', text: selection }, { type: 'text', text: 'why is x one?' }]), 'why is x one?');
+  assert.is(p('<ide_opened_file>The user opened the file /a.ts in the IDE.</ide_opened_file>\nrename it'), 'rename it');
+  assert.is(p('fix the tests\n<system-reminder>Todo list is empty</system-reminder>'), 'fix the tests', 'a reminder anywhere');
+  assert.is(p('<local-command-stderr>Error: no such command</local-command-stderr>'), null);
+  assert.is(p('<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr>'), null);
+  assert.is(p('<user-memory-input>remember this</user-memory-input>'), null, 'any other block that opens the message');
+  assert.is(p('<custom attr="1">x</custom> then <b>this</b>'), 'then <b>this</b>', 'tags inside the words stay');
+  assert.is(p('Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to.'), null);
+  assert.is(p('[Request interrupted by user]'), null);
+});
+
+Prompt('shell input becomes "! command"', () => {
+  assert.is(extractPrompt(userLine('<bash-input>mix test --failed</bash-input>')), '! mix test --failed');
+  assert.is(extractPrompt(userLine('<bash-input>  </bash-input>')), null);
+});
+
 Prompt('capped at 500 characters without splitting a surrogate pair', () => {
   assert.is(extractPrompt(userLine('a'.repeat(800)))!.length, 500);
   const emoji = `${'b'.repeat(499)}😀tail`;
@@ -223,7 +289,7 @@ Prompt.run();
 const Collapse = suite('collapseRows');
 const row = (o: Partial<UsageRow>): UsageRow => ({
   ts: 0, input: 1, output: 1, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], ...o,
+  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', ...o,
 });
 
 Collapse('copies of one response keep the most output tokens and all tool names', () => {

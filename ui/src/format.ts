@@ -40,6 +40,21 @@ export function formatUsdCompact(n: number): string {
   return usd2.format(v);
 }
 
+/**
+ * Labels of money axis ticks: the compact form when it tells every tick apart, else as many decimals as it takes
+ * ("$0.000, $0.005, $0.010" rather than "$0.00, $0.01, $0.01").
+ */
+export function formatUsdAxis(ticks: readonly number[]): string[] {
+  const compact = ticks.map(formatUsdCompact);
+  if (new Set(compact).size === compact.length) return compact;
+  for (let digits = 3; digits <= 8; digits++) {
+    const f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+    const labels = ticks.map((t) => f.format(finite(t)));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return compact;
+}
+
 /** One decimal without a trailing ".0": 1.25 -> "1.3", 2 -> "2". */
 function trim(n: number): string {
   const s = n.toFixed(n >= 100 ? 0 : 1);
@@ -124,6 +139,17 @@ export function formatBucket(key: string, withDay = false): string {
   if (m[2] === undefined) return formatDate(day);
   const hour = `${m[2]}:00`;
   return withDay ? `${formatDate(day)} ${hour}` : hour;
+}
+
+const monthFmt = new Intl.DateTimeFormat(LOCALE, { month: 'short', year: 'numeric' });
+
+/** A week or month bucket of a long range: 'YYYY-MM-DD' (its Monday) -> "Mar 3" or "Week of Mar 3"; 'YYYY-MM' -> "Mar 2026". */
+export function formatLongBucket(key: string, unit: 'week' | 'month', withWeek = false): string {
+  if (unit === 'month') {
+    const m = /^(\d{4})-(\d{2})$/.exec(key);
+    return m ? monthFmt.format(new Date(Number(m[1]), Number(m[2]) - 1, 1)) : key;
+  }
+  return withWeek ? `Week of ${formatDate(key)}` : formatDate(key);
 }
 
 /** Milliseconds as "45s", "12m", "2h 05m", "3d 4h". Negative or bad values read "0s". */

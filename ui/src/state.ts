@@ -1,5 +1,5 @@
 // Navigation and range state, and the only place that reads or writes browser storage for them.
-// URL (?view=&project=&session=&range=) <-> state, localStorage cost:range / cost:scope / cost:view / cost:sort:<view>,
+// URL (?view=&project=&session=&repository=&range=) <-> state, localStorage cost:range / cost:scope / cost:view / cost:sort:<view>,
 // sessionStorage cost:nav. API payloads are never stored (api.ts keeps them in memory).
 
 export type RangeSel =
@@ -8,13 +8,15 @@ export type RangeSel =
   | { kind: 'days'; days: number }
   | { kind: 'custom'; from: string; to: string };
 
-export type View = 'overview' | 'insights' | 'project' | 'detail';
+export type View = 'overview' | 'insights' | 'project' | 'detail' | 'repository';
 export type TopView = 'overview' | 'insights';
 
 export interface Nav {
   view: View;
   project: string | null;
   session: string | null;
+  /** The repository view's repository: its main checkout's path. */
+  repository: string | null;
 }
 
 export interface SortSpec {
@@ -47,7 +49,7 @@ export const KEYS = {
 /** The server's pattern for encoded project folder names; session ids use the same safe set. */
 const ID_RE = /^[A-Za-z0-9._-]+$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const VIEWS: readonly View[] = ['overview', 'insights', 'project', 'detail'];
+const VIEWS: readonly View[] = ['overview', 'insights', 'project', 'detail', 'repository'];
 
 export function isId(s: unknown): s is string {
   return typeof s === 'string' && s.length > 0 && s.length <= 512 && ID_RE.test(s);
@@ -184,10 +186,13 @@ export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
   const view = n?.view && VIEWS.includes(n.view) ? n.view : 'overview';
   const project = isId(n?.project) ? n.project : null;
   const session = isId(n?.session) ? n.session : null;
-  if (view === 'detail' && session) return { view, project, session };
-  if (view === 'project' && project) return { view, project, session: null };
-  if (view === 'insights') return { view, project: null, session: null };
-  return { view: view === 'detail' || view === 'project' ? 'overview' : view, project: null, session: null };
+  // A path (any characters), bounded like the server's check.
+  const repository = typeof n?.repository === 'string' && n.repository.length > 0 && n.repository.length <= 4096 ? n.repository : null;
+  if (view === 'detail' && session) return { view, project, session, repository: null };
+  if (view === 'project' && project) return { view, project, session: null, repository: null };
+  if (view === 'repository' && repository) return { view, project: null, session: null, repository };
+  if (view === 'insights') return { view, project: null, session: null, repository: null };
+  return { view: 'overview', project: null, session: null, repository: null };
 }
 
 /** What a URL asks for; `nav` is null when the URL names no view (then storage decides). */
@@ -195,7 +200,9 @@ export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | nu
   const q = new URLSearchParams(search);
   const view = q.get('view') as View | null;
   // `?session=<id>` alone (the hub's action URL shape) also opens the session.
-  const nav = view || q.get('session') ? normalizeNav({ view: view ?? 'detail', project: q.get('project'), session: q.get('session') }) : null;
+  const nav = view || q.get('session')
+    ? normalizeNav({ view: view ?? 'detail', project: q.get('project'), session: q.get('session'), repository: q.get('repository') })
+    : null;
   const from = q.get('from');
   const to = q.get('to');
   const range = from && to ? customRange(from, to) : parseRange(q.get('range'));
@@ -205,10 +212,11 @@ export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | nu
 /** The query string for a state; keeps unrelated params (e.g. a hub's) untouched. */
 export function toUrl(nav: Nav, range: RangeSel, base: string = location.search): string {
   const q = new URLSearchParams(base);
-  for (const k of ['view', 'project', 'session', 'range', 'from', 'to']) q.delete(k);
+  for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to']) q.delete(k);
   q.set('view', nav.view);
   if (nav.project && nav.view !== 'overview' && nav.view !== 'insights') q.set('project', nav.project);
   if (nav.session) q.set('session', nav.session);
+  if (nav.repository) q.set('repository', nav.repository);
   q.set('range', rangeToString(range));
   return `?${q.toString()}`;
 }
@@ -224,7 +232,9 @@ function loadNavSession(): Nav | null {
 
 /** Remembers where the user is: cost:nav for this tab, cost:view for the last top-level tab. */
 export function saveNav(nav: Nav): void {
-  writeStore(KEYS.nav, JSON.stringify(nav), 'session');
+  // The repository only where it applies, so every other nav keeps its stored shape.
+  const { repository, ...rest } = nav;
+  writeStore(KEYS.nav, JSON.stringify(repository === null ? rest : nav), 'session');
   if (nav.view === 'overview' || nav.view === 'insights') writeStore(KEYS.view, nav.view);
 }
 

@@ -61,6 +61,18 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     return found;
   });
 
+  // The repository id is a path: a query parameter, not a path segment.
+  const repositoryOf = (req: Request) => {
+    const id = (req.query as Query).id;
+    return typeof id === 'string' ? id : '';
+  };
+  dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope }, req) => {
+    const id = repositoryOf(req);
+    const found = id && id.length <= 4096 ? q().repository(id, scope) : null;
+    if (!found) throw Errors.repositoryNotFound();
+    return found;
+  });
+
   const sessionOf = (req: Request) => req.params.id ?? '';
   dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope }, req) => {
     const id = sessionOf(req);

@@ -90,7 +90,7 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
     if (!a) {
       const p = projects.get(pid);
       a = {
-        row: { id: p?.id ?? String(pid), name: p?.name ?? String(pid), cost: 0, sessions: sessions.get(pid) ?? 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
+        row: { id: p?.id ?? String(pid), name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: sessions.get(pid) ?? 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
         last: -Infinity,
         byModel: new Map(),
       };

@@ -7,6 +7,7 @@ import { overview } from './overview.ts';
 import { createProjectSessions } from './project-sessions.ts';
 import { projects } from './projects.ts';
 import { Reader } from './reader.ts';
+import { createRepository } from './repository.ts';
 import { createSession } from './session.ts';
 
 /** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
@@ -18,5 +19,6 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
     projects: (scope) => projects(reader, syncTimeZone, scope),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
     session: createSession(db),
+    repository: createRepository(db, reader, syncTimeZone),
   };
 }

@@ -5,6 +5,7 @@ import type { QueryScope } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
+import { createBranches } from './branches.ts';
 import { iso } from '../time.ts';
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
@@ -21,10 +22,11 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
       SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
         FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
     GROUP BY session_id, model_id, sub`).raw(true);
-  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title
+  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title
     FROM sessions s WHERE s.project_id = ?`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
+  const branchesOf = createBranches(db);
 
   return function projectSessions(project: string, scope: QueryScope): ProjectSessions | null {
     const pid = reader.projectId(project);
@@ -37,6 +39,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const rows = (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
     const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
     const gone = new Map(goneInfo.all(pid) as [number, number][]);
+    const branches = branchesOf([pid], h0, h1);
 
     const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
     for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
@@ -46,7 +49,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
         s = {
           id: t?.sid ?? String(session), title: t?.title ?? String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
           cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
-          subagentCost: 0, gone: gone.get(session) === 1, first: Infinity, last: -Infinity, names: new Set(),
+          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], first: Infinity, last: -Infinity, names: new Set(),
         };
         bySession.set(session, s);
       }
@@ -69,11 +72,12 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
 
     return {
       range,
-      project: { id: info.id, name: info.name },
+      project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
       costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
       costByModel: costByModel(slice.groups, models),
       sessions,
+      branches: branches.branches,
     };
   };
 }

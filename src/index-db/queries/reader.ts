@@ -39,6 +39,8 @@ export interface ModelInfo {
 export interface ProjectInfo {
   id: string;
   name: string;
+  /** The repository the folder belongs to: its main checkout's path and last segment (the folder itself until resolved). */
+  repository: { id: string; name: string };
 }
 
 /** One usage entry as `entries()` returns it: [ts, messages (1), input, output, cache write, cache read, cost, model id]. */
@@ -61,7 +63,7 @@ export class Reader {
       group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ?`;
     this.s = {
       models: db.prepare('SELECT id, name, priced FROM models'),
-      projects: db.prepare('SELECT id, encoded, cwd FROM projects'),
+      projects: db.prepare('SELECT id, encoded, cwd, repo FROM projects'),
       hoursAll: db.prepare(`${hours} GROUP BY hour`).raw(true),
       hoursProject: db.prepare(`${hours} AND project_id = ? GROUP BY hour`).raw(true),
       sessionsAll: db.prepare(`${sessions} GROUP BY project_id`).raw(true),
@@ -111,8 +113,10 @@ export class Reader {
 
   projects(): Map<number, ProjectInfo> {
     const out = new Map<number, ProjectInfo>();
-    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null }[]) {
-      out.set(r.id, { id: r.encoded, name: projectName(r.encoded, r.cwd) });
+    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null }[]) {
+      const name = projectName(r.encoded, r.cwd);
+      const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
+      out.set(r.id, { id: r.encoded, name, repository });
     }
     return out;
   }

@@ -13,7 +13,7 @@ interface MsgRow {
 }
 
 export function createSession(db: Database.Database) {
-  const head = db.prepare(`SELECT s.id, s.project_id AS projectId, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, s.first_prompt AS firstPrompt,
+  const head = db.prepare(`SELECT s.id, s.project_id AS projectId, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title, s.first_prompt AS firstPrompt,
       s.cwd, p.encoded, p.cwd AS projectCwd
     FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.sid = ?`);
   const messages = db.prepare(`SELECT m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,

@@ -38,6 +38,7 @@ interface NavigateDetail {
   view: View;
   project?: string | null;
   session?: string | null;
+  repository?: string | null;
 }
 
 /**
@@ -164,7 +165,8 @@ export class CostApp extends LitElement {
 
   navigate(next: Partial<Nav> & { view: View }): void {
     const nav = normalizeNav(next);
-    if (nav.view === this._nav.view && nav.project === this._nav.project && nav.session === this._nav.session) return;
+    const same = nav.view === this._nav.view && nav.project === this._nav.project && nav.session === this._nav.session;
+    if (same && nav.repository === this._nav.repository) return;
     this._nav = nav;
     if (nav.view === 'overview' || nav.view === 'insights') this.lastTop = nav.view;
     saveNav(nav);
@@ -175,7 +177,7 @@ export class CostApp extends LitElement {
   private up(): void {
     const n = this._nav;
     if (n.view === 'detail' && n.project) this.navigate({ view: 'project', project: n.project });
-    else if (n.view === 'detail' || n.view === 'project') this.navigate({ view: this.lastTop });
+    else if (n.view === 'detail' || n.view === 'project' || n.view === 'repository') this.navigate({ view: this.lastTop });
   }
 
   private onPopState = (): void => {
@@ -193,7 +195,7 @@ export class CostApp extends LitElement {
     const d = e.detail;
     if (!d || typeof d !== 'object') return;
     e.stopPropagation();
-    this.navigate({ view: d.view, project: d.project ?? null, session: d.session ?? null });
+    this.navigate({ view: d.view, project: d.project ?? null, session: d.session ?? null, repository: d.repository ?? null });
   };
 
   // ---- range and scope ----
@@ -340,7 +342,7 @@ export class CostApp extends LitElement {
   // ---- render ----
 
   protected override updated(): void {
-    const names: Record<View, string> = { overview: 'Overview', insights: 'Insights', project: 'Project', detail: 'Session' };
+    const names: Record<View, string> = { overview: 'Overview', insights: 'Insights', project: 'Project', detail: 'Session', repository: 'Repository' };
     document.title = `${names[this._nav.view]} · ${rangeLabel(this._range)} · Cost`;
   }
 
@@ -356,11 +358,13 @@ export class CostApp extends LitElement {
         return html`<cost-project-view .range=${this._range} .scope=${this._scope} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
       case 'detail':
         return html`<cost-session-view .range=${this._range} .session=${n.session ?? ''} .refreshKey=${k}></cost-session-view>`;
+      case 'repository':
+        return html`<cost-repository-view .range=${this._range} .repository=${n.repository ?? ''} .refreshKey=${k}></cost-repository-view>`;
     }
   }
 
   protected override render() {
-    const sub = this._nav.view === 'project' || this._nav.view === 'detail';
+    const sub = this._nav.view === 'project' || this._nav.view === 'detail' || this._nav.view === 'repository';
     return html`<cost-top-bar
         .view=${this._nav.view}
         .range=${this._range}

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, svg, type PropertyValues } from 'lit';
 import type { SeriesPoint } from '../../../src/http/api-types.ts';
-import { formatBucket, formatUsd, formatUsdCompact, shortModel } from '../format.ts';
+import { formatBucket, formatLongBucket, formatUsd, formatUsdAxis, shortModel } from '../format.ts';
+import type { SeriesUnit } from '../buckets.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';
 import type { ModelPalette } from '../chart-colors.ts';
 import { WidthController } from './width-controller.ts';
@@ -42,7 +43,8 @@ export class CostChartSeries extends LitElement {
   };
 
   declare points: SeriesPoint[];
-  declare bucket: 'hour' | 'day';
+  /** What one point covers (see buckets.ts: long ranges come summed by week or month). */
+  declare bucket: SeriesUnit;
   /** Shared with the other charts of the view; derived from the points when unset. */
   declare palette: ModelPalette | null;
   declare label: string;
@@ -90,6 +92,7 @@ export class CostChartSeries extends LitElement {
   }
 
   private _label(p: SeriesPoint, withDay: boolean): string {
+    if (this.bucket === 'week' || this.bucket === 'month') return formatLongBucket(p.key, this.bucket, withDay);
     return formatBucket(p.key, withDay && this.bucket === 'hour');
   }
 
@@ -130,7 +133,7 @@ export class CostChartSeries extends LitElement {
     if (!pts.length) return `${this.label}: no data`;
     const total = pts.reduce((s, p) => s + p.cost, 0);
     const top = pts.reduce((a, b) => (b.cost > a.cost ? b : a));
-    const unit = this.bucket === 'hour' ? 'hour' : 'day';
+    const unit = this.bucket;
     return `${this.label} per ${unit}, ${this._label(pts[0] as SeriesPoint, true)} to ${this._label(pts.at(-1) as SeriesPoint, true)}: total ${formatUsd(total)}, highest ${formatUsd(top.cost)} at ${this._label(top, true)}.`;
   }
 
@@ -142,6 +145,7 @@ export class CostChartSeries extends LitElement {
     const plotW = Math.max(10, w - M.left - M.right);
     const plotH = H - M.top - M.bottom;
     const ticks = niceTicks(Math.max(0, ...stacks.map((s) => s.point.cost)));
+    const tickLabels = formatUsdAxis(ticks);
     const yMax = ticks.at(-1) || 1;
     const y = (v: number) => M.top + plotH - (v / yMax) * plotH;
     const band = plotW / Math.max(1, n);
@@ -159,8 +163,8 @@ export class CostChartSeries extends LitElement {
       <figure aria-label=${this._summary()}>
         <div class="plot" @mouseleave=${() => (this._hover = false)}>
           <svg width=${w} height=${H} role="group" aria-label=${this._summary()} @keydown=${this._onKey}>
-            ${ticks.map((t) => svg`<g class="tick"><line x1=${M.left} x2=${w - M.right} y1=${y(t)} y2=${y(t)}></line>
-              <text x=${M.left - 6} y=${y(t)} dy="0.32em" text-anchor="end">${formatUsdCompact(t)}</text></g>`)}
+            ${ticks.map((t, i) => svg`<g class="tick"><line x1=${M.left} x2=${w - M.right} y1=${y(t)} y2=${y(t)}></line>
+              <text x=${M.left - 6} y=${y(t)} dy="0.32em" text-anchor="end">${tickLabels[i]}</text></g>`)}
             ${stacks.map((s, i) => (i % every === 0 ? svg`<text class="xl" x=${x(i)} y=${H - 6} text-anchor="middle">${this._label(s.point, false)}</text>` : nothing))}
             ${this.mode === 'area' && n > 1
               ? pal.order.map((g, gi) => {
@@ -207,7 +211,7 @@ export class CostChartSeries extends LitElement {
         </div>
         <div class="sr"><table>
           <caption>${this.label}</caption>
-          <thead><tr><th scope="col">${this.bucket === 'hour' ? 'Hour' : 'Day'}</th><th scope="col">Total</th>
+          <thead><tr><th scope="col">${this.bucket[0]!.toUpperCase() + this.bucket.slice(1)}</th><th scope="col">Total</th>
             ${pal.order.map((g) => html`<th scope="col">${g}</th>`)}</tr></thead>
           <tbody>${stacks.map((s) => html`<tr><th scope="row">${s.label}</th><td>${formatUsd(s.point.cost)}</td>
             ${s.parts.map((p) => html`<td>${formatUsd(p.cost)}</td>`)}</tr>`)}</tbody>

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
-import { formatDateTime, formatUsd, formatUsdCompact } from '../format.ts';
+import { formatDateTime, formatUsd, formatUsdAxis } from '../format.ts';
 import { niceTicks } from './cost-chart-series.ts';
 import { WidthController } from './width-controller.ts';
 
@@ -108,13 +108,14 @@ export class CostCumulativeChart extends LitElement {
     const summary = last
       ? `${this.label}: ${pts.length} messages from ${formatDateTime(pts[0]?.t)} to ${formatDateTime(last.t)}, reaching ${formatUsd(last.total)}.`
       : `${this.label}: no messages`;
+    const labels = formatUsdAxis(ticks);
     const sample = pts.length <= TABLE_ROWS ? pts : Array.from({ length: TABLE_ROWS }, (_, i) => pts[Math.round((i * (pts.length - 1)) / (TABLE_ROWS - 1))] as CumulativePoint);
     return html`
       <figure aria-label=${summary}>
         <svg width=${w} height=${H} tabindex="0" role="img" aria-label=${summary} @keydown=${this._onKey}
             @pointermove=${this._onPointer} @pointerleave=${() => (this._active = -1)} @blur=${() => (this._active = -1)}>
-          ${ticks.map((t) => svg`<g class="tick"><line x1=${M.left} x2=${w - M.right} y1=${y(t)} y2=${y(t)}></line>
-            <text x=${M.left - 6} y=${y(t)} dy="0.32em" text-anchor="end">${formatUsdCompact(t)}</text></g>`)}
+          ${ticks.map((t, i) => svg`<g class="tick"><line x1=${M.left} x2=${w - M.right} y1=${y(t)} y2=${y(t)}></line>
+            <text x=${M.left - 6} y=${y(t)} dy="0.32em" text-anchor="end">${labels[i]}</text></g>`)}
           ${pts.length
             ? svg`<text x=${M.left} y=${H - 6}>${formatDateTime(pts[0]?.t)}</text>
                 <text x=${w - M.right} y=${H - 6} text-anchor="end">${formatDateTime(last?.t)}</text>`

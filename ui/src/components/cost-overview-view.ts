@@ -6,7 +6,9 @@ import type { RangeSel } from '../state.ts';
 import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
+import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
+import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
@@ -23,7 +25,7 @@ interface Loaded {
 /**
  * The default view: headline figures, the cost series by model, cost by model and the projects table.
  *
- * @fires navigate - `{view: 'project', project}` when a project row is opened.
+ * @fires navigate - `{view: 'project', project}` when a project row is opened, `{view: 'repository', repository}` a repository's.
  * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
  */
 export class CostOverviewView extends LitElement {
@@ -31,17 +33,21 @@ export class CostOverviewView extends LitElement {
     range: { attribute: false },
     scope: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
+    _flat: { state: true },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
   declare refreshKey: number;
+  /** List project folders flat instead of grouping worktrees under their repository. */
+  private declare _flat: boolean;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.refreshKey = 0;
+    this._flat = false;
   }
 
   // Escape hides the unpriced-models tip until the pointer or focus comes back (WCAG 1.4.13: dismissible without
@@ -71,11 +77,12 @@ export class CostOverviewView extends LitElement {
     },
   });
 
-  private _columns(): Column<ProjectRow>[] {
+  private _columns(): Column<GroupedRow>[] {
     return [
       {
         key: 'scope', label: '', sortable: false, csv: false, value: () => null,
         render: (p) => {
+          if (p.folders) return nothing; // scopes are per folder
           const on = this.scope === p.id;
           return html`<button class="icon ${on ? 'on' : ''}" title=${on ? 'Clear the project scope' : `Limit every view to ${p.name}`}
             aria-label=${on ? `Clear scope ${p.name}` : `Scope to ${p.name}`} aria-pressed=${on}
@@ -84,7 +91,10 @@ export class CostOverviewView extends LitElement {
           </button>`;
         },
       },
-      { key: 'name', label: 'Project', value: (p) => p.name, render: (p) => html`<span class="primary" title=${p.id}>${p.name}</span>` },
+      { key: 'name', label: 'Project', value: (p) => p.name,
+        render: (p) => p.folders
+          ? html`<span class="primary" title=${p.repository.id}>${p.name}</span> <span class="tag">${p.folders.length} worktrees</span>`
+          : html`<span class="primary" title=${p.id}>${p.name}</span>` },
       { key: 'cost', label: 'Cost', numeric: true, value: (p) => p.cost, render: (p) => html`<b>${formatUsd(p.cost)}</b>` },
       { key: 'sessions', label: 'Sessions', numeric: true, value: (p) => p.sessions, render: (p) => formatInt(p.sessions) },
       { key: 'messages', label: 'Messages', numeric: true, value: (p) => p.messages, render: (p) => formatInt(p.messages) },
@@ -92,6 +102,13 @@ export class CostOverviewView extends LitElement {
       { key: 'last', label: 'Last activity', value: (p) => p.lastActivity, render: (p) => html`<span title=${formatDateTime(p.lastActivity)}>${formatRelative(p.lastActivity)}</span>` },
       { key: 'model', label: 'Top model', value: (p) => p.topModel, render: (p) => (p.topModel ? html`<span title=${p.topModel}>${shortModel(p.topModel)}</span>` : '—') },
     ];
+  }
+
+  /** A repository row opens the repository (its disclosure button expands it in place); a folder row its project. */
+  private _open(e: CustomEvent<{ row: GroupedRow }>): void {
+    const row = e.detail.row;
+    if (row.folders) emit(this, 'navigate', { view: 'repository', repository: row.repository.id });
+    else emit(this, 'navigate', { view: 'project', project: row.id });
   }
 
   /** The warning chip; hover or focus shows each unpriced model with its tokens (a native title would not show on focus). */
@@ -159,6 +176,7 @@ export class CostOverviewView extends LitElement {
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
     const today = d.today;
     return html`
       <div class="cards">
@@ -176,8 +194,8 @@ export class CostOverviewView extends LitElement {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3>Cost per ${d.costSeries.bucket}</h3>
-          <cost-chart-series .points=${d.costSeries.points} .palette=${pal} bucket=${d.costSeries.bucket} label="Cost"></cost-chart-series>
+          <h3>Cost per ${series.unit}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>
@@ -187,9 +205,13 @@ export class CostOverviewView extends LitElement {
         </section>
       </div>
       <section class="panel">
-        <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rowKey=${(p: ProjectRow) => p.id}
+          .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
-          @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => emit(this, 'navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
+          @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>
+          <button slot="actions" class="group" aria-pressed=${!this._flat} @click=${() => (this._flat = !this._flat)}
+            title="Group the worktrees of a repository under one row, or list every project folder">Group worktrees</button>
+        </cost-table>
       </section>
     `;
   }
@@ -232,6 +254,7 @@ export class CostOverviewView extends LitElement {
       .note.clock { font-size: 13px; color: var(--ink-1); border: 1px solid var(--warning, #d29922); border-radius: 8px;
         padding: 8px 12px; margin-bottom: 14px; }
       .skipped { font-size: 12px; color: var(--ink-3, var(--ink-2)); margin: 14px 0 0; }
+      button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
     `,
   ];
 }

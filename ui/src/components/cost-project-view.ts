@@ -1,13 +1,15 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
+import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
+import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { branchColumns, branchLabel } from './branch-columns.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -58,6 +60,8 @@ export class CostProjectView extends LitElement {
       { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
       { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (s) => s.totalTokens, render: (s) => formatTokens(s.totalTokens) },
+      { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '),
+        render: (s) => html`<span class="branch" title=${s.branches.map(branchLabel).join('\n')}>${s.branches.map(branchLabel).join(', ') || '—'}</span>` },
       { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => html`<span title=${s.models.join('\n')}>${s.models.map(shortModel).join(', ')}</span>` },
       { key: 'first', label: 'First activity', value: (s) => s.firstActivity, render: (s) => formatDateTime(s.firstActivity) },
       { key: 'last', label: 'Last activity', value: (s) => s.lastActivity, render: (s) => formatDateTime(s.lastActivity) },
@@ -72,6 +76,7 @@ export class CostProjectView extends LitElement {
     }
     const t = d.totals;
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
@@ -83,8 +88,8 @@ export class CostProjectView extends LitElement {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3>Cost per ${d.costSeries.bucket}</h3>
-          <cost-chart-series .points=${d.costSeries.points} .palette=${pal} bucket=${d.costSeries.bucket} label="Project cost"></cost-chart-series>
+          <h3>Cost per ${series.unit}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Project cost"></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>
@@ -92,6 +97,13 @@ export class CostProjectView extends LitElement {
             .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
         </section>
       </div>
+      ${d.branches.length > 1 || (d.branches[0] && d.branches[0].branch !== null)
+        ? html`<section class="panel branches">
+            <cost-table view="project-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
+              .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
+              export-file=${exportName(`branches-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+          </section>`
+        : nothing}
       <section class="panel">
         <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
@@ -127,6 +139,7 @@ export class CostProjectView extends LitElement {
     viewStyles,
     css`
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
+      .panel.branches { margin-bottom: 16px; }
     `,
   ];
 }

@@ -148,7 +148,7 @@ export class CostSessionView extends LitElement {
         <button class="back" aria-label=${`Back to ${d.project.name}`} title=${`Back to ${d.project.name}`}
           @click=${() => emit(this, 'navigate', { view: 'project', project: d.project.id })}>←</button>
         <div class="titles">
-          <h2 title=${d.id}>${d.title}</h2>
+          <h2 title=${`${d.firstPrompt ?? d.title}\n${d.id}`}>${d.title}</h2>
           <div class="meta"><span>${d.project.name}</span>${d.cwd ? html`<span title="Working directory">${d.cwd}</span>` : nothing}<span>${d.id}</span></div>
         </div>
         ${exportJsonButton(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}

@@ -29,7 +29,8 @@ function compare(a: string | number | null, b: string | number | null, dir: 1 | 
 
 /**
  * A sortable table of rows. Click a header to sort (kept per `view` in localStorage); arrow keys
- * or j/k move the selected row, Enter or a click opens it.
+ * or j/k move the selected row, Enter or a click opens it. With `childrenOf`, a row that has children shows a
+ * disclosure button (or ArrowRight / ArrowLeft on the selected row): expanded, its children follow it, sorted alike.
  *
  * @fires row-open - `{row}` when a row is opened.
  */
@@ -44,7 +45,9 @@ export class CostTable<T = unknown> extends LitElement {
     exportFile: { attribute: 'export-file' },
     pageSize: { type: Number, attribute: 'page-size' },
     rowClass: { attribute: false },
+    childrenOf: { attribute: false },
     _sort: { state: true },
+    _expanded: { state: true },
     _selected: { state: true },
     _limit: { state: true },
   };
@@ -60,7 +63,9 @@ export class CostTable<T = unknown> extends LitElement {
   declare exportFile: string;
   declare pageSize: number;
   declare rowClass: ((row: T) => string) | null;
+  declare childrenOf: ((row: T) => T[]) | null;
   private declare _sort: SortSpec | null;
+  private declare _expanded: ReadonlySet<string>;
   private declare _selected: string | null;
   private declare _limit: number;
 
@@ -75,7 +80,9 @@ export class CostTable<T = unknown> extends LitElement {
     this.exportFile = '';
     this.pageSize = 200;
     this.rowClass = null;
+    this.childrenOf = null;
     this._sort = null;
+    this._expanded = new Set();
     this._selected = null;
     this._limit = 0;
   }
@@ -89,14 +96,29 @@ export class CostTable<T = unknown> extends LitElement {
 
   /** The rows in display order (all of them, not only the rendered page). */
   get sortedRows(): T[] {
+    const top = this._sorted(this.rows);
+    const kids = this.childrenOf;
+    if (!kids || !this._expanded.size) return top;
+    return top.flatMap((r) => (this._expanded.has(this.rowKey(r)) ? [r, ...this._sorted(kids(r))] : [r]));
+  }
+
+  private _sorted(rows: T[]): T[] {
     const s = this._sort;
     const col = s && this.columns.find((c) => c.key === s.key);
-    if (!s || !col) return this.rows;
+    if (!s || !col) return rows;
     const dir = s.dir === 'asc' ? 1 : -1;
-    return this.rows
+    return rows
       .map((row, i) => ({ row, i, v: col.value(row) }))
       .sort((a, b) => compare(a.v, b.v, dir) || a.i - b.i)
       .map((x) => x.row);
+  }
+
+  /** Expands or collapses a row that has children. */
+  toggle(key: string, open = !this._expanded.has(key)): void {
+    const next = new Set(this._expanded);
+    if (open) next.add(key);
+    else next.delete(key);
+    this._expanded = next;
   }
 
   get selectedKey(): string | null {
@@ -134,6 +156,9 @@ export class CostTable<T = unknown> extends LitElement {
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
       void this._move(rows, e.key === 'Home' ? 0 : rows.length - 1);
+    } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && at >= 0 && this.childrenOf?.(rows[at] as T).length) {
+      e.preventDefault();
+      this.toggle(this.rowKey(rows[at] as T), e.key === 'ArrowRight');
     } else if (e.key === 'Enter' && at >= 0) {
       e.preventDefault();
       this._open(rows[at] as T);
@@ -152,9 +177,10 @@ export class CostTable<T = unknown> extends LitElement {
     const selectedAt = rows.findIndex((r) => this.rowKey(r) === this._selected);
     // Roving tab stop: the selected row, else the first one.
     const tabAt = selectedAt >= 0 && selectedAt < shown.length ? selectedAt : 0;
+    const children = new Set(this.childrenOf ? this.rows.flatMap((r) => this.childrenOf!(r).map((c) => this.rowKey(c))) : []);
     return html`
       <div class="bar">
-        <span class="caption" id="cap">${this.caption}${this.caption ? html` <span class="count">${rows.length}</span>` : nothing}</span>
+        <span class="caption" id="cap">${this.caption}${this.caption ? html` <span class="count">${this.rows.length}</span>` : nothing}</span>
         <slot name="actions"></slot>
         ${this.exportFile ? html`<button class="export" @click=${this._exportCsv} ?disabled=${!rows.length}>Export CSV</button>` : nothing}
       </div>
@@ -184,7 +210,7 @@ export class CostTable<T = unknown> extends LitElement {
                 return html`<tr
                   data-index=${i}
                   data-key=${key}
-                  class=${this.rowClass?.(r) ?? ''}
+                  class=${`${this.rowClass?.(r) ?? ''}${children.has(key) ? ' child' : ''}`}
                   tabindex=${i === tabAt ? 0 : -1}
                   aria-selected=${selected ? 'true' : 'false'}
                   @focus=${() => (this._selected = key)}
@@ -193,7 +219,7 @@ export class CostTable<T = unknown> extends LitElement {
                     this._open(r);
                   }}
                 >
-                  ${this.columns.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${c.render ? c.render(r) : c.value(r) ?? '—'}</td>`)}
+                  ${this.columns.map((c, ci) => html`<td class=${c.numeric ? 'num' : ''}>${ci === 0 ? this._disclosure(r, key) : nothing}${c.render ? c.render(r) : c.value(r) ?? '—'}</td>`)}
                 </tr>`;
               },
             )}
@@ -206,6 +232,15 @@ export class CostTable<T = unknown> extends LitElement {
           </button>`
         : nothing}
     `;
+  }
+
+  /** The expand / collapse button of a row that has children. */
+  private _disclosure(row: T, key: string) {
+    const n = this.childrenOf?.(row).length ?? 0;
+    if (!n) return nothing;
+    const open = this._expanded.has(key);
+    return html`<button class="disclose" aria-expanded=${open} aria-label=${`${open ? 'Hide' : 'Show'} ${n} rows under this one`} tabindex="-1"
+      @click=${(e: Event) => { e.stopPropagation(); this.toggle(key); }}>${open ? '▾' : '▸'}</button>`;
   }
 
   static override styles = css`
@@ -244,6 +279,7 @@ export class CostTable<T = unknown> extends LitElement {
     /* Cell parts the views render (cells live in this shadow root, so their styles must too). */
     td b { font-weight: 600; color: var(--ink-1); }
     .primary { color: var(--ink-1); }
+    .branch { font-family: ui-monospace, monospace; font-size: 12px; }
     .tag { font-size: 11px; color: var(--ink-3); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
     .tag.sub { color: var(--ink-accent); border-color: var(--accent-dim); }
     .tag.live { color: var(--success, #3fb950); border-color: var(--success, #3fb950); }
@@ -253,6 +289,10 @@ export class CostTable<T = unknown> extends LitElement {
     button.icon:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     button.icon.on { color: var(--accent); border-color: var(--accent-dim); }
     tr.sub td:first-child { border-left: 3px solid var(--accent-dim); }
+    tr.child td:first-child { padding-left: 26px; }
+    tr.child td { background: var(--bg-elevated); }
+    button.disclose { all: unset; display: inline-block; width: 1.2em; margin-right: 4px; cursor: pointer; color: var(--ink-2); text-align: center; }
+    button.disclose:hover { color: var(--ink-1); }
   `;
 }
 

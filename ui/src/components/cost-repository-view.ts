@@ -1,0 +1,112 @@
+import { LitElement, css, html } from 'lit';
+import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/http/api-types.ts';
+import { api } from '../api.ts';
+import { rangeParams } from '../state.ts';
+import type { RangeSel } from '../state.ts';
+import { formatCount, formatDateTime, formatDayRange, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { exportName } from '../export.ts';
+import type { Column } from './cost-table.ts';
+import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { branchColumns } from './branch-columns.ts';
+import './cost-table.ts';
+import './cost-stat-card.ts';
+import './cost-empty.ts';
+
+/**
+ * One repository: its project folders (main checkout and worktrees) summed, each folder, and the branches of all.
+ *
+ * @fires navigate - `{view: 'project', project}` when a folder row is opened; `{view: 'overview'}` for back.
+ */
+export class CostRepositoryView extends LitElement {
+  static override properties = {
+    range: { attribute: false },
+    repository: {},
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+  };
+
+  declare range: RangeSel;
+  /** The repository's main checkout path. */
+  declare repository: string;
+  declare refreshKey: number;
+
+  constructor() {
+    super();
+    this.range = { kind: 'days', days: 3 };
+    this.repository = '';
+    this.refreshKey = 0;
+  }
+
+  private _data = new ViewData(this, {
+    args: () => [this.range, this.repository] as const,
+    refreshKey: () => this.refreshKey,
+    load: ([range, id], signal) => api.get<RepositoryDetail>('/api/repository', { ...rangeParams(range), id }, signal),
+  });
+
+  private _columns(): Column<ProjectRow>[] {
+    return [
+      { key: 'name', label: 'Folder', value: (p) => p.name, render: (p) => html`<span class="primary" title=${p.id}>${p.name}</span>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (p) => p.cost, render: (p) => html`<b>${formatUsd(p.cost)}</b>` },
+      { key: 'sessions', label: 'Sessions', numeric: true, value: (p) => p.sessions, render: (p) => formatInt(p.sessions) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (p) => p.messages, render: (p) => formatInt(p.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (p) => p.totalTokens, render: (p) => formatTokens(p.totalTokens) },
+      { key: 'last', label: 'Last activity', value: (p) => p.lastActivity, render: (p) => html`<span title=${formatDateTime(p.lastActivity)}>${formatRelative(p.lastActivity)}</span>` },
+      { key: 'model', label: 'Top model', value: (p) => p.topModel, render: (p) => (p.topModel ? html`<span title=${p.topModel}>${shortModel(p.topModel)}</span>` : '—') },
+    ];
+  }
+
+  private _body(d: RepositoryDetail) {
+    if (!d.projects.length) {
+      return html`<cost-empty heading="Nothing in this range" message=${`${d.repository.name} has no usage between ${formatDayRange(d.range.from, d.range.to)}. Pick a longer range.`}></cost-empty>`;
+    }
+    const t = d.totals;
+    return html`
+      <div class="cards">
+        <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
+          hint="Sum of the repository's folders (its main checkout and worktrees) in the range."></cost-stat-card>
+        <cost-stat-card data-stat="folders" label="Folders" value=${formatInt(d.projects.length)} sub=${formatCount(t.sessions, 'session')}
+          hint="Project folders of this repository with usage in the range."></cost-stat-card>
+        <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
+          hint=${`Input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+      </div>
+      <section class="panel">
+        <cost-table view="repository" caption="Folders" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
+          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName(`folders-${d.repository.name}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => emit(this, 'navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
+      </section>
+      <section class="panel">
+        <cost-table view="repository-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
+          .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
+          export-file=${exportName(`branches-${d.repository.name}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+      </section>
+    `;
+  }
+
+  override render() {
+    const l = this._data.loaded;
+    if (!l) {
+      return this._data.placeholder('Could not load the repository', { cards: 3, rows: 8 },
+        html`<button @click=${() => emit(this, 'navigate', { view: 'overview' })}>Back to overview</button>`);
+    }
+    const d = l.data;
+    return html`
+      <header>
+        <button class="back" @click=${() => emit(this, 'navigate', { view: 'overview' })} aria-label="Back to overview">←</button>
+        <h2 title=${d.repository.id}>${d.repository.name}</h2>
+        ${rangeText(d.range)}
+        <span class="spacer"></span>
+        ${exportJsonButton(exportName(`repository-${d.repository.name}`, d.range.from, d.range.to, 'json'), d)}
+      </header>
+      ${viewBody(this._data.stale, this._body(d))}
+    `;
+  }
+
+  static override styles = [viewStyles, css`.panel { margin-bottom: 16px; }`];
+}
+
+customElements.define('cost-repository-view', CostRepositoryView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-repository-view': CostRepositoryView;
+  }
+}
