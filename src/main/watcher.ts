@@ -1,8 +1,9 @@
 // chokidar over every projects folder. The start-up scan is done by discovery (it knows the total
 // size for progress), so the watcher only reports what changes afterwards; ingest makes repeats no-ops.
 import fs from 'node:fs';
+import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isTranscript } from './discovery.ts';
+import { isHiddenName, isTranscript } from './discovery.ts';
 import type { Log } from './log.ts';
 
 export interface Watcher {
@@ -19,12 +20,14 @@ export interface WatchHandlers {
 export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
   // A projects folder that does not exist yet is watched from its parent, so a first session is picked up.
   const targets = dirs.map((d) => (fs.existsSync(d) ? d : d.replace(/[\\/]projects$/, '')));
+  // A sync tool's hidden folder inside a projects folder is not walked; the watched folders themselves may be hidden (~/.claude).
+  const hiddenInside = (p: string): boolean => isHiddenName(path.basename(p)) && !targets.some((t) => t === p || t.startsWith(p + path.sep));
   const watcher: FSWatcher = watch(targets, {
     ignoreInitial: true,
     ignorePermissionErrors: true,
     // Transcripts are append-only and the worker consumes complete lines only, so no write-finish wait.
     awaitWriteFinish: false,
-    ignored: (p, stats) => Boolean(stats?.isFile() && !isTranscript(p)),
+    ignored: (p, stats) => hiddenInside(p) || Boolean(stats?.isFile() && !isTranscript(p)),
   });
   const onFile = (p: string): void => {
     if (isTranscript(p)) on.changed(p);

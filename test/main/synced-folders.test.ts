@@ -1,0 +1,104 @@
+// Synced folders as sync tools leave them, read by the real server (dist/main.js) over two config dirs: a
+// session synced into both, a conflict copy of each kind, a temporary file, an iCloud placeholder and
+// Syncthing's .stversions copy add nothing: every figure equals that of a server over the clean folders.
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Overview, ProjectRow, ProjectSessions } from '../../src/http/api-types.ts';
+import { isTranscript, roleOf, withoutConflictMarker } from '../../src/main/discovery.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { appendJsonl, tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const P = '-home-dev-proj';
+const at = (m: number) => new Date(Date.UTC(2026, 10, 20, 10, m)).toISOString();
+// Both ids (global dedup) and message.id alone (deduped within its session, so a copy must keep its session).
+const here: Line[] = [
+  usageLine({ sessionId: 's1', messageId: 'm1', requestId: 'r1', timestamp: at(0), output: 400, input: 3000 }),
+  usageLine({ sessionId: 's1', messageId: 'm2', timestamp: at(1), output: 900, input: 5000, extra: { requestId: undefined } }),
+];
+const laptop: Line[] = [usageLine({ sessionId: 's2', messageId: 'm3', requestId: 'r3', timestamp: at(5), output: 700, model: 'claude-opus-4-5-20251101' })];
+
+function clean(root: string): string[] {
+  writeJsonl(path.join(root, 'b-here/projects', P, 's1.jsonl'), here);
+  writeJsonl(path.join(root, 'a-laptop/projects', P, 's2.jsonl'), laptop);
+  return [path.join(root, 'b-here'), path.join(root, 'a-laptop')];
+}
+
+/** The same folders plus what sync tools leave; the laptop's folder sorts first, so its copies would win dedup ties. */
+function messy(root: string): string[] {
+  const dirs = clean(root);
+  const synced = path.join(root, 'a-laptop/projects', P);
+  writeJsonl(path.join(synced, 's1.jsonl'), here); // the session synced into both folders
+  writeJsonl(path.join(synced, "s1 (dev's conflicted copy 2026-11-20).jsonl"), here);
+  writeJsonl(path.join(synced, 's2.sync-conflict-20261120-101010-ABCDEFG.jsonl'), laptop);
+  writeJsonl(path.join(synced, '.syncthing.s2.jsonl.tmp'), laptop);
+  writeJsonl(path.join(synced, '.s3.jsonl.icloud'), laptop);
+  writeJsonl(path.join(synced, '.s2.jsonl'), laptop); // a hidden partial download
+  writeJsonl(path.join(root, 'a-laptop/projects/.stversions', P, 's1~20261120-101010.jsonl'), here);
+  return dirs;
+}
+
+async function figures(s: AppServer) {
+  const overview = await getJson<Overview>(s, '/api/overview?range=3650');
+  const projects = await getJson<ProjectRow[]>(s, '/api/projects');
+  const sessions = await getJson<ProjectSessions>(s, `/api/projects/${P}/sessions`);
+  return {
+    cost: overview.totals.cost, messages: overview.totals.messages, sessions: overview.totals.sessions, tokens: overview.totals.totalTokens,
+    projects: projects.map((p) => [p.id, p.cost, p.messages]),
+    sessionRows: sessions.sessions.map((x) => [x.id, x.cost, x.messages]).sort(),
+  };
+}
+
+const t = suite('synced folders');
+t('names: conflict markers come off, hidden files are never transcripts', () => {
+  assert.is(withoutConflictMarker("s1 (dev's conflicted copy 2026-11-20)"), 's1');
+  assert.is(withoutConflictMarker('s1.sync-conflict-20261120-101010-ABCDEFG'), 's1');
+  assert.is(withoutConflictMarker('s1 (notes)'), 's1 (notes)');
+  assert.is(roleOf('/c/projects', '/c/projects/p/agent-a1 (conflicted copy 2026-11-20).jsonl')?.agentId, 'a1');
+  assert.is(roleOf('/c/projects', '/c/projects/p/s1.sync-conflict-20261120-101010-ABCDEFG.jsonl')?.session, 's1');
+  assert.not.ok(isTranscript('/c/projects/p/.s1.jsonl'));
+  assert.ok(isTranscript('/home/u/.claude/projects/p/s1.jsonl'), 'a hidden config dir is fine');
+});
+
+t('a server over the synced folders counts every response once, not a cent more, also for copies that arrive live', async () => {
+  const a = tempDir('synced-clean-');
+  const b = tempDir('synced-messy-');
+  const servers: AppServer[] = [];
+  try {
+    const cleanServer = await startAppServer({ dir: clean(a.dir).join(',') });
+    servers.push(cleanServer);
+    const messyDirs = messy(b.dir);
+    const messyServer = await startAppServer({ dir: messyDirs.join(',') });
+    servers.push(messyServer);
+    await untilIndexed(cleanServer, 30_000);
+    await untilIndexed(messyServer, 30_000);
+    const want = await figures(cleanServer);
+    assert.is(want.messages, 3);
+    assert.is(want.sessions, 2);
+    assert.equal(await figures(messyServer), want);
+
+    // Live: new copies of each kind appear, then a real new response; once it shows, nothing else has moved.
+    const synced = path.join(messyDirs[1]!, 'projects', P);
+    writeJsonl(path.join(synced, "s2 (dev's conflicted copy 2026-11-21).jsonl"), laptop);
+    writeJsonl(path.join(synced, '.syncthing.s1.jsonl.tmp'), here);
+    writeJsonl(path.join(messyDirs[1]!, 'projects/.stversions', P, 's2~20261121-101010.jsonl'), laptop);
+    const next = usageLine({ sessionId: 's2', messageId: 'm4', requestId: 'r4', timestamp: at(9), output: 50 });
+    appendJsonl(path.join(synced, 's2.jsonl'), [next]);
+    appendJsonl(path.join(a.dir, 'a-laptop/projects', P, 's2.jsonl'), [next]);
+    for (const s of servers) {
+      await waitFor(async () => {
+        await fetch(`${s.url}/api/refresh`, { method: 'POST' });
+        return (await getJson<Overview>(s, '/api/overview?range=3650')).totals.messages === 4;
+      }, 'the appended response', 15_000);
+    }
+    await new Promise((r) => setTimeout(r, 400));
+    for (const s of servers) await fetch(`${s.url}/api/refresh`, { method: 'POST' });
+    assert.equal(await figures(messyServer), await figures(cleanServer));
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    a.cleanup();
+    b.cleanup();
+  }
+});
+t.run();
