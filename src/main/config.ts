@@ -22,6 +22,8 @@ export interface Config {
   machine: string;
   /** Bearer token /metrics requires (--metrics-token, METRICS_TOKEN); null = none. */
   metricsToken: string | null;
+  /** Configured dirs missing at start whose history the index holds: served from it, read again when they appear. */
+  missingDirs: string[];
   /** True when the dirs came from --dir or the environment (not the default). */
   dirsExplicit: boolean;
   open: boolean;
@@ -204,7 +206,12 @@ function parseHubUrl(raw: string | undefined): string | null {
   return url.origin;
 }
 
-export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Config {
+export interface ConfigChecks {
+  /** Whether the index file holds transcripts from under this projects folder (a missing dir is then no typo). */
+  indexHasFilesUnder?: (indexFile: string, projectsDir: string) => boolean;
+}
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, checks: ConfigChecks = {}): Config {
   const flags = readFlags(argv);
   const str = (flag: string): string | undefined => {
     const v = flags.get(flag);
@@ -221,7 +228,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   if (dirRaw !== undefined) {
     dirs = [...new Set(parseList(dirRaw).map((d) => path.resolve(expandHome(d, home))))];
     if (!dirs.length) throw new ConfigError(`Invalid config dir "${dirRaw}"`);
-    for (const d of dirs) if (!isDirectory(d)) throw new ConfigError(`Config dir not found: ${d}`);
   } else {
     // The default dir may be missing (nothing used yet): the dashboard is then empty.
     dirs = [path.join(home, '.claude'), path.join(home, '.config', 'claude')];
@@ -233,6 +239,14 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   }
 
   const indexRaw = str('index') ?? envOf(env, 'COST_INDEX');
+  const indexPath = indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform);
+  // A missing dir is a typo (exit 2), unless the index has read it before: a synced or mounted folder not there yet.
+  const missingDirs: string[] = [];
+  for (const d of dirRaw !== undefined ? dirs : []) {
+    if (isDirectory(d)) continue;
+    if (!checks.indexHasFilesUnder?.(indexPath, path.join(d, 'projects'))) throw new ConfigError(`Config dir not found: ${d}`);
+    missingDirs.push(d);
+  }
   const host = (str('host') ?? envOf(env, 'HOST') ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('Invalid host ""');
 
@@ -247,9 +261,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     allowedHosts: parseList(str('allowed-hosts') ?? envOf(env, 'ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
     dirs,
     projectsDirs: dirs.map((d) => path.join(d, 'projects')),
+    missingDirs,
     dirsExplicit: dirRaw !== undefined,
     open: flags.has('open'),
-    indexPath: indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform),
+    indexPath,
     prices: str('prices') ?? envOf(env, 'PRICES_URL') ?? null,
     offline: flags.has('offline'),
     costMode,

@@ -1,12 +1,14 @@
 // Synced folders as sync tools leave them, read by the real server (dist/main.js) over two config dirs: a
 // session synced into both, a conflict copy of each kind, a temporary file, an iCloud placeholder and
 // Syncthing's .stversions copy add nothing: every figure equals that of a server over the clean folders.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Overview, ProjectRow, ProjectSessions } from '../../src/http/api-types.ts';
 import { isTranscript, roleOf, withoutConflictMarker } from '../../src/main/discovery.ts';
-import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, ROOT, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { appendJsonl, tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -101,4 +103,44 @@ t('a server over the synced folders counts every response once, not a cent more,
     b.cleanup();
   }
 });
+t('a folder missing at start that the index has read: a warning, its history served, read again when it appears', async () => {
+  const { dir, cleanup } = tempDir('synced-missing-');
+  const index = path.join(dir, 'index.db');
+  const dirs = clean(dir);
+  const laptopDir = dirs[1]!;
+  const servers: AppServer[] = [];
+  try {
+    const first = await startAppServer({ dir: dirs.join(','), args: ['--index', index] });
+    servers.push(first);
+    await untilIndexed(first, 30_000);
+    const want = await figures(first);
+    await first.close();
+
+    fs.renameSync(laptopDir, `${laptopDir}.unmounted`);
+    const again = await startAppServer({ dir: dirs.join(','), args: ['--index', index] });
+    servers.push(again);
+    await untilIndexed(again, 30_000);
+    assert.match(again.output(), `config dir not found: ${laptopDir}; serving its history from the index and reading it when it appears`);
+    assert.equal(await figures(again), want);
+
+    // The folder comes back (mounted, synced) with one more response in it.
+    appendJsonl(path.join(`${laptopDir}.unmounted`, 'projects', P, 's2.jsonl'), [usageLine({ sessionId: 's2', messageId: 'm5', requestId: 'r5', timestamp: at(20), output: 60 })]);
+    fs.renameSync(`${laptopDir}.unmounted`, laptopDir);
+    await waitFor(async () => {
+      await fetch(`${again.url}/api/refresh`, { method: 'POST' });
+      return (await getJson<Overview>(again, '/api/overview?range=3650')).totals.messages === want.messages + 1;
+    }, 'the folder to be read again', 15_000);
+    await again.close();
+
+    // A missing folder the index never read is a typo: one line, exit 2.
+    const typo = path.join(dir, 'no-such-dir');
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/main.js'), '--dir', `${dirs[0]},${typo}`, '--index', index, '--port', '0', '--offline'], { encoding: 'utf8', timeout: 20_000 });
+    assert.is(r.status, 2);
+    assert.is(r.stderr.trim(), `cost-dashboard: Config dir not found: ${typo}`);
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    cleanup();
+  }
+});
+
 t.run();
