@@ -104,7 +104,7 @@ function peakRssMb(pid: number): number {
 async function get(port: number, route: string): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${port}${route}`);
   if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return res.headers.get('content-type')?.startsWith('application/json') ? res.json() : res.text();
 }
 
 const clearCache = (port: number): Promise<void> => clearServerCache(`http://127.0.0.1:${port}`);
@@ -225,7 +225,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.warmQueryableMs = performance.now() - warm.startedAt;
     out.warmScanMs = (await warm.indexed) - warm.startedAt;
     out.appendMs = await appendLatency(warm.port, dir);
-    const routes = ['/api/overview?range=30', '/api/overview?range=365', '/api/insights?range=30', '/api/insights?range=365', '/api/projects?range=365'];
+    const routes = ['/api/overview?range=30', '/api/overview?range=365', '/api/insights?range=30', '/api/insights?range=365', '/api/projects?range=365', '/metrics'];
     const latency: Record<string, { p50: number; p95: number }> = {};
     for (const r of routes) latency[r] = await queryLatency(warm.port, r);
     out.latency = latency;

@@ -41,6 +41,12 @@ export function isLoopbackName(name: string): boolean {
   );
 }
 
+/** A bind address (--host) that only this machine can reach. */
+export function isLoopbackBind(host: string): boolean {
+  const name = hostNameOf(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  return name !== null && isLoopbackName(name);
+}
+
 function hostAllowed(name: string, allowed: Set<string>): boolean {
   return isLoopbackName(name) || allowed.has(name);
 }
@@ -110,6 +116,7 @@ function crossSiteRefusal(req: IncomingMessage, host: string, opts: GuardOptions
  * Route middleware for the routes that start a process (the agent CLI runs the user's hooks): the write
  * checks apply to every method there, since a page on any site can make a browser send a GET (an image,
  * a link) and the response need not be readable to do harm. Runs after the Host check of `createGuards`.
+ * /metrics uses it too: its figures are for a scraper, never for a page of another site.
  */
 export function createProcessGuard(opts: GuardOptions) {
   return function processGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {

@@ -17,6 +17,7 @@ import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
+import { mountMetricsRoute } from './routes/metrics.ts';
 import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
@@ -91,7 +92,9 @@ export function createServer(deps: ServerDeps): DashboardServer {
   mountHub(app, deps.config, deps.log);
   const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, now };
   mountDataRoutes(app, ctx);
-  mountMetaRoutes(app, ctx, createProcessGuard(guardOptions));
+  const crossSiteGuard = createProcessGuard(guardOptions);
+  mountMetaRoutes(app, ctx, crossSiteGuard);
+  mountMetricsRoute(app, ctx, crossSiteGuard);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

@@ -158,6 +158,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     }
   };
   return {
+    metrics: guard(q.metrics),
     overview: guard(q.overview),
     insights: guard(q.insights),
     projects: guard(q.projects),

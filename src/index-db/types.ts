@@ -57,7 +57,23 @@ export interface QueryScope {
   now: number;
 }
 
+/** What GET /metrics exposes: all-time sums per project x model, and the gauges of now. */
+export interface MetricsSnapshot {
+  series: { project: string; projectName: string; model: string; messages: number; input: number; output: number; cacheCreate: number; cacheRead: number; cost: number }[];
+  /** Cost of the local day of now. */
+  todayCost: number;
+  /** The active 5-hour block's cost and seconds left; 0 and 0 without one. */
+  blockCost: number;
+  blockRemainingSeconds: number;
+  /** Newest usage entry (epoch seconds), null when the index is empty. */
+  lastEntrySeconds: number | null;
+  /** Lines skipped as malformed or oversized. */
+  skippedLines: number;
+}
+
 export interface Queries {
+  /** The /metrics figures at instant `now`. */
+  metrics(now: number): MetricsSnapshot;
   /** Without `health`, which the route adds from stats(). */
   overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'>;
   insights(scope: QueryScope, indexing: IndexingState): Insights;

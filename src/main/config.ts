@@ -18,6 +18,12 @@ export interface Config {
   dirs: string[];
   /** `<dir>/projects` for each dir: where transcripts are read. */
   projectsDirs: string[];
+  /** This machine's label (--machine, default the host name): the `machine` of what the dirs hold. */
+  machine: string;
+  /** Bearer token /metrics requires (--metrics-token, METRICS_TOKEN); null = none. */
+  metricsToken: string | null;
+  /** Configured dirs missing at start whose history the index holds: served from it, read again when they appear. */
+  missingDirs: string[];
   /** True when the dirs came from --dir or the environment (not the default). */
   dirsExplicit: boolean;
   open: boolean;
@@ -59,6 +65,9 @@ Options (a flag wins over its environment variable; --flag value or --flag=value
   --allowed-hosts <list>  Extra host names accepted in the Host header (ALLOWED_HOSTS)
   --index <file>          Index database file (COST_INDEX; default in the user cache dir)
   --prices <url|file>     Price catalogue source (PRICES_URL)
+  --machine <name>        This machine's label in /metrics (default: the host name)
+  --metrics-token <token> Bearer token GET /metrics requires (METRICS_TOKEN); needed to
+                          serve /metrics on a non-loopback --host
   --offline               Never fetch prices from the network (a --prices file is still
                           read; otherwise the built-in table)
   --cost-mode <mode>      auto (a line's costUSD wins) or calculate (always from tokens)
@@ -72,7 +81,7 @@ Environment: AGENT_BIN (probe executable), AGENT_HUB / HUB_URL / HUB_SDK_SERVER 
 type FlagKind = 'value' | 'bool';
 const FLAGS: Record<string, FlagKind> = {
   port: 'value', dir: 'value', host: 'value', 'allowed-hosts': 'value', index: 'value', prices: 'value',
-  'cost-mode': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
+  'cost-mode': 'value', machine: 'value', 'metrics-token': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
 };
 
 /** Splits argv into flag values; throws on unknown flags, missing values and stray arguments. */
@@ -169,6 +178,22 @@ function isDirectory(p: string): boolean {
   }
 }
 
+/** Machine labels (decisions.md "Several machines"). */
+export const MACHINE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function parseMachine(raw: string, from: string): string {
+  if (!MACHINE_RE.test(raw)) {
+    throw new ConfigError(`Invalid machine label "${raw}" (${from}): expected 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+  }
+  return raw;
+}
+
+/** The host name as a label: its first DNS label, other characters replaced. */
+export function defaultMachine(hostname: string): string {
+  const label = (hostname.split('.')[0] ?? '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  return label || 'local';
+}
+
 function parseHubUrl(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   let url: URL;
@@ -181,7 +206,12 @@ function parseHubUrl(raw: string | undefined): string | null {
   return url.origin;
 }
 
-export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Config {
+export interface ConfigChecks {
+  /** Whether the index file holds transcripts from under this projects folder (a missing dir is then no typo). */
+  indexHasFilesUnder?: (indexFile: string, projectsDir: string) => boolean;
+}
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, checks: ConfigChecks = {}): Config {
   const flags = readFlags(argv);
   const str = (flag: string): string | undefined => {
     const v = flags.get(flag);
@@ -198,7 +228,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   if (dirRaw !== undefined) {
     dirs = [...new Set(parseList(dirRaw).map((d) => path.resolve(expandHome(d, home))))];
     if (!dirs.length) throw new ConfigError(`Invalid config dir "${dirRaw}"`);
-    for (const d of dirs) if (!isDirectory(d)) throw new ConfigError(`Config dir not found: ${d}`);
   } else {
     // The default dir may be missing (nothing used yet): the dashboard is then empty.
     dirs = [path.join(home, '.claude'), path.join(home, '.config', 'claude')];
@@ -210,18 +239,32 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   }
 
   const indexRaw = str('index') ?? envOf(env, 'COST_INDEX');
+  const indexPath = indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform);
+  // A missing dir is a typo (exit 2), unless the index has read it before: a synced or mounted folder not there yet.
+  const missingDirs: string[] = [];
+  for (const d of dirRaw !== undefined ? dirs : []) {
+    if (isDirectory(d)) continue;
+    if (!checks.indexHasFilesUnder?.(indexPath, path.join(d, 'projects'))) throw new ConfigError(`Config dir not found: ${d}`);
+    missingDirs.push(d);
+  }
   const host = (str('host') ?? envOf(env, 'HOST') ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('Invalid host ""');
+
+  const machineFlag = str('machine');
+  const machine = machineFlag !== undefined ? parseMachine(machineFlag, '--machine') : defaultMachine(os.hostname());
 
   return {
     port,
     host,
+    machine,
+    metricsToken: str('metrics-token') ?? envOf(env, 'METRICS_TOKEN') ?? null,
     allowedHosts: parseList(str('allowed-hosts') ?? envOf(env, 'ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
     dirs,
     projectsDirs: dirs.map((d) => path.join(d, 'projects')),
+    missingDirs,
     dirsExplicit: dirRaw !== undefined,
     open: flags.has('open'),
-    indexPath: indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform),
+    indexPath,
     prices: str('prices') ?? envOf(env, 'PRICES_URL') ?? null,
     offline: flags.has('offline'),
     costMode,

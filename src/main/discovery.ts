@@ -6,9 +6,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRole } from '../index-db/types.ts';
 
+/**
+ * Sync tools keep their own files and folders beside the synced ones, all named with a leading dot (temporary
+ * files, iCloud's `.x.jsonl.icloud` placeholders, Syncthing's `.stversions`, Dropbox's `.dropbox.cache`); Claude
+ * Code's project folders (encoded paths) and transcripts never start with one.
+ */
+export function isHiddenName(name: string): boolean {
+  return name.startsWith('.');
+}
+
 /** Workflow journals hold no usage; skipping them saves a read. */
 export function isTranscript(file: string): boolean {
-  return file.endsWith('.jsonl') && path.basename(file) !== 'journal.jsonl';
+  const name = path.basename(file);
+  return file.endsWith('.jsonl') && name !== 'journal.jsonl' && !isHiddenName(name);
+}
+
+// A sync conflict copy keeps the original name plus a marker: Dropbox `<name> (<who>'s conflicted copy <date>)`,
+// Syncthing `<name>.sync-conflict-<date>-<time>-<device>`.
+const CONFLICT_SUFFIX = /(?: \([^()]*conflicted copy[^()]*\)|\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7})$/;
+
+/** A file name without its sync-conflict marker: a conflict copy belongs to the original's session. */
+export function withoutConflictMarker(base: string): string {
+  return base.replace(CONFLICT_SUFFIX, '');
 }
 
 /** The role of a transcript from its path alone, or null when it is not under a project folder of `projectsDir`. */
@@ -18,7 +37,7 @@ export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agent
   const parts = rel.split(path.sep);
   if (parts.length < 2) return null; // a .jsonl directly in projects/ belongs to no project
   const project = parts[0]!;
-  const base = path.basename(file, '.jsonl');
+  const base = withoutConflictMarker(path.basename(file, '.jsonl'));
   const agent = /^agent-(.+)$/.exec(base)?.[1] ?? null;
   if (parts.length === 2 && !agent) return { project, session: base, agentId: null };
   const subIdx = parts.indexOf('subagents');
@@ -104,6 +123,7 @@ export class TranscriptPaths {
       for (const { dir, real, entries } of listed) {
         for (const e of entries) {
           const p = path.join(dir, e.name);
+          if (isHiddenName(e.name) && !e.isFile()) continue; // a sync tool's folder (.stversions), never transcripts
           if (e.isDirectory()) {
             const r = path.join(real, e.name);
             if (this.claimDir(r, p)) next.push({ dir: p, real: r });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import { IndexWriteError } from '../index-db/index.ts';
+import { indexHasFilesUnder } from '../index-db/dir-history.ts';
 import { keepIndex } from './index-keeper.ts';
 import { createPriceSource } from './prices.ts';
 import { createServer } from '../http/server.ts';
@@ -22,7 +23,7 @@ const PRICE_WAIT_MS = 2000;
 
 function loadConfig(): Config {
   try {
-    return parseConfig(process.argv.slice(2), process.env);
+    return parseConfig(process.argv.slice(2), process.env, process.platform, { indexHasFilesUnder });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`cost-dashboard: ${err.message}\n`);
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${config.version}\n`);
     return;
   }
+  for (const d of config.missingDirs) log(`config dir not found: ${d}; serving its history from the index and reading it when it appears`);
   const lifecycle = createLifecycle(log);
   exitOnSignals(lifecycle);
 

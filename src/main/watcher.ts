@@ -3,8 +3,9 @@
 // It follows no symlink (a loop would be walked again and again): the folders and files discovery reached through
 // links are watched at their real paths (`add`), and TranscriptPaths.canonical maps what it reports back.
 import fs from 'node:fs';
+import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isTranscript } from './discovery.ts';
+import { isHiddenName, isTranscript } from './discovery.ts';
 import type { Log } from './log.ts';
 
 export interface Watcher {
@@ -24,13 +25,15 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   // A projects folder that does not exist yet is watched from its parent, so a first session is picked up; one that
   // is itself a link is watched at its real path.
   const targets = dirs.map((d) => (fs.existsSync(d) ? fs.realpathSync.native(d) : d.replace(/[\\/]projects$/, '')));
+  // A sync tool's hidden folder inside a projects folder is not walked; the watched folders themselves may be hidden (~/.claude).
+  const hiddenInside = (p: string): boolean => isHiddenName(path.basename(p)) && !targets.some((t) => t === p || t.startsWith(p + path.sep));
   const watcher: FSWatcher = watch(targets, {
     ignoreInitial: true,
     ignorePermissionErrors: true,
     followSymlinks: false,
     // Transcripts are append-only and the worker consumes complete lines only, so no write-finish wait.
     awaitWriteFinish: false,
-    ignored: (p, stats) => Boolean(stats?.isFile() && !isTranscript(p)),
+    ignored: (p, stats) => hiddenInside(p) || Boolean(stats?.isFile() && !isTranscript(p)),
   });
   const onFile = (p: string): void => {
     if (isTranscript(p)) on.changed(p);

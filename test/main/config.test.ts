@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig, DEFAULT_PORT } from '../../src/main/config.ts';
+import { ConfigError, parseConfig, DEFAULT_PORT, defaultMachine } from '../../src/main/config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
@@ -164,6 +164,22 @@ t('the CLI exits 2 with a one-line message on a bad flag', () => {
   assert.is(r.status, 2, r.stderr);
   assert.match(r.stderr, 'Invalid port');
   assert.is(r.stderr.trim().split('\n').length, 1);
+});
+
+t('--machine and --metrics-token (METRICS_TOKEN); the machine defaults to the host name as a label', () => {
+  const c = parse(['--machine', 'work-box.1', '--metrics-token', 'tok-1']);
+  assert.is(c.machine, 'work-box.1');
+  assert.is(c.metricsToken, 'tok-1');
+  assert.is(parse([], { METRICS_TOKEN: 'tok-env' }).metricsToken, 'tok-env');
+  assert.is(parse(['--metrics-token=tok-flag'], { METRICS_TOKEN: 'tok-env' }).metricsToken, 'tok-flag');
+  assert.is(parse([]).metricsToken, null);
+  assert.is(parse([]).machine, defaultMachine(os.hostname()));
+  assert.is(defaultMachine('Dev Box.corp.example'), 'Dev-Box');
+  assert.is(defaultMachine('-_'), 'local');
+  assert.is(defaultMachine('x'.repeat(80)), 'x'.repeat(64));
+  for (const bad of ['-lead', 'a b', 'x'.repeat(65), 'é']) {
+    assert.match(configError(() => parse(['--machine', bad])).message, `Invalid machine label "${bad}" (--machine)`);
+  }
 });
 
 t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

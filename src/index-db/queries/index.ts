@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { insights } from './insights.ts';
+import { createMetrics } from './metrics.ts';
 import { overview } from './overview.ts';
 import { createProjectSessions } from './project-sessions.ts';
 import { projects } from './projects.ts';
@@ -14,6 +15,7 @@ import { createSession } from './session.ts';
 export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
   const reader = new Reader(db);
   return {
+    metrics: createMetrics(db, reader, syncTimeZone),
     overview: (scope, indexing, dirs) => overview(reader, syncTimeZone, scope, indexing, dirs),
     insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
     projects: (scope) => projects(reader, syncTimeZone, scope),

@@ -1,0 +1,34 @@
+// The metric families of GET /metrics (decisions.md "Several machines") from one MetricsSnapshot.
+import type { MetricsSnapshot } from '../index-db/types.ts';
+import type { Family, Labels } from './exposition.ts';
+
+const TOKEN_TYPES = [
+  ['input', 'input'],
+  ['output', 'output'],
+  ['cache_creation', 'cacheCreate'],
+  ['cache_read', 'cacheRead'],
+] as const;
+
+export function metricFamilies(snap: MetricsSnapshot, machine: string): Family[] {
+  const labelsOf = (s: MetricsSnapshot['series'][number]): Labels => ({ machine, project: s.project, project_name: s.projectName, model: s.model });
+  const gauge = (name: string, help: string, v: number | null): Family => ({ name, help, type: 'gauge', samples: v === null ? [] : [{ labels: {}, value: v }] });
+  return [
+    {
+      name: 'cost_dashboard_cost_usd_total', help: 'Cost in USD of every usage entry in the index, all time.', type: 'counter',
+      samples: snap.series.map((s) => ({ labels: labelsOf(s), value: s.cost })),
+    },
+    {
+      name: 'cost_dashboard_tokens_total', help: 'Tokens of every usage entry in the index, all time, by type.', type: 'counter',
+      samples: snap.series.flatMap((s) => TOKEN_TYPES.map(([type, key]) => ({ labels: { ...labelsOf(s), type }, value: s[key] }))),
+    },
+    {
+      name: 'cost_dashboard_messages_total', help: 'Usage entries (deduplicated API responses) in the index, all time.', type: 'counter',
+      samples: snap.series.map((s) => ({ labels: labelsOf(s), value: s.messages })),
+    },
+    gauge('cost_dashboard_today_cost_usd', 'Cost in USD of the local day (server time zone).', snap.todayCost),
+    gauge('cost_dashboard_block_cost_usd', 'Cost in USD of the active 5-hour block (0 without one).', snap.blockCost),
+    gauge('cost_dashboard_block_remaining_seconds', 'Seconds left in the active 5-hour block (0 without one).', snap.blockRemainingSeconds),
+    gauge('cost_dashboard_last_entry_timestamp_seconds', 'Time of the newest usage entry (absent while the index is empty).', snap.lastEntrySeconds),
+    gauge('cost_dashboard_skipped_lines', 'Transcript lines skipped as malformed or oversized.', snap.skippedLines),
+  ];
+}

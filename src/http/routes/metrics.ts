@@ -1,0 +1,41 @@
+// GET /metrics for Prometheus and compatible scrapers. Computed on every scrape (milliseconds, from the
+// rollups) so counters are never staler than the index. Besides the global Host guard it refuses cross-site
+// requests, and on a non-loopback bind it needs `Authorization: Bearer <--metrics-token>` (403 otherwise,
+// also when no token is configured there); a configured token is required on loopback too.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Middleware, Polka } from 'polka';
+import { EXPOSITION_TYPE, formatExposition } from '../exposition.ts';
+import { isLoopbackBind } from '../guards.ts';
+import { metricFamilies } from '../metrics.ts';
+import { sendText } from '../send.ts';
+import type { RouteContext } from './context.ts';
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(header ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Why this request may not read /metrics, or null when it may. */
+function refusal(req: IncomingMessage, token: string | null, loopback: boolean): string | null {
+  if (token !== null) return tokenMatches(req.headers.authorization, token) ? null : 'Forbidden: /metrics needs Authorization: Bearer <metrics token>';
+  return loopback ? null : 'Forbidden: /metrics on a non-loopback address needs --metrics-token';
+}
+
+/** `crossSiteGuard` refuses cross-site requests on every method (a page must not read the figures). */
+export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard: Middleware): void {
+  const loopback = isLoopbackBind(ctx.config.host);
+  app.get('/metrics', crossSiteGuard, function metrics(req: IncomingMessage, res: ServerResponse) {
+    const why = refusal(req, ctx.config.metricsToken, loopback);
+    if (why) return sendText(res, 403, why);
+    const body = Buffer.from(formatExposition(metricFamilies(ctx.index.queries.metrics(ctx.now()), ctx.config.machine)));
+    res.statusCode = 200;
+    res.setHeader('Content-Type', EXPOSITION_TYPE);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+}

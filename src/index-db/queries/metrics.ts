@@ -1,0 +1,44 @@
+// GET /metrics' figures: all-time sums per project x model from the local-day rollup (a few thousand rows
+// however long the history, so a scrape costs milliseconds and the series count is bounded by projects x
+// models), plus the gauges of now. Counters come from the index, so they survive restarts.
+import type { MetricsSnapshot } from '../types.ts';
+import { blocksOverlapping } from './blocks.ts';
+import { type Reader } from './reader.ts';
+import type Database from 'better-sqlite3';
+import { addDays, dayNumber, startOfDay } from '../time.ts';
+
+type SumRow = [project: number, model: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
+
+export function createMetrics(db: Database.Database, reader: Reader, syncTimeZone: () => void): (now: number) => MetricsSnapshot {
+  const sums = db.prepare(`SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)
+    FROM usage_daily GROUP BY project_id, model_id`).raw(true);
+  const dayCost = db.prepare('SELECT total(cost) FROM usage_daily WHERE day >= ? AND day < ?').pluck();
+  // The latest hour first (its primary key order), then the latest entry in it.
+  const lastEntry = db.prepare('SELECT max(last_ts) FROM usage_hourly_model WHERE hour = (SELECT max(hour) FROM usage_hourly_model)').pluck();
+  const skipped = db.prepare('SELECT total(malformed) + total(giant) FROM files').pluck();
+
+  return function metrics(now: number): MetricsSnapshot {
+    syncTimeZone();
+    const models = reader.models();
+    const projects = reader.projects();
+    const series: MetricsSnapshot['series'] = [];
+    for (const [p, m, messages, input, output, cacheCreate, cacheRead, cost] of sums.all() as SumRow[]) {
+      const model = models.get(m);
+      const project = projects.get(p);
+      // Names like <synthetic> stay out of model breakdowns (decisions.md); they cost 0.
+      if (!model || model.hidden || !project) continue;
+      series.push({ project: project.id, projectName: project.name, model: model.name, messages, input, output, cacheCreate, cacheRead, cost });
+    }
+    const dayStart = startOfDay(now);
+    const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;
+    const last = lastEntry.get() as number | null;
+    return {
+      series,
+      todayCost: dayCost.get(dayNumber(dayStart), dayNumber(addDays(dayStart, 1))) as number,
+      blockCost: block?.cost ?? 0,
+      blockRemainingSeconds: block ? Math.max(0, (Date.parse(block.end) - now) / 1000) : 0,
+      lastEntrySeconds: last === null ? null : last / 1000,
+      skippedLines: skipped.get() as number,
+    };
+  };
+}
