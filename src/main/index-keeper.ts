@@ -154,7 +154,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       if (writer) await startWriting(writer);
     },
     progress: () =>
-      pipeline?.ingest.progress() ?? { done: writer === null, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
+      // Without a pipeline: a reader serves what another process indexed; a writer is starting or rebuilding.
+      pipeline?.ingest.progress() ?? { done: reader !== null, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
     setPrices(table) {
       writer?.setPrices(table);
     },
