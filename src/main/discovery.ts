@@ -43,6 +43,23 @@ export function agentMeta(file: string): { agentType: string | null; agentDescri
   }
 }
 
+/** The role of each transcript (with its subagent meta), found once per path; forget(path) when it goes away. */
+export function fileRoles(projectsDirs: readonly string[]): { of(file: string): Promise<FileRole | null>; forget(file: string): void } {
+  const roles = new Map<string, FileRole | null>();
+  return {
+    async of(file) {
+      if (roles.has(file)) return roles.get(file)!;
+      const dir = projectsDirs.find((d) => roleOf(d, file));
+      const base = dir ? roleOf(dir, file) : null;
+      const meta = base?.agentId ? agentMeta(file) : { agentType: null, agentDescription: null };
+      const role = base ? { ...base, ...meta } : null;
+      roles.set(file, role);
+      return role;
+    },
+    forget: (file) => void roles.delete(file),
+  };
+}
+
 export interface FoundFile {
   path: string;
   size: number;

@@ -6,6 +6,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts';
 import { IndexWriteError } from '../index-db/index.ts';
 import { keepIndex } from './index-keeper.ts';
 import { createPriceSource } from './prices.ts';
+import { priceCacheFile } from './price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from './usage-probe.ts';
 import { startPipeline } from './pipeline.ts';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     mode: config.costMode,
     log,
     onChange: (table) => index.setPrices(table),
+    cacheFile: priceCacheFile(config.indexPath),
   });
   lifecycle.add('prices', () => prices.close());
 

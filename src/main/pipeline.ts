@@ -1,7 +1,7 @@
 // The ingestion side of the server: pool -> ingest -> start-up scan + watcher, over one index.
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
-import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { agentMeta, listTranscripts, roleOf } from './discovery.ts';
+import type { IndexDb } from '../index-db/types.ts';
+import { fileRoles, listTranscripts } from './discovery.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
@@ -24,17 +24,8 @@ export interface PipelineOptions {
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
   const pool = createPool({ threads: opts.threads, log });
-  const roles = new Map<string, FileRole | null>();
-  const roleFor = async (file: string): Promise<FileRole | null> => {
-    if (roles.has(file)) return roles.get(file)!;
-    const dir = projectsDirs.find((d) => roleOf(d, file));
-    const base = dir ? roleOf(dir, file) : null;
-    const meta = base?.agentId ? agentMeta(file) : { agentType: null, agentDescription: null };
-    const role = base ? { ...base, ...meta } : null;
-    roles.set(file, role);
-    return role;
-  };
-  const ingest = createIngest({ index, pool, roleOf: roleFor, log });
+  const roles = fileRoles(projectsDirs);
+  const ingest = createIngest({ index, pool, roleOf: roles.of, log });
   ingest.startScan(await listTranscripts(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
@@ -47,7 +38,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       {
         changed: (p) => ingest.changed(p),
         removed: (p) => {
-          roles.delete(p);
+          roles.forget(p);
           ingest.removed(p);
         },
       },

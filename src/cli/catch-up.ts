@@ -1,0 +1,83 @@
+// Brings the index up to date before a command answers, with the server's own ingest (the same cursors,
+// the same rules). Only files whose size or mtime differ from their cursor are read (ingest would skip the
+// others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
+// parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
+import fs from 'node:fs';
+import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { IndexDb } from '../index-db/types.ts';
+import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
+import { createIngest } from '../main/ingest.ts';
+import type { ParsePool } from '../main/pool.ts';
+
+/** Below this many new bytes, parsing here beats starting the pool. */
+const POOL_BYTES = 16 << 20;
+
+export interface CatchUpOptions {
+  index: IndexDb;
+  projectsDirs: readonly string[];
+  /** The files to look at; null: every transcript under the projects dirs. */
+  files: readonly string[] | null;
+  /** The table to write with; null: do not write now. Called only when something is to be read. */
+  prices: () => Promise<PriceTable | null>;
+  /** Told once when the work is big enough to deserve a line (a first index). */
+  onBig?: (files: number, bytes: number) => void;
+  /** Stop waiting at this time (epoch ms); what was applied by then stays. */
+  deadline?: number;
+  log: (msg: string) => void;
+}
+
+export interface CatchUpResult {
+  /** Files that had something new. */
+  changed: number;
+  bytes: number;
+  /** False when changes were left unread (no matching prices, or the deadline came first). */
+  complete: boolean;
+}
+
+/** A backlog worth a progress line on stderr. */
+export const BIG_BYTES = 64 << 20;
+
+export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
+  const { index } = opts;
+  const found: FoundFile[] = opts.files ? opts.files.map((path) => ({ path, size: 0 })) : await listTranscripts(opts.projectsDirs);
+  const dirty: FoundFile[] = [];
+  let bytes = 0;
+  for (const f of found) {
+    const st = fs.statSync(f.path, { throwIfNoEntry: false });
+    const cursor = index.cursorOf(f.path);
+    // The ingest's own skip rule (ingest.ts run()); a vanished known file is marked gone by it.
+    if (!st) {
+      if (cursor && !cursor.gone) dirty.push(f);
+      continue;
+    }
+    if (!st.isFile() || (cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs)) continue;
+    dirty.push({ path: f.path, size: st.size });
+    bytes += cursor && st.size >= cursor.offset ? st.size - cursor.offset : st.size;
+  }
+  if (!dirty.length) return { changed: 0, bytes: 0, complete: true };
+  const prices = await opts.prices();
+  if (!prices) return { changed: dirty.length, bytes, complete: false };
+  index.setPrices(prices);
+  if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
+
+  const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
+  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs).of, log: opts.log });
+  for (const f of dirty) ingest.check(f.path);
+  let timer: NodeJS.Timeout | undefined;
+  const done = await Promise.race([
+    ingest.idle().then(() => true),
+    new Promise<boolean>((resolve) => {
+      if (opts.deadline !== undefined) timer = setTimeout(() => resolve(false), Math.max(0, opts.deadline - Date.now()));
+    }),
+  ]);
+  clearTimeout(timer);
+  await ingest.close();
+  await pool.close();
+  return { changed: dirty.length, bytes, complete: done };
+}
+
+/** The parser the workers run, called here (loaded on demand: it is not needed when nothing changed). */
+async function inThisThread(): Promise<ParsePool> {
+  const { readTranscript } = await import('../workers/parse-transcript.ts');
+  return { threads: 1, parse: async (task) => readTranscript(task), close: async () => {} };
+}

@@ -1,0 +1,172 @@
+// `cost-dashboard statusline`: Claude Code pipes its status JSON (session_id, transcript_path, model, cwd,
+// ...) to stdin and shows the one line printed on stdout. It must never hold Claude Code up: whatever
+// happens, one line comes out within CAP_MS and the exit code is 0; details go to stderr.
+// As the index's writer it reads only this session's own transcripts (a few appended lines, on this
+// thread) and leaves everything else to a background `update`; as a reader the running server keeps
+// the index fresh.
+import fs from 'node:fs';
+import path from 'node:path';
+import { IndexWriteError } from '../index-db/index.ts';
+import type { StatusFigures } from '../index-db/queries/reports.ts';
+import type { CliArgs } from './args.ts';
+import { catchUp } from './catch-up.ts';
+import { openForCommand, type OpenedIndex } from './open-index.ts';
+import { pricesFor } from './prices.ts';
+import { duration } from './report-output.ts';
+import { sinceUpdated, startBackgroundUpdate } from './update.ts';
+
+/** The whole run, stdin included. */
+export const CAP_MS = 900;
+/** Time kept back from the cap for the query and the line. */
+const ANSWER_MS = 150;
+/** How long the rest of the history may go unchecked before a background update looks at it. */
+const UPDATE_EVERY_MS = 60_000;
+
+interface StatusInput {
+  session_id?: unknown;
+  transcript_path?: unknown;
+  model?: { id?: unknown; display_name?: unknown } | unknown;
+}
+
+const usd = (n: number): string => `$${n.toFixed(2)}`;
+
+export function statusLine(model: string, f: StatusFigures): string {
+  const block = f.block
+    ? `${usd(f.block.cost)} block (${duration(f.block.burn?.minutesLeft ?? 0)} left)`
+    : 'no active block';
+  const burn = f.block?.burn ? ` | 🔥 ${usd(f.block.burn.costPerHour)}/hr` : '';
+  return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
+}
+
+/** stdin as text, or what arrived by `ms` (a terminal sends nothing). */
+function readStdin(ms: number): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (): void => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(text);
+    };
+    const timer = setTimeout(done, ms);
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (c: string) => (text += c));
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function modelName(input: StatusInput): string {
+  const m = input.model;
+  if (m && typeof m === 'object') {
+    const o = m as { id?: unknown; display_name?: unknown };
+    return str(o.display_name) ?? str(o.id) ?? 'Claude';
+  }
+  return str(m) ?? 'Claude';
+}
+
+/** The session's own transcripts: its file and its subagents' (`<session>/subagents/**.jsonl`). */
+function ownFiles(transcript: string): string[] {
+  const out = [transcript];
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  walk(path.join(transcript.replace(/\.jsonl$/, ''), 'subagents'));
+  return out;
+}
+
+export async function runStatusline(args: CliArgs, warn: (msg: string) => void): Promise<number> {
+  const deadline = Date.now() + CAP_MS;
+  let printed = false;
+  const print = (line: string): void => {
+    if (printed) return;
+    printed = true;
+    process.stdout.write(`${line}\n`);
+  };
+  let opened: OpenedIndex | null = null;
+  let model = 'Claude';
+  // The hard cap: whatever is still running, a line now, the index closed (what was applied is kept).
+  const cap = setTimeout(() => {
+    warn(`statusline: no answer within ${CAP_MS} ms`);
+    print(`🤖 ${model} | 💰 cost not ready yet`);
+    try {
+      opened?.index.close();
+    } finally {
+      process.exit(0);
+    }
+  }, CAP_MS);
+  cap.unref();
+  try {
+    const raw = await readStdin(CAP_MS / 3);
+    let input: StatusInput;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+      input = parsed as StatusInput;
+    } catch (err) {
+      warn(`statusline: stdin is not Claude Code's status JSON (${(err as Error).message})`);
+      print('💰 cost-dashboard: no status input');
+      return 0;
+    }
+    model = modelName(input);
+    const sessionId = str(input.session_id);
+    const transcript = str(input.transcript_path);
+    const file = args.config.indexPath;
+    if (!fs.existsSync(file)) {
+      startBackgroundUpdate(args);
+      print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
+      return 0;
+    }
+    try {
+      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()) });
+    } catch (err) {
+      if (!(err instanceof IndexWriteError)) throw err;
+      warn(`statusline: ${err.message}`);
+      print(`🤖 ${model} | 💰 cost index unavailable`);
+      return 0;
+    }
+    let behind = false;
+    if (opened.kind === 'writer' && transcript) {
+      const index = opened.index;
+      const r = await catchUp({
+        index, projectsDirs: args.config.projectsDirs, files: ownFiles(transcript), log: warn, deadline: deadline - ANSWER_MS,
+        // Never a fetch, and never a table other than the stored costs' (that would reprice the whole index).
+        prices: async () => {
+          const table = await pricesFor(args.config, { fetch: false, warn });
+          const stored = index.reports.priceFingerprint();
+          return stored === '' || stored === table.fingerprint ? table : null;
+        },
+      });
+      behind = !r.complete;
+    }
+    if (args.timezone) process.env.TZ = args.timezone;
+    print(statusLine(model, opened.index.reports.status(sessionId, Date.now())));
+    const writer = opened.kind === 'writer';
+    opened.index.close();
+    opened = null;
+    if (writer && (behind || sinceUpdated(file) > UPDATE_EVERY_MS)) startBackgroundUpdate(args);
+    return 0;
+  } catch (err) {
+    warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);
+    print(`🤖 ${model} | 💰 cost unavailable`);
+    try {
+      opened?.index.close();
+    } catch {
+      // already reported above
+    }
+    return 0;
+  } finally {
+    clearTimeout(cap);
+  }
+}
