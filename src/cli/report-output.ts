@@ -1,7 +1,7 @@
 // Report rows -> JSON with ccusage's field names (scripts written for ccusage keep working where the
 // meaning is the same) and readable tables. Figures are the index's, untouched.
 import type { Block, Totals } from '../http/api-types.ts';
-import type { DayUsage, ModelUsage, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
+import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { renderTable, tokens, usd, type Column } from './table.ts';
 
@@ -92,8 +92,8 @@ export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
   };
 }
 
-/** ccusage's block entries: the blocks, with a gap entry wherever more than 5 h passed without usage. */
-export function blocksJson(blocks: Block[]): unknown {
+/** ccusage's block entries: the blocks, with a gap entry (until the next entry) wherever more than 5 h passed without usage. */
+export function blocksJson(blocks: ReportBlock[]): unknown {
   const out: unknown[] = [];
   let prevLast: number | null = null;
   for (const b of blocks) {
@@ -101,7 +101,7 @@ export function blocksJson(blocks: Block[]): unknown {
     if (prevLast !== null && start - prevLast > BLOCK_MS) {
       const gapStart = new Date(prevLast + BLOCK_MS).toISOString();
       out.push({
-        id: `gap-${gapStart}`, startTime: gapStart, endTime: b.start, actualEndTime: null, isActive: false, isGap: true, entries: 0,
+        id: `gap-${gapStart}`, startTime: gapStart, endTime: b.firstActivity, actualEndTime: null, isActive: false, isGap: true, entries: 0,
         tokenCounts: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
         totalTokens: 0, costUSD: 0, models: [], burnRate: null, projection: null,
       });

@@ -34,6 +34,11 @@ export interface SessionUsage extends UsageGroup {
   lastActivity: string;
 }
 
+/** A block with the time of its first entry (its start is that time floored to the hour). */
+export interface ReportBlock extends Block {
+  firstActivity: string;
+}
+
 /** What a statusline shows: one session's cost (null when the index does not know it), today's, the active block. */
 export interface StatusFigures {
   sessionCost: number | null;
@@ -49,7 +54,7 @@ export interface Reports {
   /** Usage per session inside the range, most expensive first. */
   sessions(range: RangeInfo, project: string | null): SessionUsage[];
   /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
-  blocks(range: RangeInfo, project: string | null, now: number): Block[];
+  blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
   /** Statusline figures at `now` (today = the local day of `now`). */
   status(sessionId: string | null, now: number): StatusFigures;
   /** Fingerprint of the price table the stored costs were computed with ('' before any). */
@@ -163,14 +168,17 @@ export function createReports(db: Database.Database): Reports {
       });
   }
 
-  function blocks(range: RangeInfo, project: string | null, now: number): Block[] {
+  function blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[] {
     const pid = reader.projectId(project);
     if (pid === undefined) return [];
     // A block that starts up to 5 h before the range still overlaps it.
     const rows = settledHours(range.fromMs - BLOCK_MS, hourBounds(range.fromMs, range.toMs)[1], pid);
+    // A block starts in the hour of its first entry, so that hour's row has the entry's time.
+    const firstOf = new Map(rows.map((r) => [r[H.hour] * HOUR_MS, r[H.first] ?? r[H.hour] * HOUR_MS]));
     return blocksOf(rows, reader.models(), now)
       .filter((b) => Date.parse(b.start) < range.toMs && Date.parse(b.end) > range.fromMs)
-      .reverse();
+      .reverse()
+      .map((b) => ({ ...b, firstActivity: iso(firstOf.get(Date.parse(b.start))!) }));
   }
 
   /**
