@@ -2,6 +2,7 @@
 // process gets the writer lock; a running server keeps it fresh otherwise), then one report.
 import { parseRange, localDate } from '../http/params.ts';
 import type { RangeInfo } from '../http/api-types.ts';
+import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
 import { BIG_BYTES, catchUp } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
@@ -38,7 +39,7 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
   }
 }
 
-function render(args: CliArgs & { command: ReportKind }, reports: import('../index-db/queries/reports.ts').Reports): string {
+function render(args: CliArgs & { command: ReportKind }, reports: Reports): string {
   const now = Date.now();
   const range = rangeOf(args, now);
   const width = terminalWidth(process.stdout, process.env);
