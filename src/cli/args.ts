@@ -101,7 +101,8 @@ function parseDay(raw: string, flag: string): string {
 
 function parseZone(raw: string): string {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+    return raw;
   } catch {
     throw new ConfigError(`Invalid --timezone "${raw}": expected an IANA time zone such as Europe/Berlin or UTC`);
   }
