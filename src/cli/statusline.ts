@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/index.ts';
 import type { StatusFigures } from '../index-db/queries/reports.ts';
+import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { catchUp } from './catch-up.ts';
 import { openForCommand, type OpenedIndex } from './open-index.ts';
@@ -133,11 +134,13 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
-      print(`🤖 ${model} | 💰 cost index unavailable`);
+      // Busy: its writer is still creating it (a first index being built).
+      print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;
     }
     let behind = false;
-    if (opened.kind === 'writer' && transcript) {
+    // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
+    if (opened.kind === 'writer' && transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript))) {
       const index = opened.index;
       const r = await catchUp({
         index, projectsDirs: args.config.projectsDirs, files: ownFiles(transcript), log: warn, deadline: deadline - ANSWER_MS,

@@ -116,6 +116,29 @@ Dashboard('daily, weekly, monthly, session and blocks', async () => {
   }
 });
 
+Dashboard('--timezone other than the zone the index was built in: the days of that zone, as a server there shows them', async () => {
+  // The index above was built in UTC; Asia/Kolkata (+5:30) moves entries across midnight.
+  const zone = 'Asia/Kolkata';
+  const server = await startAppServer({ args: ['--cost-mode', 'calculate'], env: { TZ: zone } });
+  try {
+    await untilIndexed(server, 30_000);
+    const r = await cli(['daily', '--json', ...base.slice(0, -2), '--timezone', zone], { env });
+    assert.is(r.code, 0, r.stderr);
+    const daily = JSON.parse(r.stdout) as { daily: Day[]; totals: Totals };
+    const utc = await json<{ daily: Day[] }>('daily');
+    assert.not.equal(daily.daily.map((d) => d.totalCost), utc.daily.map((d) => d.totalCost), 'the zone moves some usage to another day');
+    const first = daily.daily[0]!.date;
+    const last = daily.daily.at(-1)!.date;
+    const ov = await getJson<{ totals: { cost: number }; costSeries: { points: { key: string; cost: number }[] } }>(server, `/api/overview?from=${first}&to=${last}`);
+    const days = ov.costSeries.points.filter((p) => p.cost > 0);
+    assert.equal(daily.daily.map((d) => d.date), days.map((p) => p.key));
+    daily.daily.forEach((d, i) => close(d.totalCost, days[i]!.cost, d.date));
+    close(daily.totals.totalCost, ov.totals.cost, 'total');
+  } finally {
+    await server.close();
+  }
+});
+
 Dashboard.run();
 
 const Ccusage = suite('reports against ccusage 20.0.24 (calculate mode)');
