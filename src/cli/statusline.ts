@@ -11,7 +11,7 @@ import type { StatusFigures } from '../index-db/queries/reports.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { catchUp } from './catch-up.ts';
-import { openForCommand, type OpenedIndex } from './open-index.ts';
+import { lastWriterDied, openForCommand, type OpenedIndex } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { duration } from './report-output.ts';
 import { sinceUpdated, startBackgroundUpdate } from './update.ts';
@@ -97,17 +97,20 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   };
   let opened: OpenedIndex | null = null;
   let model = 'Claude';
-  // The hard cap: whatever is still running, a line now, the index closed (what was applied is kept).
-  const cap = setTimeout(() => {
-    warn(`statusline: no answer within ${CAP_MS} ms`);
+  // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, the
+  // index closed (what was applied is kept, and the next writer finds it closed cleanly), exit 0.
+  const stop = (why: string): void => {
+    warn(`statusline: ${why}`);
     print(`🤖 ${model} | 💰 cost not ready yet`);
     try {
       opened?.index.close();
     } finally {
       process.exit(0);
     }
-  }, CAP_MS);
+  };
+  const cap = setTimeout(() => stop(`no answer within ${CAP_MS} ms`), CAP_MS);
   cap.unref();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => stop(`stopped by ${signal}`));
   try {
     const raw = await readStdin(CAP_MS / 3);
     let input: StatusInput;
@@ -129,8 +132,9 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
       return 0;
     }
+    const died = lastWriterDied(file);
     try {
-      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()) });
+      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()), write: !died });
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
@@ -158,7 +162,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const writer = opened.kind === 'writer';
     opened.index.close();
     opened = null;
-    if (writer && (behind || sinceUpdated(file) > UPDATE_EVERY_MS)) startBackgroundUpdate(args);
+    if (died || (writer && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
     return 0;
   } catch (err) {
     warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,6 +3,7 @@
 // that never closes, an index locked by a running server. Its figures are the dashboard's.
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, startAppServer, untilIndexed } from '../helpers/app-server.ts';
@@ -102,6 +103,30 @@ Line('as the writer it reads its own session\'s new lines (subagents included) b
   const after = costOf(await report());
   assert.ok(after > before + 0.4, `${before} -> ${after}`);
   assert.ok(text.includes(`💰 ${usd(after)} session`), `${text} (want ${usd(after)})`);
+});
+
+Line('an index whose writer died (kill -9): read as it is, the integrity check left to a background update', async () => {
+  const c = corpus(3);
+  assert.is((await cli(['update', ...c.flags])).code, 0);
+  const before = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+  // What a killed writer leaves: the file marked open, no lock held.
+  const db = new Database(c.index);
+  db.prepare("UPDATE meta SET value = '1' WHERE key = 'open'").run();
+  db.close();
+  fs.appendFileSync(c.transcript, `${JSON.stringify(line('after-crash', Date.now(), 40_000))}\n`);
+  const r = await cli(['statusline', ...c.flags], { input: status(c.transcript) });
+  assert.is(oneLine(r), before, 'read as it was: the new line is not read by the statusline itself');
+  // The background update checks the file, reads the new line and closes the file cleanly.
+  await waitFor(() => {
+    const check = new Database(c.index, { readonly: true });
+    try {
+      return check.prepare("SELECT value FROM meta WHERE key = 'open'").pluck().get() === '0' &&
+        check.prepare("SELECT count(*) FROM messages WHERE key LIKE '%after-crash%'").pluck().get() === 1;
+    } finally {
+      check.close();
+    }
+  }, 'the background update', 20_000);
+  assert.not.equal(oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) })), before);
 });
 
 Line('garbage stdin, a missing transcript, a stdin that never closes, bad options: still one line and exit 0', async () => {
