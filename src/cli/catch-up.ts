@@ -37,6 +37,12 @@ export interface CatchUpResult {
 /** A backlog worth a progress line on stderr. */
 export const BIG_BYTES = 64 << 20;
 
+/** The ingest's own skip rule (ingest.ts run()): a file to read, or a vanished known file to mark gone. */
+export function needsRead(st: fs.Stats | undefined, cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined): boolean {
+  if (!st) return !!cursor && !cursor.gone;
+  return st.isFile() && !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
+}
+
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
   const found: FoundFile[] = opts.files ? opts.files.map((path) => ({ path, size: 0 })) : await listTranscripts(opts.projectsDirs);
@@ -45,14 +51,9 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   for (const f of found) {
     const st = fs.statSync(f.path, { throwIfNoEntry: false });
     const cursor = index.cursorOf(f.path);
-    // The ingest's own skip rule (ingest.ts run()); a vanished known file is marked gone by it.
-    if (!st) {
-      if (cursor && !cursor.gone) dirty.push(f);
-      continue;
-    }
-    if (!st.isFile() || (cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs)) continue;
-    dirty.push({ path: f.path, size: st.size });
-    bytes += cursor && st.size >= cursor.offset ? st.size - cursor.offset : st.size;
+    if (!needsRead(st, cursor)) continue;
+    dirty.push({ path: f.path, size: st?.size ?? 0 });
+    if (st) bytes += cursor && st.size >= cursor.offset ? st.size - cursor.offset : st.size;
   }
   if (!dirty.length) return { changed: 0, bytes: 0, complete: true };
   const prices = await opts.prices();

@@ -1,17 +1,17 @@
 // `cost-dashboard statusline`: Claude Code pipes its status JSON (session_id, transcript_path, model, cwd,
 // ...) to stdin and shows the one line printed on stdout. It must never hold Claude Code up: whatever
 // happens, one line comes out within CAP_MS and the exit code is 0; details go to stderr.
-// As the index's writer it reads only this session's own transcripts (a few appended lines, on this
-// thread) and leaves everything else to a background `update`; as a reader the running server keeps
-// the index fresh.
+// It reads the index; when nobody writes it and this session's own transcripts (the file and its subagents')
+// have new lines, it becomes the writer and reads those lines (a few, on this thread) before answering. The
+// rest of the history is left to a background `update`; a running server keeps everything fresh itself.
 import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/index.ts';
 import type { StatusFigures } from '../index-db/queries/reports.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
-import { catchUp } from './catch-up.ts';
-import { lastWriterDied, openForCommand, type OpenedIndex } from './open-index.ts';
+import { catchUp, needsRead } from './catch-up.ts';
+import { openForCommand, writerState, type OpenedIndex } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { duration } from './report-output.ts';
 import { sinceUpdated, startBackgroundUpdate } from './update.ts';
@@ -132,9 +132,20 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
       return 0;
     }
-    const died = lastWriterDied(file);
+    // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
+    const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
+    const writer = writerState(file);
+    const readerWaitMs = (): number => Math.max(0, deadline - ANSWER_MS - Date.now());
+    let behind = false;
     try {
-      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()), write: !died });
+      // Read first: with nothing new in this session's files (most renders) nothing is written, no lock taken.
+      opened = await openForCommand(file, { log: warn, readerWaitMs: readerWaitMs(), write: false });
+      const reports = opened.index.reports;
+      if (writer === 'none' && own.some((f) => needsRead(fs.statSync(f, { throwIfNoEntry: false }), reports.fileState(f)))) {
+        opened.index.close();
+        opened = null;
+        opened = await openForCommand(file, { log: warn, readerWaitMs: readerWaitMs() });
+      }
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
@@ -142,12 +153,10 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;
     }
-    let behind = false;
-    // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
-    if (opened.kind === 'writer' && transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript))) {
+    if (opened.kind === 'writer') {
       const index = opened.index;
       const r = await catchUp({
-        index, projectsDirs: args.config.projectsDirs, files: ownFiles(transcript), log: warn, deadline: deadline - ANSWER_MS,
+        index, projectsDirs: args.config.projectsDirs, files: own, log: warn, deadline: deadline - ANSWER_MS,
         // Never a fetch, and never a table other than the stored costs' (that would reprice the whole index).
         prices: async () => {
           const table = await pricesFor(args.config, { fetch: false, warn });
@@ -159,10 +168,10 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     }
     if (args.timezone) process.env.TZ = args.timezone;
     print(statusLine(model, opened.index.reports.status(sessionId, Date.now())));
-    const writer = opened.kind === 'writer';
     opened.index.close();
     opened = null;
-    if (died || (writer && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
+    // Nobody keeps the rest of the history fresh (or the file needs its check after a crash): an update does.
+    if (writer === 'died' || (writer === 'none' && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
     return 0;
   } catch (err) {
     warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);

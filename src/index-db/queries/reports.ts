@@ -59,6 +59,8 @@ export interface Reports {
   status(sessionId: string | null, now: number): StatusFigures;
   /** Fingerprint of the price table the stored costs were computed with ('' before any). */
   priceFingerprint(): string;
+  /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
+  fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
 }
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
@@ -80,6 +82,7 @@ export function createReports(db: Database.Database): Reports {
   const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd
     FROM sessions s JOIN projects p ON p.id = s.project_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+  const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
   const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
   // The rows of the dashboard's session query (session.ts): the session's files and the project-root
   // files attributed to it line by line.
@@ -222,6 +225,10 @@ export function createReports(db: Database.Database): Reports {
     blocks,
     status,
     priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
+    fileState(path) {
+      const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;
+      return r ? { size: r.size, mtimeMs: r.mtimeMs, gone: r.gone === 1 } : null;
+    },
   };
 }
 
