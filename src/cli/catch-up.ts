@@ -15,14 +15,10 @@ const POOL_BYTES = 16 << 20;
 export interface CatchUpOptions {
   index: IndexDb;
   projectsDirs: readonly string[];
-  /** The files to look at; null: every transcript under the projects dirs. */
-  files: readonly string[] | null;
-  /** The table to write with; null: do not write now. Called only when something is to be read. */
-  prices: () => Promise<PriceTable | null>;
+  /** The table to write with, asked for only when something is to be read. */
+  prices: () => Promise<PriceTable>;
   /** Told once when the work is big enough to deserve a line (a first index). */
   onBig?: (files: number, bytes: number) => void;
-  /** Stop waiting at this time (epoch ms); what was applied by then stays. */
-  deadline?: number;
   log: (msg: string) => void;
 }
 
@@ -30,8 +26,6 @@ export interface CatchUpResult {
   /** Files that had something new. */
   changed: number;
   bytes: number;
-  /** False when changes were left unread (no matching prices, or the deadline came first). */
-  complete: boolean;
 }
 
 /** A backlog worth a progress line on stderr. */
@@ -45,7 +39,7 @@ export function needsRead(st: fs.Stats | undefined, cursor: { size: number; mtim
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
-  const found: FoundFile[] = opts.files ? opts.files.map((path) => ({ path, size: 0 })) : await listTranscripts(opts.projectsDirs);
+  const found = await listTranscripts(opts.projectsDirs);
   const dirty: FoundFile[] = [];
   let bytes = 0;
   for (const f of found) {
@@ -55,26 +49,17 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
     dirty.push({ path: f.path, size: st?.size ?? 0 });
     if (st) bytes += cursor && st.size >= cursor.offset ? st.size - cursor.offset : st.size;
   }
-  if (!dirty.length) return { changed: 0, bytes: 0, complete: true };
-  const prices = await opts.prices();
-  if (!prices) return { changed: dirty.length, bytes, complete: false };
-  index.setPrices(prices);
+  if (!dirty.length) return { changed: 0, bytes: 0 };
+  index.setPrices(await opts.prices());
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
   const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs).of, log: opts.log });
   for (const f of dirty) ingest.check(f.path);
-  let timer: NodeJS.Timeout | undefined;
-  const done = await Promise.race([
-    ingest.idle().then(() => true),
-    new Promise<boolean>((resolve) => {
-      if (opts.deadline !== undefined) timer = setTimeout(() => resolve(false), Math.max(0, opts.deadline - Date.now()));
-    }),
-  ]);
-  clearTimeout(timer);
+  await ingest.idle();
   await ingest.close();
   await pool.close();
-  return { changed: dirty.length, bytes, complete: done };
+  return { changed: dirty.length, bytes };
 }
 
 /** The parser the workers run, called here (loaded on demand: it is not needed when nothing changed). */

@@ -9,8 +9,7 @@ import { createPriceSource, DEFAULT_PRICES_URL, REFETCH_MS } from '../main/price
 
 type PriceConfig = Pick<Config, 'prices' | 'offline' | 'costMode' | 'indexPath'>;
 
-/** `fetch: false` (the statusline) never waits on the network: the cached catalogue, else the built-in table. */
-export async function pricesFor(config: PriceConfig, opts: { fetch: boolean; warn: (msg: string) => void }): Promise<PriceTable> {
+export async function pricesFor(config: PriceConfig, warn: (msg: string) => void): Promise<PriceTable> {
   const source = config.prices ?? DEFAULT_PRICES_URL;
   const mode = config.costMode;
   const remote = /^https?:\/\//i.test(source);
@@ -23,8 +22,7 @@ export async function pricesFor(config: PriceConfig, opts: { fetch: boolean; war
     } catch {
       cached = null; // not a catalogue any more: fetch again
     }
-    if (cached && (!opts.fetch || Date.now() - copy!.fetchedMs < REFETCH_MS)) return cached;
-    if (!opts.fetch) return PriceTable.builtin(mode);
+    if (cached && Date.now() - copy!.fetchedMs < REFETCH_MS) return cached;
   }
   // What the server does at start: load the source once (a URL is saved to the cache).
   let failed = '';
@@ -37,6 +35,6 @@ export async function pricesFor(config: PriceConfig, opts: { fetch: boolean; war
   const table = await loader.start();
   loader.close();
   if (!failed) return table;
-  opts.warn(`${failed.replace(/; using the built-in table.*/, '')}; using ${cached ? 'the last fetched catalogue' : 'the built-in table'}`);
+  warn(`${failed.replace(/; using the built-in table.*/, '')}; using ${cached ? 'the last fetched catalogue' : 'the built-in table'}`);
   return cached ?? table;
 }

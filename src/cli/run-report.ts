@@ -24,8 +24,8 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
       markUpdated(args.config.indexPath);
       const started = Date.now();
       const r = await catchUp({
-        index: opened.index, projectsDirs: args.config.projectsDirs, files: null, log: warn,
-        prices: () => pricesFor(args.config, { fetch: true, warn }),
+        index: opened.index, projectsDirs: args.config.projectsDirs, log: warn,
+        prices: () => pricesFor(args.config, warn),
         onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB); later runs read only what changed`),
       });
       if (r.bytes >= BIG_BYTES) warn(`indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,24 +1,25 @@
 // `cost-dashboard statusline`: Claude Code pipes its status JSON (session_id, transcript_path, model, cwd,
 // ...) to stdin and shows the one line printed on stdout. It must never hold Claude Code up: whatever
 // happens, one line comes out within CAP_MS and the exit code is 0; details go to stderr.
-// It reads the index; when nobody writes it and this session's own transcripts (the file and its subagents')
-// have new lines, it becomes the writer and reads those lines (a few, on this thread) before answering. The
-// rest of the history is left to a background `update`; a running server keeps everything fresh itself.
+// It only ever reads the index. A writer must load every stored response's dedup key before it writes one
+// (~1.4 µs each: 0.3 s for a 1 GiB history, seconds for 10 GiB, all of it synchronous), which no statusline can
+// afford. So when nobody writes the index and this session's own transcripts (its file and its subagents')
+// have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
+// next render shows them. A running server keeps the index fresh itself (within a second of each line).
 import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/index.ts';
 import type { StatusFigures } from '../index-db/queries/reports.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
-import { catchUp, needsRead } from './catch-up.ts';
+import { needsRead } from './catch-up.ts';
 import { openForCommand, writerState, type OpenedIndex } from './open-index.ts';
-import { pricesFor } from './prices.ts';
 import { duration } from './report-output.ts';
 import { sinceUpdated, startBackgroundUpdate } from './update.ts';
 
 /** The whole run, stdin included. */
 export const CAP_MS = 900;
-/** Time kept back from the cap for the query and the line. */
+/** Time kept back from the cap for the query and the line (opening waits at most the rest for a busy file). */
 const ANSWER_MS = 150;
 /** How long the rest of the history may go unchecked before a background update looks at it. */
 const UPDATE_EVERY_MS = 60_000;
@@ -97,8 +98,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   };
   let opened: OpenedIndex | null = null;
   let model = 'Claude';
-  // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, the
-  // index closed (what was applied is kept, and the next writer finds it closed cleanly), exit 0.
+  // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
   const stop = (why: string): void => {
     warn(`statusline: ${why}`);
     print(`🤖 ${model} | 💰 cost not ready yet`);
@@ -135,17 +135,8 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
     const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
     const writer = writerState(file);
-    const readerWaitMs = (): number => Math.max(0, deadline - ANSWER_MS - Date.now());
-    let behind = false;
     try {
-      // Read first: with nothing new in this session's files (most renders) nothing is written, no lock taken.
-      opened = await openForCommand(file, { log: warn, readerWaitMs: readerWaitMs(), write: false });
-      const reports = opened.index.reports;
-      if (writer === 'none' && own.some((f) => needsRead(fs.statSync(f, { throwIfNoEntry: false }), reports.fileState(f)))) {
-        opened.index.close();
-        opened = null;
-        opened = await openForCommand(file, { log: warn, readerWaitMs: readerWaitMs() });
-      }
+      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()), write: false });
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
@@ -153,24 +144,14 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;
     }
-    if (opened.kind === 'writer') {
-      const index = opened.index;
-      const r = await catchUp({
-        index, projectsDirs: args.config.projectsDirs, files: own, log: warn, deadline: deadline - ANSWER_MS,
-        // Never a fetch, and never a table other than the stored costs' (that would reprice the whole index).
-        prices: async () => {
-          const table = await pricesFor(args.config, { fetch: false, warn });
-          const stored = index.reports.priceFingerprint();
-          return stored === '' || stored === table.fingerprint ? table : null;
-        },
-      });
-      behind = !r.complete;
-    }
+    const reports = opened.index.reports;
+    const behind = own.some((f) => needsRead(fs.statSync(f, { throwIfNoEntry: false }), reports.fileState(f)));
     if (args.timezone) process.env.TZ = args.timezone;
-    print(statusLine(model, opened.index.reports.status(sessionId, Date.now())));
+    print(statusLine(model, reports.status(sessionId, Date.now())));
     opened.index.close();
     opened = null;
-    // Nobody keeps the rest of the history fresh (or the file needs its check after a crash): an update does.
+    // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines first among
+    // them; the next render shows them. Also after a crash, whose integrity check it runs.
     if (writer === 'died' || (writer === 'none' && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
     return 0;
   } catch (err) {

@@ -48,8 +48,8 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
     markUpdated(file);
     const started = Date.now();
     const r = await catchUp({
-      index, projectsDirs: args.config.projectsDirs, files: null, log: warn,
-      prices: () => pricesFor(args.config, { fetch: true, warn }),
+      index, projectsDirs: args.config.projectsDirs, log: warn,
+      prices: () => pricesFor(args.config, warn),
     });
     const stats = index.stats();
     warn(`index up to date: ${r.changed} transcripts read (${(r.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s; ${stats.messages} messages in ${stats.files} files`);

@@ -88,21 +88,30 @@ Line('no index yet: says so at once, builds it in the background, then shows the
   }
 });
 
-Line('as the writer it reads its own session\'s new lines (subagents included) before answering', async () => {
+Line('with no server, its session\'s new lines (subagents included) are read by a background update; the next render shows them', async () => {
   const c = corpus(3);
   const update = await cli(['update', ...c.flags]);
   assert.is(update.code, 0, update.stderr);
-  const report = async () =>
-    (await cli(['session', '--json', ...c.flags])).stdout;
-  const costOf = (json: string) => (JSON.parse(json) as { sessions: { sessionId: string; totalCost: number }[] }).sessions.find((s) => s.sessionId === SID)!.totalCost;
-  const before = costOf(await report());
+  const costOf = async () => {
+    const json = (await cli(['session', '--json', ...c.flags])).stdout;
+    return (JSON.parse(json) as { sessions: { sessionId: string; totalCost: number }[] }).sessions.find((s) => s.sessionId === SID)!.totalCost;
+  };
+  const before = await costOf();
+  const first = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+  assert.ok(first.includes(`💰 ${usd(before)} session`), first);
   fs.appendFileSync(c.transcript, `${JSON.stringify(line('new-main', Date.now(), 20_000))}\n`);
   const sub = path.join(c.root, 'projects', '-home-u-proj', SID, 'subagents', 'agent-a2.jsonl');
   writeJsonl(sub, [{ ...line('new-sub', Date.now(), 10_000), isSidechain: true }]);
-  const text = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
-  const after = costOf(await report());
-  assert.ok(after > before + 0.4, `${before} -> ${after}`);
-  assert.ok(text.includes(`💰 ${usd(after)} session`), `${text} (want ${usd(after)})`);
+  // This render answers at once from the index and starts the update.
+  assert.is(oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) })), first);
+  const shown = await waitFor(async () => {
+    const text = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+    return text !== first ? text : null;
+  }, 'a render with the new lines', 15_000);
+  const after = await costOf();
+  // Sonnet 4.5 ($3 / $15 / $0.30 cache read per M): 2 x (2k input + 50k cache read) + 30k output = $0.492 more.
+  assert.ok(Math.abs(after - before - 0.492) < 1e-9, `${before} -> ${after}`);
+  assert.ok(shown.includes(`💰 ${usd(after)} session`), `${shown} (want ${usd(after)})`);
 });
 
 Line('an index whose writer died (kill -9): read as it is, the integrity check left to a background update', async () => {
