@@ -1,6 +1,8 @@
 // The command line on an up-to-date index (the one the bench's server left): `statusline` as Claude Code runs
 // it (a new process per render, status JSON on stdin, process start included), the same after lines were
-// appended to its transcript before each render, and `daily --json`; ccusage's own statusline on the same input.
+// appended to its transcript before each render (each such render starts a background update, which competes for
+// the CPU as it would for real), and `daily --json`; ccusage's own statusline on the same input, with and without
+// its cache.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,10 @@ export interface CliFigures {
   statusline: Spread;
   statuslineAfterAppend: Spread;
   daily: Spread;
+  /** ccusage's defaults: its own cache answers while the transcript is unchanged. */
   ccusageStatusline: Spread | string;
+  /** `--no-cache`: every render computed, as after an append. */
+  ccusageStatuslineNoCache: Spread | string;
 }
 
 /** Wall time of `run` over `runs` runs (after one untimed). */
@@ -76,17 +81,19 @@ export async function cliBench(dir: string, flags: string[], ccusage: string | n
       if (!command(['statusline', ...flags], copyInput).includes('session')) throw new Error('statusline gave no figures');
     });
     const daily = time(10, () => JSON.parse(command(['daily', '--json', ...flags])));
-    let ccusageStatusline: Spread | string = 'not run';
-    if (ccusage) {
+    const ccusageRender = (extra: string[]): Spread | string => {
+      if (!ccusage) return 'not run';
       try {
-        ccusageStatusline = time(5, () =>
-          execFileSync(ccusage, ['claude', 'statusline', '--offline'], { input, env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, stdio: ['pipe', 'ignore', 'ignore'] }),
+        return time(5, () =>
+          execFileSync(ccusage, ['claude', 'statusline', '--offline', ...extra], { input, env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, stdio: ['pipe', 'ignore', 'ignore'] }),
         );
       } catch (err) {
-        ccusageStatusline = `failed: ${err instanceof Error ? err.message : String(err)}`;
+        return `failed: ${err instanceof Error ? err.message : String(err)}`;
       }
-    }
-    return { statusline, statuslineAfterAppend, daily, ccusageStatusline };
+    };
+    const ccusageStatusline = ccusageRender([]);
+    const ccusageStatuslineNoCache = ccusageRender(['--no-cache']);
+    return { statusline, statuslineAfterAppend, daily, ccusageStatusline, ccusageStatuslineNoCache };
   } finally {
     fs.rmSync(copy, { force: true });
   }

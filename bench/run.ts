@@ -282,7 +282,9 @@ function report(r: Record<string, unknown>): void {
     console.log(`cli statusline      ${spread(cli.statusline)}, index up to date`);
     console.log(`cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`);
     console.log(`cli daily --json    ${spread(cli.daily)}`);
-    console.log(`ccusage statusline  ${typeof cli.ccusageStatusline === 'string' ? cli.ccusageStatusline : spread(cli.ccusageStatusline)}`);
+    const cc = (s: Spread | string): string => (typeof s === 'string' ? s : spread(s));
+    console.log(`ccusage statusline  ${cc(cli.ccusageStatusline)}, its cache on (transcript unchanged)`);
+    console.log(`ccusage statusline  ${cc(cli.ccusageStatuslineNoCache)}, --no-cache`);
   }
   if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)} (median of 3)  ccusage/ours = ${(r.ratio as number).toFixed(2)} (above 1: we are faster)`);
   else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);

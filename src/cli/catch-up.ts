@@ -2,7 +2,6 @@
 // the same rules). Only files whose size or mtime differ from their cursor are read (ingest would skip the
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
-import fs from 'node:fs';
 import type { PriceTable } from '../index-db/pricing/table.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
@@ -31,10 +30,13 @@ export interface CatchUpResult {
 /** A backlog worth a progress line on stderr. */
 export const BIG_BYTES = 64 << 20;
 
-/** The ingest's own skip rule (ingest.ts run()): a file to read, or a vanished known file to mark gone. */
-export function needsRead(st: fs.Stats | undefined, cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined): boolean {
+/** The ingest's own skip rule (ingest.ts run()): a file to read, or (no stat: it vanished) a known file to mark gone. */
+export function needsRead(
+  st: { size: number; mtimeMs: number } | undefined,
+  cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined,
+): boolean {
   if (!st) return !!cursor && !cursor.gone;
-  return st.isFile() && !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
+  return !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
@@ -43,11 +45,11 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const dirty: FoundFile[] = [];
   let bytes = 0;
   for (const f of found) {
-    const st = fs.statSync(f.path, { throwIfNoEntry: false });
+    // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
     const cursor = index.cursorOf(f.path);
-    if (!needsRead(st, cursor)) continue;
-    dirty.push({ path: f.path, size: st?.size ?? 0 });
-    if (st) bytes += cursor && st.size >= cursor.offset ? st.size - cursor.offset : st.size;
+    if (!needsRead(f, cursor)) continue;
+    dirty.push(f);
+    bytes += cursor && f.size >= cursor.offset ? f.size - cursor.offset : f.size;
   }
   if (!dirty.length) return { changed: 0, bytes: 0 };
   index.setPrices(await opts.prices());

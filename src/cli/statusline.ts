@@ -145,7 +145,10 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       return 0;
     }
     const reports = opened.index.reports;
-    const behind = own.some((f) => needsRead(fs.statSync(f, { throwIfNoEntry: false }), reports.fileState(f)));
+    const behind = own.some((f) => {
+      const st = fs.statSync(f, { throwIfNoEntry: false });
+      return needsRead(st?.isFile() ? st : undefined, reports.fileState(f));
+    });
     if (args.timezone) process.env.TZ = args.timezone;
     print(statusLine(model, reports.status(sessionId, Date.now())));
     opened.index.close();
