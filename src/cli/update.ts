@@ -50,6 +50,7 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
     const r = await catchUp({
       index, projectsDirs: args.config.projectsDirs, log: warn,
       prices: () => pricesFor(args.config, warn),
+      onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB)`),
     });
     const stats = index.stats();
     warn(`index up to date: ${r.changed} transcripts read (${(r.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s; ${stats.messages} messages in ${stats.files} files`);

@@ -7,7 +7,7 @@ import type { DayUsage, ReportBlock } from '../../src/index-db/queries/reports.t
 import { parseCliArgs } from '../../src/cli/args.ts';
 import { blocksJson, periodsOf, weekOf } from '../../src/cli/report-output.ts';
 import { statusLine } from '../../src/cli/statusline.ts';
-import { renderTable, type Column } from '../../src/cli/table.ts';
+import { displayWidth, renderTable, type Column } from '../../src/cli/table.ts';
 import { ConfigError } from '../../src/main/config.ts';
 import { tmpDir } from '../helpers/index.ts';
 
@@ -125,6 +125,19 @@ Table('columns are left out least important first, a flexible one shortened firs
   const narrow = renderTable(columns, rows, null, 20);
   assert.is(narrow.split('\n')[0], 'Key           Bee');
   assert.ok(narrow.split('\n').every((l) => l.length <= 20), narrow);
+});
+
+Table('wide (CJK) characters count two columns, so rows stay aligned', () => {
+  assert.is(displayWidth('最新の状態'), 10);
+  type R = { t: string; c: string };
+  const columns: Column<R>[] = [
+    { header: 'Title', keep: Infinity, flex: true, cell: (r) => r.t },
+    { header: 'Cost', keep: Infinity, right: true, cell: (r) => r.c },
+  ];
+  const out = renderTable(columns, [{ t: '/init', c: '$1.00' }, { t: '@CLAUDE.md を最新の状態に', c: '$2.00' }], null, 80).trimEnd().split('\n');
+  assert.is(new Set(out.map(displayWidth)).size, 1, out.join('\n'));
+  const cut = renderTable(columns, [{ t: '@CLAUDE.md を最新の状態にアップデートして', c: '$2.00' }], null, 24).trimEnd().split('\n');
+  assert.ok(cut.every((l) => displayWidth(l) <= 24) && cut[2]!.includes('…'), cut.join('\n'));
 });
 
 Table.run();

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
 import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
 import { tmpDir } from '../helpers/index.ts';
 
@@ -228,7 +229,7 @@ Filters('tables fit the terminal: all columns when wide, the date and cost kept 
     const narrow = await cli([report, ...base], { env: { ...env, COLUMNS: '40' } });
     assert.is(narrow.code, 0, narrow.stderr);
     const lines = narrow.stdout.trimEnd().split('\n');
-    assert.ok(lines.every((l) => [...l].length <= 40), `${report} fits 40 columns:\n${narrow.stdout}`);
+    assert.ok(lines.every((l) => displayWidth(l) <= 40), `${report} fits 40 columns:\n${narrow.stdout}`);
     assert.ok(lines[0]!.includes('Cost (USD)'), report);
   }
 });
