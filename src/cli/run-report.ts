@@ -14,7 +14,7 @@ import { markUpdated } from './update.ts';
 /** The local days asked for (inclusive); all time without --since/--until. */
 export function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
   if (!args.since && !args.until) return parseRange({}, 'all', now);
-  return parseRange({ from: args.since ?? '1970-01-02', to: args.until ?? localDate(now) }, 'all', now);
+  return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? localDate(now) }, 'all', now);
 }
 
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {

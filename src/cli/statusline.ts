@@ -15,6 +15,7 @@ import type { CliArgs } from './args.ts';
 import { needsRead } from './catch-up.ts';
 import { openForCommand, writerState, type OpenedIndex } from './open-index.ts';
 import { duration } from './report-output.ts';
+import { usd } from './table.ts';
 import { sinceUpdated, startBackgroundUpdate } from './update.ts';
 
 /** The whole run, stdin included. */
@@ -24,13 +25,13 @@ const ANSWER_MS = 150;
 /** How long the rest of the history may go unchecked before a background update looks at it. */
 const UPDATE_EVERY_MS = 60_000;
 
+/** The fields used of Claude Code's status JSON (it has more: cwd, workspace, version, cost, ...). */
 interface StatusInput {
   session_id?: unknown;
   transcript_path?: unknown;
-  model?: { id?: unknown; display_name?: unknown } | unknown;
+  /** {id, display_name} */
+  model?: unknown;
 }
-
-const usd = (n: number): string => `$${n.toFixed(2)}`;
 
 export function statusLine(model: string, f: StatusFigures): string {
   const block = f.block
@@ -153,8 +154,8 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     print(statusLine(model, reports.status(sessionId, Date.now())));
     opened.index.close();
     opened = null;
-    // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines first among
-    // them; the next render shows them. Also after a crash, whose integrity check it runs.
+    // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines among it;
+    // the next render shows them. Also after a crash, whose integrity check it runs.
     if (writer === 'died' || (writer === 'none' && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
     return 0;
   } catch (err) {
