@@ -4,10 +4,10 @@
 import { ConfigError, parseConfig, type Config } from '../main/config.ts';
 import { isProjectName } from '../http/params.ts';
 
-export const REPORTS = ['daily', 'weekly', 'monthly', 'session', 'blocks'] as const;
+const REPORTS = ['daily', 'weekly', 'monthly', 'session', 'blocks'] as const;
 export type ReportKind = (typeof REPORTS)[number];
 export type CommandName = ReportKind | 'statusline' | 'update';
-export const COMMANDS: readonly CommandName[] = [...REPORTS, 'statusline', 'update'];
+const COMMANDS: readonly CommandName[] = [...REPORTS, 'statusline', 'update'];
 
 export interface CliArgs {
   command: CommandName;
@@ -81,12 +81,6 @@ background). Does nothing when a running server writes the index.
 
 ${COMMON_HELP}`,
 };
-
-export const COMMANDS_HELP = `Commands (cost-dashboard <command> --help for each):
-  daily | weekly | monthly | session | blocks   Usage reports (tables, or --json)
-  statusline                                    One status line for Claude Code's statusLine setting
-  update                                        Bring the index up to date and exit
-`;
 
 /** YYYYMMDD or YYYY-MM-DD naming a real calendar day -> YYYY-MM-DD. */
 function parseDay(raw: string, flag: string): string {

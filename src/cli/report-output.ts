@@ -131,7 +131,7 @@ export function blocksJson(blocks: ReportBlock[]): unknown {
 const models = (g: UsageGroup): string => g.models.map((m) => shortModel(m.model)).join(', ');
 
 /** claude-sonnet-4-5-20250929 -> sonnet-4-5: enough to tell models apart in a narrow column. */
-export function shortModel(name: string): string {
+function shortModel(name: string): string {
   return name.replace(/^(anthropic\/)?claude-/, '').replace(/-\d{8}$/, '');
 }
 

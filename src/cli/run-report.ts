@@ -12,7 +12,7 @@ import { terminalWidth } from './table.ts';
 import { markUpdated } from './update.ts';
 
 /** The local days asked for (inclusive); all time without --since/--until. */
-export function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
+function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
   if (!args.since && !args.until) return parseRange({}, 'all', now);
   return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? localDate(now) }, 'all', now);
 }

@@ -19,7 +19,7 @@ import { usd } from './table.ts';
 import { sinceUpdated, startBackgroundUpdate } from './update.ts';
 
 /** The whole run, stdin included. */
-export const CAP_MS = 900;
+const CAP_MS = 900;
 /** Time kept back from the cap for the query and the line (opening waits at most the rest for a busy file). */
 const ANSWER_MS = 150;
 /** How long the rest of the history may go unchecked before a background update looks at it. */
