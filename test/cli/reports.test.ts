@@ -1,5 +1,5 @@
 // The built command line's reports on the real fixture transcripts: every report's JSON against the
-// dashboard's own API (a real server over its own index of the same dirs: the numbers must be the same)
+// dashboard's own API (a real server writing the index the commands read: the numbers must be the same)
 // and against ccusage 20.0.24 in calculate mode (the same figures under ccusage's field names, documented
 // differences aside), the filters, tables on narrow terminals, --help on every command, and exit codes.
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, startAppServer, untilIndexed 
 import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
 import { tmpDir } from '../helpers/index.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const dir = tmpDir('cli-reports-');
 const index = path.join(dir, 'index.db');
@@ -57,10 +58,16 @@ function sameGroup(ours: Group, theirs: Group, what: string): void {
 const Dashboard = suite('reports equal the dashboard API');
 
 Dashboard('daily, weekly, monthly, session and blocks', async () => {
-  const server = await startAppServer({ args: ['--cost-mode', 'calculate'], env });
+  // The server writes the index the commands read: the same rows, so the same sums to the last bit.
+  const server = await startAppServer({ args: ['--cost-mode', 'calculate', '--index', index], env });
   try {
     await untilIndexed(server, 30_000);
-    const daily = await json<{ daily: Day[]; totals: Totals }>('daily');
+    const all = await getJson<{ totals: { totalTokens: number } }>(server, '/api/overview?range=3650');
+    // The server commits within a second of its last write; a command reads commits.
+    const daily = await waitFor(async () => {
+      const d = await json<{ daily: Day[]; totals: Totals }>('daily');
+      return d.totals.totalTokens === all.totals.totalTokens ? d : null;
+    }, 'the server\'s commit', 10_000);
     assert.ok(daily.daily.length >= 4, 'the fixtures span several days');
     const first = daily.daily[0]!.date;
     const last = daily.daily.at(-1)!.date;
