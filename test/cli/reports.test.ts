@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
-import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, SHARED, startAppServer, untilIndexed } from '../helpers/app-server.ts';
 import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
 import { tmpDir } from '../helpers/index.ts';
@@ -267,6 +267,22 @@ Filters('--help on every command; bad input is one line and exit code 2', async 
     assert.is(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.ok(message.test(r.stderr), r.stderr);
   }
+});
+
+Filters('a first index of a big history: a progress line on stderr, the report alone on stdout; the next run is quiet', async () => {
+  const big = path.join(dir, 'big');
+  execFileSync(process.execPath, [path.join(SHARED, 'tools/gen-corpus.mjs'), '--out', big, '--mb', '66', '--days', '30', '--seed', '3', '--projects', '4'], {
+    stdio: 'ignore',
+  });
+  const flags = ['--dir', big, '--index', path.join(dir, 'big.db'), '--offline'];
+  const first = await cli(['daily', '--json', ...flags], { env });
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stderr, /^cost-dashboard: indexing \d+ transcripts \(66 MiB\); later runs read only what changed\ncost-dashboard: indexed in [\d.]+ s\n$/);
+  const days = (JSON.parse(first.stdout) as { daily: Day[] }).daily;
+  assert.ok(days.length >= 20, `${days.length} days`);
+  const again = await cli(['daily', '--json', ...flags], { env });
+  assert.is(again.stderr, '');
+  assert.is(again.stdout, first.stdout);
 });
 
 Filters.run();
