@@ -45,7 +45,7 @@ const COMMON_HELP = `Index options (the server's; the same flags find the same i
   -h, --help              Print this help
 `;
 
-const REPORT_HELP = (what: string, json: string) => `Options:
+const REPORT_HELP = (json: string) => `Options:
   -s, --since <date>      First day (YYYYMMDD or YYYY-MM-DD, local); default: the first day with usage
   -u, --until <date>      Last day (YYYYMMDD or YYYY-MM-DD, local); default: today
   -p, --project <id>      Only this project (its encoded folder name, as in the dashboard)
@@ -53,14 +53,14 @@ const REPORT_HELP = (what: string, json: string) => `Options:
   -j, --json              JSON instead of a table: ${json}
 
 The index is brought up to date first (or read as it is when a running server keeps it).
-${what}`;
+`;
 
 const HELP: Record<CommandName, string> = {
-  daily: `Usage: cost-dashboard daily [options]\n\nUsage and cost per local day.\n\n${REPORT_HELP('', '{daily: [{date, ...}], totals}')}\n${COMMON_HELP}`,
-  weekly: `Usage: cost-dashboard weekly [options]\n\nUsage and cost per week (weeks start on Monday, as on the dashboard).\n\n${REPORT_HELP('', '{weekly: [{week, ...}], totals}')}\n${COMMON_HELP}`,
-  monthly: `Usage: cost-dashboard monthly [options]\n\nUsage and cost per calendar month.\n\n${REPORT_HELP('', '{monthly: [{month, ...}], totals}')}\n${COMMON_HELP}`,
-  session: `Usage: cost-dashboard session [options]\n\nUsage and cost per session inside the range (subagents count toward their session), most expensive first.\n\n${REPORT_HELP('', '{sessions: [{sessionId, projectPath, ...}], totals}')}\n${COMMON_HELP}`,
-  blocks: `Usage: cost-dashboard blocks [options]\n\n5-hour billing blocks that overlap the range (blocks are computed over the whole history), with the\nactive block's burn rate and projection.\n\n${REPORT_HELP('', '{blocks: [{id, startTime, endTime, isActive, isGap, costUSD, ...}]}')}\n${COMMON_HELP}`,
+  daily: `Usage: cost-dashboard daily [options]\n\nUsage and cost per local day.\n\n${REPORT_HELP('{daily: [{date, ...}], totals}')}\n${COMMON_HELP}`,
+  weekly: `Usage: cost-dashboard weekly [options]\n\nUsage and cost per week (weeks start on Monday, as on the dashboard).\n\n${REPORT_HELP('{weekly: [{week, ...}], totals}')}\n${COMMON_HELP}`,
+  monthly: `Usage: cost-dashboard monthly [options]\n\nUsage and cost per calendar month.\n\n${REPORT_HELP('{monthly: [{month, ...}], totals}')}\n${COMMON_HELP}`,
+  session: `Usage: cost-dashboard session [options]\n\nUsage and cost per session inside the range (subagents count toward their session), most expensive first.\n\n${REPORT_HELP('{sessions: [{sessionId, projectPath, ...}], totals}')}\n${COMMON_HELP}`,
+  blocks: `Usage: cost-dashboard blocks [options]\n\n5-hour billing blocks that overlap the range (blocks are computed over the whole history), with the\nactive block's burn rate and projection.\n\n${REPORT_HELP('{blocks: [{id, startTime, endTime, isActive, isGap, costUSD, ...}]}')}\n${COMMON_HELP}`,
   statusline: `Usage: cost-dashboard statusline [options]
 
 Reads the JSON Claude Code pipes to a statusline command on stdin and prints one line: the model, this
