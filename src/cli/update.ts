@@ -30,7 +30,7 @@ export function sinceUpdated(indexFile: string): number {
 export function startBackgroundUpdate(args: CliArgs): void {
   markUpdated(args.config.indexPath);
   const child = spawn(process.execPath, [process.argv[1]!, 'update', ...args.serverFlags], { detached: true, stdio: 'ignore' });
-  child.on('error', () => {});
+  child.on('error', () => {}); // a failed start only delays freshness: the next render tries again
   child.unref();
 }
 
