@@ -9,9 +9,12 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes('--watch');
 
 const server = {
-  entryPoints: { main: 'src/main/index.ts', 'parse-worker': 'src/workers/parse-transcript.ts' },
+  entryPoints: { main: 'src/main/bin.ts', 'parse-worker': 'src/workers/parse-transcript.ts' },
   outdir: 'dist',
   bundle: true,
+  // The server and the command line are chunks that main.js loads on demand (src/main/bin.ts).
+  splitting: true,
+  chunkNames: 'chunk-[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -50,6 +53,10 @@ if (watch) {
   await Promise.all([a.watch(), b.watch()]);
   console.error('esbuild watching');
 } else {
+  // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads.
+  for (const f of fs.existsSync(path.join(root, 'dist')) ? fs.readdirSync(path.join(root, 'dist')) : []) {
+    if (f.startsWith('chunk-')) fs.rmSync(path.join(root, 'dist', f));
+  }
   await Promise.all([esbuild.build(server), esbuild.build(ui)]);
   copyStatic();
 }

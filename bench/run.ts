@@ -1,10 +1,11 @@
 // `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
 // Per size: cold index time and MB/s, peak RSS, warm restart to a queryable index, append-to-visible
 // latency, ranged query latency (server cache cleared before each request), a 200-client load test,
-// ccusage 20.0.24 on the same corpus for comparison, and the parse floor (bench/parse-floor.ts). The cold index,
+// ccusage 20.0.24 on the same corpus for comparison, the parse floor (bench/parse-floor.ts), and the command line's
+// statusline and daily report on the warm index beside ccusage's (bench/cli.ts). The cold index,
 // the parse floor and ccusage are medians of three runs over a corpus in the page cache. Corpora are cached in
 // .cache/bench (git-ignored).
-//   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage]
+//   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage] [--skip-ui] [--skip-cli]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
+import { cliBench, type CliFigures, type Spread } from './cli.ts';
 import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
 import { browserBench } from './ui.ts';
@@ -30,6 +32,7 @@ const sizes = (argOf('--sizes') ?? '100,1024').split(',').map(Number);
 const skipLoad = args.includes('--skip-load');
 const skipCcusage = args.includes('--skip-ccusage');
 const skipUi = args.includes('--skip-ui');
+const skipCli = args.includes('--skip-cli');
 
 function corpus(mb: number): string {
   const dir = path.join(cacheDir, `corpus-${mb}`);
@@ -234,6 +237,16 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.warmPeakRssMb = peakRssMb(warm.child.pid!);
     await warm.stop();
 
+    if (!skipCli) {
+      let bin: string | null = null;
+      try {
+        bin = skipCcusage ? null : ensureCcusage();
+      } catch {
+        // ccusage's side is reported as not run
+      }
+      out.cli = await cliBench(dir, ['--dir', dir, '--index', indexFile, '--offline', '--prices', catalogue], bin);
+    }
+
     if (!skipCcusage) {
       try {
         await warmPageCache(dir);
@@ -263,6 +276,16 @@ function report(r: Record<string, unknown>): void {
   if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;
   if (ui) console.log(`ui                  overview first render ${fmt(ui.firstRenderMs)}, range switch ${fmt(ui.rangeSwitchMs)} (server cache cold)`);
+  const cli = r.cli as CliFigures | undefined;
+  const spread = (s: Spread): string => `p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)} (${s.runs} runs, process start included)`;
+  if (cli) {
+    console.log(`cli statusline      ${spread(cli.statusline)}, index up to date`);
+    console.log(`cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`);
+    console.log(`cli daily --json    ${spread(cli.daily)}`);
+    const cc = (s: Spread | string): string => (typeof s === 'string' ? s : spread(s));
+    console.log(`ccusage statusline  ${cc(cli.ccusageStatusline)}, its cache on (transcript unchanged)`);
+    console.log(`ccusage statusline  ${cc(cli.ccusageStatuslineNoCache)}, --no-cache`);
+  }
   if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)} (median of 3)  ccusage/ours = ${(r.ratio as number).toFixed(2)} (above 1: we are faster)`);
   else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);
 }

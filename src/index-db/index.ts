@@ -6,6 +6,7 @@ import { SCHEMA_VERSION } from './migrate.ts';
 import { closeDatabase, openDatabase } from './open.ts';
 import { PriceTable } from './pricing/table.ts';
 import { createQueries } from './queries/index.ts';
+import { createReports } from './queries/reports.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
 import { acquireWriterLock } from './writer-lock.ts';
@@ -73,6 +74,7 @@ function build(
     dataVersion: () => writer.dataVersion(),
     stats,
     queries: reportCorruption(createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()), opts.onCorrupt),
+    reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
     commit: () => writer.commit(),
     close() {
@@ -113,6 +115,7 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
   return {
     stats: statsQuery(db),
     queries: createQueries(db, opts.prices ?? (() => fallback), () => {}),
+    reports: createReports(db),
     close: () => db.close(),
   };
 }

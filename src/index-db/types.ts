@@ -3,6 +3,7 @@
 import type { UsageBatch } from '../workers/protocol.ts';
 import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
 import type { PriceTable } from './pricing/table.ts';
+import type { Reports } from './queries/reports.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
 export interface FileRole {
@@ -90,6 +91,8 @@ export interface Queries {
 export interface IndexReader {
   stats(): IndexStats;
   queries: Queries;
+  /** The command line's reads (src/cli). */
+  reports: Reports;
   close(): void;
 }
 

@@ -54,6 +54,8 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 3543;
 
 export const HELP_TEXT = `Usage: cost-dashboard [options]
+       cost-dashboard <command> [options]   daily, weekly, monthly, session, blocks, statusline, update
+                                            (cost-dashboard <command> --help)
 
 Local cost dashboard for Claude Code transcripts.
 

@@ -84,9 +84,28 @@ export async function agentMeta(file: string): Promise<AgentMeta> {
   }
 }
 
+/** The role of each transcript (with its subagent meta), found once per path; forget(path) when it goes away. */
+export function fileRoles(projectsDirs: readonly string[]): { of(file: string): Promise<FileRole | null>; forget(file: string): void } {
+  const roles = new Map<string, FileRole | null>();
+  return {
+    async of(file) {
+      if (roles.has(file)) return roles.get(file)!;
+      const dir = projectsDirs.find((d) => roleOf(d, file));
+      const base = dir ? roleOf(dir, file) : null;
+      const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
+      const role = base ? { ...base, ...meta } : null;
+      roles.set(file, role);
+      return role;
+    },
+    forget: (file) => void roles.delete(file),
+  };
+}
+
 export interface FoundFile {
   path: string;
   size: number;
+  /** Of the stat that found it (0 when it could not be stat'ed). */
+  mtimeMs: number;
 }
 
 /** Every transcript under the projects dirs (a missing dir is simply empty), each real file once. */
@@ -130,8 +149,8 @@ export class TranscriptPaths {
           } else if (e.isSymbolicLink()) {
             this.link(p, next, out);
           } else if (e.isFile() && isTranscript(p)) {
-            const size = fileSize(p);
-            if (size !== null && this.claimFile(path.join(real, e.name), p)) out.push({ path: p, size });
+            const st = fileStat(p);
+            if (st !== null && this.claimFile(path.join(real, e.name), p)) out.push({ path: p, ...st });
           }
         }
       }
@@ -167,7 +186,7 @@ export class TranscriptPaths {
       st = fs.statSync(p);
     } catch (err) {
       // A broken link or a loop of links: ingest tries a transcript and counts it unreadable, so the user sees it.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && isTranscript(p)) out.push({ path: p, size: 0 });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && isTranscript(p)) out.push({ path: p, size: 0, mtimeMs: 0 });
       return;
     }
     const real = realpath(p);
@@ -178,7 +197,7 @@ export class TranscriptPaths {
         this.linked.add(real);
       }
     } else if (st.isFile() && isTranscript(p) && this.claimFile(real, p)) {
-      out.push({ path: p, size: st.size });
+      out.push({ path: p, size: st.size, mtimeMs: st.mtimeMs });
       this.linked.add(real);
     }
   }
@@ -215,12 +234,13 @@ async function readdir(dir: string): Promise<fs.Dirent[]> {
   }
 }
 
-/** A transcript's size; 0 for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
-function fileSize(p: string): number | null {
+/** A transcript's size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
+function fileStat(p: string): { size: number; mtimeMs: number } | null {
   try {
     // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
-    return fs.statSync(p).size;
+    const st = fs.statSync(p);
+    return { size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 0;
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { size: 0, mtimeMs: 0 };
   }
 }

@@ -7,6 +7,7 @@ import { IndexWriteError } from '../index-db/index.ts';
 import { indexHasFilesUnder } from '../index-db/dir-history.ts';
 import { keepIndex } from './index-keeper.ts';
 import { createPriceSource } from './prices.ts';
+import { priceCacheFile } from './price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from './usage-probe.ts';
 import { startPipeline } from './pipeline.ts';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     mode: config.costMode,
     log,
     onChange: (table) => index.setPrices(table),
+    cacheFile: priceCacheFile(config.indexPath),
   });
   lifecycle.add('prices', () => prices.close());
 

@@ -1,8 +1,8 @@
 // The ingestion side of the server: pool -> ingest -> start-up scan + watcher, over one index.
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
 import fs from 'node:fs';
-import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { TranscriptPaths, agentMeta, roleOf } from './discovery.ts';
+import type { IndexDb } from '../index-db/types.ts';
+import { TranscriptPaths, fileRoles } from './discovery.ts';
 import { repositoryOf } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
@@ -31,23 +31,14 @@ const RECHECK_MS = 30_000;
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
   const pool = createPool({ threads: opts.threads, log });
-  const roles = new Map<string, FileRole | null>();
-  const roleFor = async (file: string): Promise<FileRole | null> => {
-    if (roles.has(file)) return roles.get(file)!;
-    const dir = projectsDirs.find((d) => roleOf(d, file));
-    const base = dir ? roleOf(dir, file) : null;
-    const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
-    const role = base ? { ...base, ...meta } : null;
-    roles.set(file, role);
-    return role;
-  };
+  const roles = fileRoles(projectsDirs);
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   const resolveRepositories = (): void => {
     for (const { project, cwd } of index.unresolvedRepositories()) index.setRepository(project, repositoryOf(cwd));
   };
   resolveRepositories();
-  const ingest = createIngest({ index, pool, roleOf: roleFor, log, newCwd: resolveRepositories });
+  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: resolveRepositories });
   const paths = new TranscriptPaths();
   ingest.startScan(await paths.list(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
@@ -86,7 +77,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
           const file = paths.canonical(p);
           // the path of a second link to a file that is still there is not the file going
           if (fs.existsSync(file)) return;
-          roles.delete(file);
+          roles.forget(file);
           ingest.removed(file);
         },
       },

@@ -4,11 +4,12 @@
 // start() replaces the built-in table current() returned before it.
 import fs from 'node:fs/promises';
 import { PriceTable, type CostMode } from '../index-db/pricing/table.ts';
+import { savePriceCache } from './price-cache.ts';
 
 export const DEFAULT_PRICES_URL =
   'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
-const REFETCH_MS = 6 * 60 * 60 * 1000;
-const FETCH_TIMEOUT_MS = 10_000;
+export const REFETCH_MS = 6 * 60 * 60 * 1000;
+export const FETCH_TIMEOUT_MS = 10_000;
 
 export interface PriceSourceOptions {
   /** http(s) URL or file path; default LiteLLM's catalogue on GitHub. */
@@ -21,6 +22,8 @@ export interface PriceSourceOptions {
   fetchTimeoutMs?: number;
   /** Tests only: the refetch period (default 6 hours). */
   refetchMs?: number;
+  /** Where a catalogue fetched from a URL is kept for the command line (price-cache.ts). */
+  cacheFile?: string;
 }
 
 export interface PriceSource {
@@ -61,7 +64,9 @@ export function createPriceSource(opts: PriceSourceOptions): PriceSource {
     } catch (err) {
       throw new Error(`invalid JSON (${reason(err)})`);
     }
-    return PriceTable.fromCatalogue(json, source, opts.mode);
+    const table = PriceTable.fromCatalogue(json, source, opts.mode);
+    if (remote && opts.cacheFile) savePriceCache(opts.cacheFile, source, json);
+    return table;
   }
 
   function use(next: PriceTable): void {

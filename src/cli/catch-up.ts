@@ -1,0 +1,71 @@
+// Brings the index up to date before a command answers, with the server's own ingest (the same cursors,
+// the same rules). Only files whose size or mtime differ from their cursor are read (ingest would skip the
+// others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
+// parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
+import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { IndexDb } from '../index-db/types.ts';
+import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
+import { createIngest } from '../main/ingest.ts';
+import type { ParsePool } from '../main/pool.ts';
+
+/** Below this many new bytes, parsing here beats starting the pool. */
+const POOL_BYTES = 16 << 20;
+
+export interface CatchUpOptions {
+  index: IndexDb;
+  projectsDirs: readonly string[];
+  /** The table to write with, asked for only when something is to be read. */
+  prices: () => Promise<PriceTable>;
+  /** Told once when the work is big enough to deserve a line (a first index). */
+  onBig?: (files: number, bytes: number) => void;
+  log: (msg: string) => void;
+}
+
+export interface CatchUpResult {
+  /** Files that had something new. */
+  changed: number;
+  bytes: number;
+}
+
+/** A backlog worth a progress line on stderr. */
+export const BIG_BYTES = 64 << 20;
+
+/** The ingest's own skip rule (ingest.ts run()): a file to read, or (no stat: it vanished) a known file to mark gone. */
+export function needsRead(
+  st: { size: number; mtimeMs: number } | undefined,
+  cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined,
+): boolean {
+  if (!st) return !!cursor && !cursor.gone;
+  return !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
+}
+
+export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
+  const { index } = opts;
+  const found = await listTranscripts(opts.projectsDirs);
+  const dirty: FoundFile[] = [];
+  let bytes = 0;
+  for (const f of found) {
+    // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
+    const cursor = index.cursorOf(f.path);
+    if (!needsRead(f, cursor)) continue;
+    dirty.push(f);
+    bytes += cursor && f.size >= cursor.offset ? f.size - cursor.offset : f.size;
+  }
+  if (!dirty.length) return { changed: 0, bytes: 0 };
+  index.setPrices(await opts.prices());
+  if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
+
+  const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
+  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs).of, log: opts.log });
+  for (const f of dirty) ingest.check(f.path);
+  await ingest.idle();
+  await ingest.close();
+  await pool.close();
+  return { changed: dirty.length, bytes };
+}
+
+/** The parser the workers run, called here (loaded on demand: it is not needed when nothing changed). */
+async function inThisThread(): Promise<ParsePool> {
+  const { readTranscript } = await import('../workers/parse-transcript.ts');
+  return { threads: 1, parse: async (task) => readTranscript(task), close: async () => {} };
+}

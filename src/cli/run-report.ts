@@ -1,0 +1,63 @@
+// `cost-dashboard daily | weekly | monthly | session | blocks`: the index brought up to date (when this
+// process gets the writer lock; a running server keeps it fresh otherwise), then one report.
+import { parseRange, localDate } from '../http/params.ts';
+import type { RangeInfo } from '../http/api-types.ts';
+import type { Reports } from '../index-db/queries/reports.ts';
+import type { ReportKind, CliArgs } from './args.ts';
+import { BIG_BYTES, catchUp } from './catch-up.ts';
+import { openForCommand } from './open-index.ts';
+import { pricesFor } from './prices.ts';
+import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
+import { terminalWidth } from './table.ts';
+import { markUpdated } from './update.ts';
+
+/** The local days asked for (inclusive); all time without --since/--until. */
+function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
+  if (!args.since && !args.until) return parseRange({}, 'all', now);
+  return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? localDate(now) }, 'all', now);
+}
+
+export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {
+  const opened = await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  try {
+    if (opened.kind === 'writer') {
+      markUpdated(args.config.indexPath);
+      const started = Date.now();
+      const r = await catchUp({
+        index: opened.index, projectsDirs: args.config.projectsDirs, log: warn,
+        prices: () => pricesFor(args.config, warn),
+        onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB); later runs read only what changed`),
+      });
+      if (r.bytes >= BIG_BYTES) warn(`indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    // Only now: the writer above keeps the daily rollup in the process's own zone, which a server shares.
+    if (args.timezone) process.env.TZ = args.timezone;
+    process.stdout.write(render(args, opened.index.reports));
+    return 0;
+  } finally {
+    opened.index.close();
+  }
+}
+
+function render(args: CliArgs & { command: ReportKind }, reports: Reports): string {
+  const now = Date.now();
+  const range = rangeOf(args, now);
+  const width = terminalWidth(process.stdout, process.env);
+  const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
+  switch (args.command) {
+    case 'blocks': {
+      const blocks = reports.blocks(range, args.project, now);
+      return args.json ? json(blocksJson(blocks)) : blocksTable(blocks, width);
+    }
+    case 'session': {
+      const sessions = reports.sessions(range, args.project);
+      const totals = reports.totals(range, args.project);
+      return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width);
+    }
+    default: {
+      const periods = periodsOf(reports.days(range, args.project), args.command);
+      const totals = reports.totals(range, args.project);
+      return args.json ? json(periodJson(args.command, periods, totals)) : periodTable(args.command, periods, totals, width);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+// `cost-dashboard statusline`: Claude Code pipes its status JSON (session_id, transcript_path, model, cwd,
+// ...) to stdin and shows the one line printed on stdout. It must never hold Claude Code up: whatever
+// happens, one line comes out within CAP_MS and the exit code is 0; details go to stderr.
+// It only ever reads the index. A writer must load every stored response's dedup key before it writes one
+// (~1.4 µs each: 0.3 s for a 1 GiB history, seconds for 10 GiB, all of it synchronous), which no statusline can
+// afford. So when nobody writes the index and this session's own transcripts (its file and its subagents')
+// have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
+// next render shows them. A running server keeps the index fresh itself (within a second of each line).
+import fs from 'node:fs';
+import path from 'node:path';
+import { IndexWriteError } from '../index-db/index.ts';
+import type { StatusFigures } from '../index-db/queries/reports.ts';
+import { roleOf } from '../main/discovery.ts';
+import type { CliArgs } from './args.ts';
+import { needsRead } from './catch-up.ts';
+import { openForCommand, writerState, type OpenedIndex } from './open-index.ts';
+import { duration } from './report-output.ts';
+import { usd } from './table.ts';
+import { sinceUpdated, startBackgroundUpdate } from './update.ts';
+
+/** The whole run, stdin included. */
+const CAP_MS = 900;
+/** Time kept back from the cap for the query and the line (opening waits at most the rest for a busy file). */
+const ANSWER_MS = 150;
+/** How long the rest of the history may go unchecked before a background update looks at it. */
+const UPDATE_EVERY_MS = 60_000;
+
+/** The fields used of Claude Code's status JSON (it has more: cwd, workspace, version, cost, ...). */
+interface StatusInput {
+  session_id?: unknown;
+  transcript_path?: unknown;
+  /** {id, display_name} */
+  model?: unknown;
+}
+
+export function statusLine(model: string, f: StatusFigures): string {
+  const block = f.block
+    ? `${usd(f.block.cost)} block (${duration(f.block.burn?.minutesLeft ?? 0)} left)`
+    : 'no active block';
+  const burn = f.block?.burn ? ` | 🔥 ${usd(f.block.burn.costPerHour)}/hr` : '';
+  return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
+}
+
+/** stdin as text, or what arrived by `ms` (a terminal sends nothing). */
+function readStdin(ms: number): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (): void => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(text);
+    };
+    const timer = setTimeout(done, ms);
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (c: string) => (text += c));
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function modelName(input: StatusInput): string {
+  const m = input.model;
+  if (m && typeof m === 'object') {
+    const o = m as { id?: unknown; display_name?: unknown };
+    return str(o.display_name) ?? str(o.id) ?? 'Claude';
+  }
+  return str(m) ?? 'Claude';
+}
+
+/** The session's own transcripts: its file and its subagents' (`<session>/subagents/**.jsonl`). */
+function ownFiles(transcript: string): string[] {
+  const out = [transcript];
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  walk(path.join(transcript.replace(/\.jsonl$/, ''), 'subagents'));
+  return out;
+}
+
+export async function runStatusline(args: CliArgs, warn: (msg: string) => void): Promise<number> {
+  const deadline = Date.now() + CAP_MS;
+  let printed = false;
+  const print = (line: string): void => {
+    if (printed) return;
+    printed = true;
+    process.stdout.write(`${line}\n`);
+  };
+  let opened: OpenedIndex | null = null;
+  let model = 'Claude';
+  // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
+  const stop = (why: string): void => {
+    warn(`statusline: ${why}`);
+    print(`🤖 ${model} | 💰 cost not ready yet`);
+    try {
+      opened?.index.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  const cap = setTimeout(() => stop(`no answer within ${CAP_MS} ms`), CAP_MS);
+  cap.unref();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => stop(`stopped by ${signal}`));
+  try {
+    const raw = await readStdin(CAP_MS / 3);
+    let input: StatusInput;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+      input = parsed as StatusInput;
+    } catch (err) {
+      warn(`statusline: stdin is not Claude Code's status JSON (${(err as Error).message})`);
+      print('💰 cost-dashboard: no status input');
+      return 0;
+    }
+    model = modelName(input);
+    const sessionId = str(input.session_id);
+    const transcript = str(input.transcript_path);
+    const file = args.config.indexPath;
+    if (!fs.existsSync(file)) {
+      startBackgroundUpdate(args);
+      print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
+      return 0;
+    }
+    // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
+    const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
+    const writer = writerState(file);
+    try {
+      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()), write: false });
+    } catch (err) {
+      if (!(err instanceof IndexWriteError)) throw err;
+      warn(`statusline: ${err.message}`);
+      // Busy: its writer is still creating it (a first index being built).
+      print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
+      return 0;
+    }
+    const reports = opened.index.reports;
+    const behind = own.some((f) => {
+      const st = fs.statSync(f, { throwIfNoEntry: false });
+      return needsRead(st?.isFile() ? st : undefined, reports.fileState(f));
+    });
+    if (args.timezone) process.env.TZ = args.timezone;
+    print(statusLine(model, reports.status(sessionId, Date.now())));
+    opened.index.close();
+    opened = null;
+    // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines among it;
+    // the next render shows them. Also after a crash, whose integrity check it runs.
+    if (writer === 'died' || (writer === 'none' && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
+    return 0;
+  } catch (err) {
+    warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);
+    print(`🤖 ${model} | 💰 cost unavailable`);
+    try {
+      opened?.index.close();
+    } catch {
+      // already reported above
+    }
+    return 0;
+  } finally {
+    clearTimeout(cap);
+  }
+}

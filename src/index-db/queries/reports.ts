@@ -1,0 +1,232 @@
+// The command line's reads (src/cli): usage per local day, per session and per 5-hour block with a
+// split per model, and the figures of a statusline. Same rollups, the same attribution rules and the
+// same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
+// usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
+// A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
+import type Database from 'better-sqlite3';
+import type { Block, RangeInfo, Totals } from '../../http/api-types.ts';
+import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, startOfDay, timeZone } from '../time.ts';
+import { blocksOverlapping } from './blocks.ts';
+import { emptyTotals, totalsOf } from './fold.ts';
+import { H, type ModelInfo, projectName, Reader } from './reader.ts';
+import { sliceOf } from './slice.ts';
+
+export interface ModelUsage extends Totals {
+  model: string;
+}
+
+/** A row of a report: all of its usage (hidden models included, as the dashboard's totals) and its visible models. */
+export interface UsageGroup {
+  totals: Totals;
+  /** Most expensive first; names starting with '<' (<synthetic>) are left out (decisions.md). */
+  models: ModelUsage[];
+}
+
+export interface DayUsage extends UsageGroup {
+  /** Local date YYYY-MM-DD. */
+  day: string;
+}
+
+export interface SessionUsage extends UsageGroup {
+  sessionId: string;
+  title: string;
+  project: { id: string; name: string };
+  firstActivity: string;
+  lastActivity: string;
+}
+
+/** A block with the time of its first entry (its start is that time floored to the hour). */
+export interface ReportBlock extends Block {
+  firstActivity: string;
+}
+
+/** What a statusline shows: one session's cost (null when the index does not know it), today's, the active block. */
+export interface StatusFigures {
+  sessionCost: number | null;
+  todayCost: number;
+  block: Block | null;
+}
+
+export interface Reports {
+  /** Usage per local day of the range, days without usage left out, in date order. */
+  days(range: RangeInfo, project: string | null): DayUsage[];
+  /** The range's totals, as the dashboard's overview computes them. */
+  totals(range: RangeInfo, project: string | null): Totals;
+  /** Usage per session inside the range, most expensive first. */
+  sessions(range: RangeInfo, project: string | null): SessionUsage[];
+  /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
+  blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
+  /** Statusline figures at `now` (today = the local day of `now`). */
+  status(sessionId: string | null, now: number): StatusFigures;
+  /** Fingerprint of the price table the stored costs were computed with ('' before any). */
+  priceFingerprint(): string;
+  /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
+  fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
+}
+
+/** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
+type UnitRow = [number, number, number, number, number, number, number, number];
+/** A UnitRow for one session, then [first ts, last ts]. */
+type SessionRow = [...UnitRow, number, number];
+
+const SUMS = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)';
+
+export function createReports(db: Database.Database): Reports {
+  const reader = new Reader(db);
+  /** The statement and its project-scoped variant. */
+  const pair = (sql: string): [Database.Statement, Database.Statement] =>
+    [db.prepare(sql).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id = ? GROUP BY')).raw(true)];
+  const perDay = pair(`SELECT day, model_id, ${SUMS} FROM usage_daily WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`);
+  const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
+  const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
+    WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
+  const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd
+    FROM sessions s JOIN projects p ON p.id = s.project_id`);
+  const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+  const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
+  const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
+  // The rows of the dashboard's session query (session.ts): the session's files and the project-root
+  // files attributed to it line by line.
+  const sessionCost = db.prepare(`SELECT coalesce(sum(cost), 0) FROM messages
+    WHERE file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project))
+      AND session_id = @session`).pluck();
+
+  const run = (statements: [Database.Statement, Database.Statement], pid: number | null, ...args: number[]): unknown[] =>
+    pid === null ? statements[0].all(...args) : statements[1].all(...args, pid);
+
+  /**
+   * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
+   * zone (--timezone, or a reader in another zone than the writer) days are folded from the hourly rollup.
+   */
+  const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
+
+  /** The range as the hourly rollup reads it (the dashboard's one-day ranges do the same). */
+  const hourly = (range: RangeInfo): RangeInfo => ({ ...range, bucket: 'hour' });
+
+  function days(range: RangeInfo, project: string | null): DayUsage[] {
+    const pid = reader.projectId(project);
+    if (pid === undefined) return [];
+    const rows: [string, UnitRow][] = dailyMatches()
+      ? (run(perDay, pid, dayNumber(range.fromMs), dayNumber(range.toMs)) as UnitRow[]).map((r) => [dayNumberKey(r[0]), r])
+      : (run(perHour, pid, ...hourBounds(range.fromMs, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0] * HOUR_MS), r]);
+    const models = reader.models();
+    const out: DayUsage[] = [];
+    let cells = new Map<number, ModelUsage>();
+    for (const [day, r] of rows) {
+      let d = out.at(-1);
+      if (d?.day !== day) {
+        if (d) d.models = visible(cells, models);
+        out.push((d = { day, totals: emptyTotals(), models: [] }));
+        cells = new Map();
+      }
+      add(d.totals, r);
+      let u = cells.get(r[1]);
+      if (!u) cells.set(r[1], (u = { model: models.get(r[1])?.name ?? '', ...emptyTotals() }));
+      add(u, r);
+    }
+    const last = out.at(-1);
+    if (last) last.models = visible(cells, models);
+    return out;
+  }
+
+  function totals(range: RangeInfo, project: string | null): Totals {
+    const pid = reader.projectId(project);
+    if (pid === undefined) return emptyTotals();
+    // The overview's totals: the same slice (rollup and bounds) and the same fold.
+    const scope = range.bucket === 'day' && !dailyMatches() ? hourly(range) : range;
+    return totalsOf(sliceOf(reader, scope, pid, () => {}).groups);
+  }
+
+  function sessions(range: RangeInfo, project: string | null): SessionUsage[] {
+    const pid = reader.projectId(project);
+    if (pid === undefined) return [];
+    const rows = run(perSession, pid, ...hourBounds(range.fromMs, range.toMs)) as SessionRow[];
+    if (!rows.length) return [];
+    const models = reader.models();
+    const heads = new Map<number, { sid: string; title: string; encoded: string; cwd: string | null }>();
+    for (const h of sessionHeads.all() as { id: number; sid: string; title: string; encoded: string; cwd: string | null }[]) heads.set(h.id, h);
+    const acc = new Map<number, { first: number; last: number; totals: Totals; cells: Map<number, ModelUsage> }>();
+    for (const r of rows) {
+      let a = acc.get(r[0]);
+      if (!a) acc.set(r[0], (a = { first: Infinity, last: -Infinity, totals: emptyTotals(), cells: new Map() }));
+      a.first = Math.min(a.first, r[8]);
+      a.last = Math.max(a.last, r[9]);
+      add(a.totals, r);
+      let u = a.cells.get(r[1]);
+      if (!u) a.cells.set(r[1], (u = { model: models.get(r[1])?.name ?? '', ...emptyTotals() }));
+      add(u, r);
+    }
+    return [...acc]
+      .sort(([, a], [, b]) => b.totals.cost - a.totals.cost || b.last - a.last)
+      .map(([id, a]) => {
+        const h = heads.get(id);
+        return {
+          sessionId: h?.sid ?? String(id),
+          title: h?.title ?? String(id),
+          project: { id: h?.encoded ?? '', name: h ? projectName(h.encoded, h.cwd) : '' },
+          firstActivity: iso(a.first),
+          lastActivity: iso(a.last),
+          totals: a.totals,
+          models: visible(a.cells, models),
+        };
+      });
+  }
+
+  function blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[] {
+    const pid = reader.projectId(project);
+    if (pid === undefined) return [];
+    return blocksOverlapping(reader, pid, reader.models(), range.fromMs, range.toMs, now)
+      .reverse()
+      .map((b) => {
+        // A block starts in the hour of its first entry, so that hour's row has the entry's time.
+        const hour = Date.parse(b.start) / HOUR_MS;
+        const first = reader.hours(hour, hour + 1, pid)[0]?.[H.first] ?? Date.parse(b.start);
+        return { ...b, firstActivity: iso(first) };
+      });
+  }
+
+  function status(sessionId: string | null, now: number): StatusFigures {
+    let sessionCostUsd: number | null = null;
+    const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
+    if (s) sessionCostUsd = sessionCost.get({ session: s[0], project: s[1] }) as number;
+    // The overview's `today`: the local day's row of usage_daily (else, in another zone, the UTC hours starting in it).
+    const dayStart = startOfDay(now);
+    const dayEnd = addDays(dayStart, 1);
+    const [t0, t1] = hourBounds(dayStart, dayEnd);
+    const today = totalsOf(dailyMatches()
+      ? reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, null)
+      : reader.groups({ unit: 'hour', from: t0, to: t1 }, null)).cost;
+    const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
+    return { sessionCost: sessionCostUsd, todayCost: today, block };
+  }
+
+  return {
+    days,
+    totals,
+    sessions,
+    blocks,
+    status,
+    priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
+    fileState(path) {
+      const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;
+      return r ? { size: r.size, mtimeMs: r.mtimeMs, gone: r.gone === 1 } : null;
+    },
+  };
+}
+
+function add(t: Totals, r: UnitRow | SessionRow): void {
+  t.messages += r[2];
+  t.inputTokens += r[3];
+  t.outputTokens += r[4];
+  t.cacheCreationTokens += r[5];
+  t.cacheReadTokens += r[6];
+  t.totalTokens += r[3] + r[4] + r[5] + r[6];
+  t.cost += r[7];
+}
+
+function visible(cells: Map<number, ModelUsage>, models: Map<number, ModelInfo>): ModelUsage[] {
+  return [...cells]
+    .filter(([id]) => !(models.get(id)?.hidden ?? true))
+    .map(([, u]) => u)
+    .sort((a, b) => b.cost - a.cost || a.model.localeCompare(b.model));
+}
