@@ -74,6 +74,8 @@ export interface ProjectRow {
 export interface Overview {
   range: RangeInfo;
   project: string | null;
+  /** The repository scope (its main checkout path), null when none. */
+  repository: string | null;
   indexing: IndexingState;
   totals: Totals & { sessions: number; projects: number };
   /** Today's totals (local day), null when the range does not include today. */
@@ -128,6 +130,8 @@ export interface BurnRate {
 export interface Insights {
   range: RangeInfo;
   project: string | null;
+  /** The repository scope (its main checkout path), null when none. */
+  repository: string | null;
   indexing: IndexingState;
   /** The most recent MAX_BLOCKS blocks overlapping the range (each computed over the whole history), most recent first. */
   blocks: Block[];

@@ -10,6 +10,7 @@ export class HttpError extends Error {
 export const Errors = {
   badRange: () => new HttpError(400, 'Invalid date range'),
   badProject: () => new HttpError(400, 'Invalid project'),
+  badRepository: () => new HttpError(400, 'Invalid repository'),
   sessionNotFound: () => new HttpError(404, 'Session not found'),
   projectNotFound: () => new HttpError(404, 'Project not found'),
   repositoryNotFound: () => new HttpError(404, 'Repository not found'),

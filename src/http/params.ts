@@ -114,6 +114,17 @@ export function parseProject(q: Query): string | null {
   return p;
 }
 
+/** Longest repository id (a main checkout's path) accepted. */
+export const MAX_REPOSITORY_LENGTH = 4096;
+
+/** `repository` beside `project`: a main checkout's path; null when absent, 400 when too long (an unknown one is the route's 400). */
+export function parseRepository(q: Query): string | null {
+  const r = one(q, 'repository');
+  if (r === undefined || r === '') return null;
+  if (r.length > MAX_REPOSITORY_LENGTH) throw Errors.badRepository();
+  return r;
+}
+
 export function isProjectName(s: string): boolean {
   return PROJECT_RE.test(s);
 }

@@ -164,6 +164,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projects: guard(q.projects),
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
+    knowsRepository: guard(q.knowsRepository),
     repository: guard(q.repository),
   };
 }

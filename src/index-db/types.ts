@@ -49,10 +49,12 @@ export interface IndexStats {
   newestTs: number | null;
 }
 
-/** Query filter: the resolved range plus an optional project (encoded folder name). */
+/** Query filter: the resolved range plus an optional project (encoded folder name) and repository (both: their intersection). */
 export interface QueryScope {
   range: RangeInfo;
   project: string | null;
+  /** A repository's main checkout path: its folders (decisions.md "Repository"). */
+  repository?: string | null;
   /** "now" for today/active-block decisions (epoch ms); injectable for tests. */
   now: number;
 }
@@ -82,6 +84,8 @@ export interface Queries {
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
   /** null when the session is unknown. */
   session(sessionId: string, scope: QueryScope): SessionDetail | null;
+  /** Whether some project folder belongs to the repository (its main checkout's path). */
+  knowsRepository(id: string): boolean;
   /** null when no project folder belongs to the repository (its main checkout's path). */
   repository(id: string, scope: QueryScope): RepositoryDetail | null;
 }

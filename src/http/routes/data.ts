@@ -5,7 +5,7 @@
 import type { Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import { Errors } from '../errors.ts';
-import { isProjectName, parseProject, parseRange, rangeKey, type Query, type RangeDefault } from '../params.ts';
+import { isProjectName, MAX_REPOSITORY_LENGTH, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
 import type { IndexingState } from '../api-types.ts';
@@ -20,7 +20,7 @@ interface Resolved {
   indexing: IndexingState;
 }
 
-/** Registers one cached data route. `projectParam`: whether `?project=` applies (else it is ignored). */
+/** Registers one cached data route. `projectParam`: whether `?project=` and `?repository=` apply (else they are ignored). */
 function dataRoute(
   app: Polka,
   ctx: RouteContext,
@@ -33,10 +33,16 @@ function dataRoute(
     const now = ctx.now();
     const range = parseRange(q, opts.fallback, now);
     const project = opts.projectParam ? parseProject(q) : null;
+    const repository = opts.projectParam ? parseRepository(q) : null;
     const indexing = ctx.indexing();
-    const key = [path, opts.id?.(req) ?? '', rangeKey(range), project ?? '', indexing.done ? 'ready' : 'indexing'].join('|');
-    const scope: QueryScope = { range, project, now };
-    const entry = await ctx.cache.get(key, () => compute({ scope, indexing }, req), indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
+    // JSON: a repository path may hold any character, the separator included.
+    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, indexing.done]);
+    const scope: QueryScope = { range, project, repository, now };
+    const run = () => {
+      if (repository !== null && !ctx.index.queries.knowsRepository(repository)) throw Errors.badRepository();
+      return compute({ scope, indexing }, req);
+    };
+    const entry = await ctx.cache.get(key, run, indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
     sendEntry(req, res, entry);
   });
 }
@@ -68,7 +74,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   };
   dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope }, req) => {
     const id = repositoryOf(req);
-    const found = id && id.length <= 4096 ? q().repository(id, scope) : null;
+    const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope) : null;
     if (!found) throw Errors.repositoryNotFound();
     return found;
   });

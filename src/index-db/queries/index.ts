@@ -21,6 +21,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
     projects: (scope) => projects(reader, syncTimeZone, scope),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
     session: createSession(db),
+    knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: createRepository(db, reader, syncTimeZone),
   };
 }

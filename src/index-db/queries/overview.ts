@@ -5,13 +5,14 @@ import { addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesSta
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { addDays, dayNumber, exactHours, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
+import { resolveScope } from './scope.ts';
 
 export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'> {
   const { range } = scope;
   const models = reader.models();
-  const pid = reader.projectId(scope.project);
+  const pid = resolveScope(reader.projects(), scope);
   const empty: Omit<Overview, 'health'> = {
-    range, project: scope.project, indexing, dirs,
+    range, project: scope.project, repository: scope.repository ?? null, indexing, dirs,
     totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
     costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [],
   };

@@ -34,7 +34,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const { range } = scope;
     const info = reader.projects().get(pid)!;
     const models = reader.models();
-    const slice = sliceOf(reader, range, pid, syncTimeZone);
+    const slice = sliceOf(reader, range, [pid], syncTimeZone);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
     const rows = (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
     const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
@@ -74,7 +74,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
       range,
       project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
-      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
+      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour([pid])), models),
       costByModel: costByModel(slice.groups, models),
       sessions,
       branches: branches.branches,
