@@ -170,9 +170,36 @@ export function saveRange(range: RangeSel): void {
   writeStore(KEYS.range, rangeToString(range));
 }
 
+// A scope is an encoded project folder, or a repository's folders as `repo:<main checkout path>` (the key of its row
+// in the grouped project table; folder ids never contain ':').
+const REPO_SCOPE = 'repo:';
+
+/** The scope of a repository: every folder of its main checkout `id`. */
+export const repositoryScope = (id: string): string => `${REPO_SCOPE}${id}`;
+
+/** The repository path of a repository scope, null for a project scope. */
+export function scopeRepository(scope: string): string | null {
+  return scope.startsWith(REPO_SCOPE) ? scope.slice(REPO_SCOPE.length) : null;
+}
+
+/** A project id, or a repository scope whose path is bounded like the server's check. */
+export function isScope(s: unknown): s is string {
+  if (isId(s)) return true;
+  if (typeof s !== 'string') return false;
+  const repo = scopeRepository(s);
+  return repo !== null && repo.length > 0 && repo.length <= 4096;
+}
+
+/** The data routes' query for a scope: `project=` or `repository=`. */
+export function scopeParams(scope: string | null): Record<string, string> {
+  if (scope === null) return {};
+  const repository = scopeRepository(scope);
+  return repository === null ? { project: scope } : { repository };
+}
+
 export function loadScope(): string | null {
   const s = readStore(KEYS.scope);
-  return isId(s) ? s : null;
+  return isScope(s) ? s : null;
 }
 
 export function saveScope(project: string | null): void {

@@ -9,13 +9,14 @@ import {
   RANGE_PRESETS,
   fromUrl,
   initialState,
-  isId,
+  isScope,
   normalizeNav,
   rangeLabel,
   sameRange,
   saveNav,
   saveRange,
   saveScope,
+  scopeRepository,
   toUrl,
 } from '../state.ts';
 import type { Nav, RangeSel, TopView, View } from '../state.ts';
@@ -213,9 +214,12 @@ export class CostApp extends LitElement {
     if (next) this.setRange(next.range);
   }
 
-  /** `persist` is false for the hub's project: the hub owns it, and a standalone reload should not inherit it. */
+  /**
+   * `project`: a folder id or a repository scope (state.ts). `persist` is false for the hub's project: the hub owns
+   * it, and a standalone reload should not inherit it.
+   */
   setScope(project: string | null, name: string | null, persist = true): void {
-    const p = isId(project) ? project : null;
+    const p = isScope(project) ? project : null;
     this._scopeName = p ? name : null;
     if (p === this._scope) return;
     this._scope = p;
@@ -235,8 +239,10 @@ export class CostApp extends LitElement {
     if (!scope || this._scopeName) return;
     try {
       const rows = await api.get<ProjectRow[]>('/api/projects', {});
-      const row = Array.isArray(rows) ? rows.find((r) => r.id === scope) : undefined;
-      if (row && this._scope === scope && !this._scopeName) this._scopeName = row.name;
+      const repository = scopeRepository(scope);
+      const row = Array.isArray(rows) ? rows.find((r) => (repository === null ? r.id === scope : r.repository.id === repository)) : undefined;
+      const name = row && (repository === null ? row.name : row.repository.name);
+      if (name && this._scope === scope && !this._scopeName) this._scopeName = name;
     } catch {
       /* the chip keeps the encoded name; the error is already a toast */
     }
@@ -359,7 +365,7 @@ export class CostApp extends LitElement {
       case 'detail':
         return html`<cost-session-view .range=${this._range} .session=${n.session ?? ''} .refreshKey=${k}></cost-session-view>`;
       case 'repository':
-        return html`<cost-repository-view .range=${this._range} .repository=${n.repository ?? ''} .refreshKey=${k}></cost-repository-view>`;
+        return html`<cost-repository-view .range=${this._range} .scope=${this._scope} .repository=${n.repository ?? ''} .refreshKey=${k}></cost-repository-view>`;
     }
   }
 

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams } from '../state.ts';
+import { rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
@@ -70,7 +70,7 @@ export class CostOverviewView extends LitElement {
     args: () => [this.range, this.scope] as const,
     refreshKey: () => this.refreshKey,
     load: async ([range, scope], signal): Promise<Loaded> => {
-      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal);
+      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...scopeParams(scope) }, signal);
       // An empty range: ask whether anything was indexed at all, to say which empty state applies.
       const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
       return { data, anyData };
@@ -82,9 +82,10 @@ export class CostOverviewView extends LitElement {
       {
         key: 'scope', label: '', sortable: false, csv: false, value: () => null,
         render: (p) => {
-          if (p.folders) return nothing; // scopes are per folder
+          // A repository row's id is its scope (repositories.ts), so it scopes every folder it sums.
           const on = this.scope === p.id;
-          return html`<button class="icon ${on ? 'on' : ''}" title=${on ? 'Clear the project scope' : `Limit every view to ${p.name}`}
+          const what = p.folders ? 'repository' : 'project';
+          return html`<button class="icon ${on ? 'on' : ''}" title=${on ? `Clear the ${what} scope` : `Limit every view to ${p.folders ? `every folder of ${p.name}` : p.name}`}
             aria-label=${on ? `Clear scope ${p.name}` : `Scope to ${p.name}`} aria-pressed=${on}
             @click=${(e: Event) => { e.stopPropagation(); emit(this, 'scope', on ? { project: null } : { project: p.id, name: p.name }); }}>
             <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2" fill="currentColor"/></svg>
@@ -171,7 +172,7 @@ export class CostOverviewView extends LitElement {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range${d.project ? ' or clear the project scope' : ''}.`}></cost-empty>`
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}></cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
