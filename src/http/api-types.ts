@@ -86,6 +86,8 @@ export interface Overview {
   costByModel: ModelCost[];
   projects: ProjectRow[];
   unpricedModels: UnpricedModel[];
+  /** Per machine, most expensive first, when the index holds more than one machine; empty with one. */
+  machines: MachineRow[];
   /** The config dirs read (for empty-state messages). */
   dirs: string[];
   health: DataHealth;
@@ -163,6 +165,15 @@ export interface SessionRow extends Tokens {
   gone: boolean;
   /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
   branches: string[];
+}
+
+/** The usage read from one machine's dirs in the range (decisions.md "Several machines"). */
+export interface MachineRow extends Totals {
+  /** Its --dir label, or this machine's --machine name for the unlabelled dirs. */
+  machine: string;
+  sessions: number;
+  /** ISO time of its last entry in the range, null when none. */
+  lastActivity: string | null;
 }
 
 /** A project's usage on one git branch in the range. */

@@ -165,6 +165,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
     knowsRepository: guard(q.knowsRepository),
+    knowsMachine: guard(q.knowsMachine),
     repository: guard(q.repository),
   };
 }

@@ -18,6 +18,8 @@ export interface Pipeline {
 
 export interface PipelineOptions {
   projectsDirs: readonly string[];
+  /** The machine of each projects dir (its --dir label; null or absent: this machine). */
+  machines?: readonly (string | null)[];
   index: IndexDb;
   log: Log;
   threads?: number;
@@ -34,10 +36,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const roles = new Map<string, FileRole | null>();
   const roleFor = async (file: string): Promise<FileRole | null> => {
     if (roles.has(file)) return roles.get(file)!;
-    const dir = projectsDirs.find((d) => roleOf(d, file));
-    const base = dir ? roleOf(dir, file) : null;
+    const i = projectsDirs.findIndex((d) => roleOf(d, file));
+    const base = i >= 0 ? roleOf(projectsDirs[i]!, file) : null;
     const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
-    const role = base ? { ...base, ...meta } : null;
+    // Every entry belongs to the machine of the dir it was read from.
+    const role = base ? { ...base, ...meta, machine: opts.machines?.[i] ?? null } : null;
     roles.set(file, role);
     return role;
   };

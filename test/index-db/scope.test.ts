@@ -13,6 +13,7 @@ import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { parseRange } from '../../src/http/params.ts';
 import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { near } from '../helpers/near.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
@@ -29,21 +30,6 @@ async function indexOf(projects: string): Promise<IndexDb> {
   await pipeline.ingest.idle();
   await pipeline.close();
   return index;
-}
-
-/** Equal, numbers to 1e-9 relative (sums of the same rows in another order). */
-function near(a: unknown, b: unknown, at = '$'): void {
-  if (typeof a === 'number' && typeof b === 'number') {
-    assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)), `${at}: ${a} != ${b}`);
-  } else if (Array.isArray(a) && Array.isArray(b)) {
-    assert.is(a.length, b.length, `${at}.length`);
-    a.forEach((x, i) => near(x, b[i], `${at}[${i}]`));
-  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    assert.equal(Object.keys(a).sort(), Object.keys(b).sort(), `${at} keys`);
-    for (const k of Object.keys(a)) near((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
-  } else {
-    assert.equal(a, b, at);
-  }
 }
 
 const ranges = {

@@ -5,7 +5,7 @@
 import type { Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import { Errors } from '../errors.ts';
-import { isProjectName, MAX_REPOSITORY_LENGTH, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
+import { isProjectName, MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
 import type { IndexingState } from '../api-types.ts';
@@ -20,7 +20,7 @@ interface Resolved {
   indexing: IndexingState;
 }
 
-/** Registers one cached data route. `projectParam`: whether `?project=` and `?repository=` apply (else they are ignored). */
+/** Registers one cached data route. `projectParam`: whether `?project=`, `?repository=` and `?machine=` apply (else they are ignored). */
 function dataRoute(
   app: Polka,
   ctx: RouteContext,
@@ -34,12 +34,16 @@ function dataRoute(
     const range = parseRange(q, opts.fallback, now);
     const project = opts.projectParam ? parseProject(q) : null;
     const repository = opts.projectParam ? parseRepository(q) : null;
+    const label = opts.projectParam ? parseMachineParam(q) : null;
     const indexing = ctx.indexing();
     // JSON: a repository path may hold any character, the separator included.
-    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, indexing.done]);
-    const scope: QueryScope = { range, project, repository, now };
+    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, label, indexing.done]);
+    // This machine's name scopes its unlabelled dirs (null); absent, every machine.
+    const machine = label === null ? undefined : label === ctx.config.machine ? null : label;
+    const scope: QueryScope = { range, project, repository, machine, now };
     const run = () => {
       if (repository !== null && !ctx.index.queries.knowsRepository(repository)) throw Errors.badRepository();
+      if (machine && !ctx.index.queries.knowsMachine(machine)) throw Errors.badMachine();
       return compute({ scope, indexing }, req);
     };
     const entry = await ctx.cache.get(key, run, indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
@@ -51,7 +55,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const q = () => ctx.index.queries;
 
   dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) => ({
-    ...q().overview(scope, indexing, ctx.config.dirs),
+    ...q().overview(scope, indexing, ctx.config.dirs, ctx.config.machine),
     health: healthOf(ctx.index.stats(), scope.now),
   }));
   dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>

@@ -42,6 +42,8 @@ export interface ProjectInfo {
   name: string;
   /** The repository the folder belongs to: its main checkout's path and last segment (the folder itself until resolved). */
   repository: { id: string; name: string };
+  /** The --dir label the folder was read under; null: this machine's unlabelled dirs. */
+  machine: string | null;
 }
 
 /** One usage entry as `entries()` returns it: [ts, messages (1), input, output, cache write, cache read, cost, model id]. */
@@ -64,7 +66,7 @@ export class Reader {
   constructor(db: Database.Database) {
     this.s = {
       models: db.prepare('SELECT id, name, priced FROM models'),
-      projects: db.prepare('SELECT id, encoded, cwd, repo FROM projects'),
+      projects: db.prepare('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id'),
     };
     const raw = (st: Database.Statement) => st.raw(true);
     const pluck = (st: Database.Statement) => st.pluck();
@@ -113,10 +115,10 @@ export class Reader {
 
   projects(): Map<number, ProjectInfo> {
     const out = new Map<number, ProjectInfo>();
-    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null }[]) {
+    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
       const name = projectName(r.encoded, r.cwd);
       const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
-      out.set(r.id, { id: r.encoded, name, repository });
+      out.set(r.id, { id: r.encoded, name, repository, machine: r.machine });
     }
     return out;
   }
