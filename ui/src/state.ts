@@ -222,6 +222,15 @@ export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
   return { view: 'overview', project: null, session: null, repository: null };
 }
 
+/** The server's machine label pattern (decisions.md "Several machines"). */
+const MACHINE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The machine filter of a URL (`machine=<label>`), null for every machine. Kept in the URL only, not in storage. */
+export function machineFromUrl(search: string): string | null {
+  const m = new URLSearchParams(search).get('machine');
+  return m !== null && MACHINE_RE.test(m) ? m : null;
+}
+
 /** What a URL asks for; `nav` is null when the URL names no view (then storage decides). */
 export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | null } {
   const q = new URLSearchParams(search);
@@ -237,14 +246,15 @@ export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | nu
 }
 
 /** The query string for a state; keeps unrelated params (e.g. a hub's) untouched. */
-export function toUrl(nav: Nav, range: RangeSel, base: string = location.search): string {
+export function toUrl(nav: Nav, range: RangeSel, base: string = location.search, machine: string | null = null): string {
   const q = new URLSearchParams(base);
-  for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to']) q.delete(k);
+  for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to', 'machine']) q.delete(k);
   q.set('view', nav.view);
   if (nav.project && nav.view !== 'overview' && nav.view !== 'insights') q.set('project', nav.project);
   if (nav.session) q.set('session', nav.session);
   if (nav.repository) q.set('repository', nav.repository);
   q.set('range', rangeToString(range));
+  if (machine !== null) q.set('machine', machine);
   return `?${q.toString()}`;
 }
 

@@ -43,24 +43,28 @@ export class CostInsightsView extends LitElement {
   static override properties = {
     range: { attribute: false },
     scope: { attribute: false },
+    machine: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
+  /** The machine filter (a label), null for every machine. */
+  declare machine: string | null;
   declare refreshKey: number;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
+    this.machine = null;
     this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {
-    args: () => [this.range, this.scope] as const,
+    args: () => [this.range, this.scope, this.machine] as const,
     refreshKey: () => this.refreshKey,
-    load: ([range, scope], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope) }, signal),
+    load: ([range, scope, machine], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal),
   });
 
   private _blockColumns(): Column<Block>[] {
