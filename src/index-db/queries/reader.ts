@@ -123,13 +123,6 @@ export class Reader {
     return out;
   }
 
-  /** Internal id of an encoded project name; null for none, undefined when unknown. */
-  projectId(encoded: string | null): number | null | undefined {
-    if (encoded === null) return null;
-    for (const [id, p] of this.projects()) if (p.id === encoded) return id;
-    return undefined;
-  }
-
   /** Sums per project x model x main/subagent over the span. */
   groups(span: Span, scope: ProjectSet): RollRow[] {
     return this.all(`groups-${span.unit}`, scope, span.from, span.to) as RollRow[];
