@@ -26,7 +26,7 @@ export interface CliArgs {
   help: string | null;
 }
 
-const SERVER_FLAGS = new Set(['dir', 'index', 'prices', 'offline', 'cost-mode']);
+const SERVER_FLAGS = new Set(['dir', 'index', 'prices', 'offline', 'cost-mode', 'machine']);
 const BOOL = new Set(['offline', 'json', 'help']);
 const SHORT: Record<string, string> = { j: 'json', s: 'since', u: 'until', p: 'project', z: 'timezone', h: 'help' };
 const REPORT_FLAGS = ['since', 'until', 'project', 'timezone', 'json'];
@@ -37,7 +37,8 @@ const FLAGS_OF: Record<CommandName, string[]> = {
 };
 
 const COMMON_HELP = `Index options (the server's; the same flags find the same index file):
-  --dir <path[,path...]>  Config dir(s) to read (AGENT_CONFIG_DIR, AGENT_DIR; default ~/.claude)
+  --dir <path[,path...]>  Config dir(s) to read (AGENT_CONFIG_DIR, AGENT_DIR; default ~/.claude); label=path: another machine's
+  --machine <name>        This machine's label (default: the host name)
   --index <file>          Index database file (COST_INDEX; default in the user cache dir)
   --prices <url|file>     Price catalogue source (PRICES_URL)
   --offline               Never fetch prices from the network

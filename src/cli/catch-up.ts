@@ -14,6 +14,8 @@ const POOL_BYTES = 16 << 20;
 export interface CatchUpOptions {
   index: IndexDb;
   projectsDirs: readonly string[];
+  /** The machine label of each projects dir (null: this machine), as the server's pipeline takes it. */
+  machines?: readonly (string | null)[];
   /** The table to write with, asked for only when something is to be read. */
   prices: () => Promise<PriceTable>;
   /** Told once when the work is big enough to deserve a line (a first index). */
@@ -56,7 +58,7 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
   const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
-  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs).of, log: opts.log });
+  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log });
   for (const f of dirty) ingest.check(f.path);
   await ingest.idle();
   await ingest.close();

@@ -24,7 +24,7 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
       markUpdated(args.config.indexPath);
       const started = Date.now();
       const r = await catchUp({
-        index: opened.index, projectsDirs: args.config.projectsDirs, log: warn,
+        index: opened.index, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
         prices: () => pricesFor(args.config, warn),
         onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB); later runs read only what changed`),
       });

@@ -74,6 +74,8 @@ export interface ProjectRow {
 export interface Overview {
   range: RangeInfo;
   project: string | null;
+  /** The repository scope (its main checkout path), null when none. */
+  repository: string | null;
   indexing: IndexingState;
   totals: Totals & { sessions: number; projects: number };
   /** Today's totals (local day), null when the range does not include today. */
@@ -84,6 +86,8 @@ export interface Overview {
   costByModel: ModelCost[];
   projects: ProjectRow[];
   unpricedModels: UnpricedModel[];
+  /** Per machine, most expensive first, when the index holds more than one machine; empty with one. */
+  machines: MachineRow[];
   /** The config dirs read (for empty-state messages). */
   dirs: string[];
   health: DataHealth;
@@ -128,6 +132,8 @@ export interface BurnRate {
 export interface Insights {
   range: RangeInfo;
   project: string | null;
+  /** The repository scope (its main checkout path), null when none. */
+  repository: string | null;
   indexing: IndexingState;
   /** The most recent MAX_BLOCKS blocks overlapping the range (each computed over the whole history), most recent first. */
   blocks: Block[];
@@ -159,6 +165,15 @@ export interface SessionRow extends Tokens {
   gone: boolean;
   /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
   branches: string[];
+}
+
+/** The usage read from one machine's dirs in the range (decisions.md "Several machines"). */
+export interface MachineRow extends Totals {
+  /** Its --dir label, or this machine's --machine name for the unlabelled dirs. */
+  machine: string;
+  sessions: number;
+  /** ISO time of its last entry in the range, null when none. */
+  lastActivity: string | null;
 }
 
 /** A project's usage on one git branch in the range. */

@@ -10,6 +10,8 @@ export class HttpError extends Error {
 export const Errors = {
   badRange: () => new HttpError(400, 'Invalid date range'),
   badProject: () => new HttpError(400, 'Invalid project'),
+  badRepository: () => new HttpError(400, 'Invalid repository'),
+  badMachine: () => new HttpError(400, 'Invalid machine'),
   sessionNotFound: () => new HttpError(404, 'Session not found'),
   projectNotFound: () => new HttpError(404, 'Project not found'),
   repositoryNotFound: () => new HttpError(404, 'Repository not found'),

@@ -9,8 +9,10 @@ const TOKEN_TYPES = [
   ['cache_read', 'cacheRead'],
 ] as const;
 
+/** `machine`: this machine's name, the label of the series read from unlabelled dirs. */
 export function metricFamilies(snap: MetricsSnapshot, machine: string): Family[] {
-  const labelsOf = (s: MetricsSnapshot['series'][number]): Labels => ({ machine, project: s.project, project_name: s.projectName, model: s.model });
+  const labelsOf = (s: MetricsSnapshot['series'][number]): Labels =>
+    ({ machine: s.machine ?? machine, project: s.project, project_name: s.projectName, model: s.model });
   const gauge = (name: string, help: string, v: number | null): Family => ({ name, help, type: 'gauge', samples: v === null ? [] : [{ labels: {}, value: v }] });
   return [
     {

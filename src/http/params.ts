@@ -3,6 +3,7 @@
 // 23 or 25 hours long. Bad input throws an HttpError with status 400.
 import type { RangeInfo } from './api-types.ts';
 import { Errors } from './errors.ts';
+import { MACHINE_RE } from '../main/config.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -112,6 +113,25 @@ export function parseProject(q: Query): string | null {
   if (p === undefined || p === '') return null;
   if (!PROJECT_RE.test(p)) throw Errors.badProject();
   return p;
+}
+
+/** Longest repository id (a main checkout's path) accepted. */
+export const MAX_REPOSITORY_LENGTH = 4096;
+
+/** `repository` beside `project`: a main checkout's path; null when absent, 400 when too long (an unknown one is the route's 400). */
+export function parseRepository(q: Query): string | null {
+  const r = one(q, 'repository');
+  if (r === undefined || r === '') return null;
+  if (r.length > MAX_REPOSITORY_LENGTH) throw Errors.badRepository();
+  return r;
+}
+
+/** `machine` beside `project`: a machine label; null when absent, 400 when it is no label (an unknown one is the route's 400). */
+export function parseMachineParam(q: Query): string | null {
+  const m = one(q, 'machine');
+  if (m === undefined || m === '') return null;
+  if (!MACHINE_RE.test(m)) throw Errors.badMachine();
+  return m;
 }
 
 export function isProjectName(s: string): boolean {

@@ -17,8 +17,13 @@ interface AgentInfo {
   description: string | null;
 }
 
+/** Key of a project folder of a machine in `Catalog.projects` (machine id null: this machine). */
+const projectKey = (encoded: string, machine: number | null): string => (machine === null ? encoded : `${machine}\n${encoded}`);
+
 export class Catalog {
+  /** projectKey -> id. */
   readonly projects = new Map<string, number>();
+  readonly machines = new Map<string, number>();
   readonly sessions = new Map<string, number>();
   readonly models = new Map<string, number>();
   /** id -> name, for repricing. */
@@ -30,6 +35,7 @@ export class Catalog {
   readonly filesById = new Map<number, FileInfo>();
 
   private readonly insProject: Database.Statement;
+  private readonly insMachine: Database.Statement;
   private readonly insSession: Database.Statement;
   private readonly insModel: Database.Statement;
   private readonly insAgent: Database.Statement;
@@ -38,7 +44,10 @@ export class Catalog {
   private readonly insBranch: Database.Statement;
 
   constructor(db: Database.Database, private readonly undo: UndoLog) {
-    for (const r of db.prepare('SELECT id, encoded FROM projects').all() as { id: number; encoded: string }[]) this.projects.set(r.encoded, r.id);
+    for (const r of db.prepare('SELECT id, name FROM machines').all() as { id: number; name: string }[]) this.machines.set(r.name, r.id);
+    for (const r of db.prepare('SELECT id, encoded, machine_id AS machine FROM projects').all() as { id: number; encoded: string; machine: number | null }[]) {
+      this.projects.set(projectKey(r.encoded, r.machine), r.id);
+    }
     for (const r of db.prepare('SELECT id, sid FROM sessions').all() as { id: number; sid: string }[]) this.sessions.set(r.sid, r.id);
     for (const r of db.prepare('SELECT id, name FROM models').all() as { id: number; name: string }[]) {
       this.models.set(r.name, r.id);
@@ -48,7 +57,8 @@ export class Catalog {
       { id: number; session_id: number; agent: string; type: string | null; description: string | null }[];
     for (const r of agents) this.agents.set(`${r.session_id} ${r.agent}`, { id: r.id, type: r.type, description: r.description });
     for (const r of db.prepare('SELECT id, path, first_ts AS firstTs FROM files').all() as FileInfo[]) this.remember(r);
-    this.insProject = db.prepare('INSERT INTO projects (encoded) VALUES (?)');
+    this.insProject = db.prepare('INSERT INTO projects (encoded, machine_id) VALUES (?, ?)');
+    this.insMachine = db.prepare('INSERT INTO machines (name) VALUES (?)');
     this.insSession = db.prepare('INSERT INTO sessions (sid, project_id) VALUES (?, ?)');
     this.insModel = db.prepare('INSERT INTO models (name, priced) VALUES (?, ?)');
     this.insAgent = db.prepare('INSERT INTO agents (session_id, agent, type, description) VALUES (?, ?, ?, ?)');
@@ -60,12 +70,25 @@ export class Catalog {
     this.insBranch = db.prepare('INSERT INTO branches (name) VALUES (?)');
   }
 
-  project(encoded: string): number {
-    let id = this.projects.get(encoded);
+  /** The folder `encoded` of `machine` (a --dir label; null: this machine's unlabelled dirs). */
+  project(encoded: string, machine: string | null = null): number {
+    const m = machine === null ? null : this.machine(machine);
+    const key = projectKey(encoded, m);
+    let id = this.projects.get(key);
     if (id === undefined) {
-      id = Number(this.insProject.run(encoded).lastInsertRowid);
-      this.projects.set(encoded, id);
-      this.undo.push(() => this.projects.delete(encoded));
+      id = Number(this.insProject.run(encoded, m).lastInsertRowid);
+      this.projects.set(key, id);
+      this.undo.push(() => this.projects.delete(key));
+    }
+    return id;
+  }
+
+  private machine(name: string): number {
+    let id = this.machines.get(name);
+    if (id === undefined) {
+      id = Number(this.insMachine.run(name).lastInsertRowid);
+      this.machines.set(name, id);
+      this.undo.push(() => this.machines.delete(name));
     }
     return id;
   }

@@ -167,6 +167,8 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projects: guard(q.projects),
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
+    knowsRepository: guard(q.knowsRepository),
+    knowsMachine: guard(q.knowsMachine),
     repository: guard(q.repository),
   };
 }

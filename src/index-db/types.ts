@@ -16,6 +16,8 @@ export interface FileRole {
   /** From `agent-<id>.meta.json` beside a subagent file. */
   agentType: string | null;
   agentDescription: string | null;
+  /** The --dir label of the dir the file was read from; absent or null: this machine's unlabelled dirs. */
+  machine?: string | null;
 }
 
 /** Per-file read position; see ARCHITECTURE.md "cursors". */
@@ -50,17 +52,22 @@ export interface IndexStats {
   newestTs: number | null;
 }
 
-/** Query filter: the resolved range plus an optional project (encoded folder name). */
+/** Query filter: the resolved range plus an optional project (encoded folder name) and repository (both: their intersection). */
 export interface QueryScope {
   range: RangeInfo;
   project: string | null;
+  /** A repository's main checkout path: its folders (decisions.md "Repository"). */
+  repository?: string | null;
+  /** Absent: every machine; null: this machine (the unlabelled dirs); else a --dir label (decisions.md "Several machines"). */
+  machine?: string | null;
   /** "now" for today/active-block decisions (epoch ms); injectable for tests. */
   now: number;
 }
 
 /** What GET /metrics exposes: all-time sums per project x model, and the gauges of now. */
 export interface MetricsSnapshot {
-  series: { project: string; projectName: string; model: string; messages: number; input: number; output: number; cacheCreate: number; cacheRead: number; cost: number }[];
+  /** `machine`: the --dir label the entries were read under, null for this machine's unlabelled dirs. */
+  series: { machine: string | null; project: string; projectName: string; model: string; messages: number; input: number; output: number; cacheCreate: number; cacheRead: number; cost: number }[];
   /** Cost of the local day of now. */
   todayCost: number;
   /** The active 5-hour block's cost and seconds left; 0 and 0 without one. */
@@ -76,13 +83,18 @@ export interface Queries {
   /** The /metrics figures at instant `now`. */
   metrics(now: number): MetricsSnapshot;
   /** Without `health`, which the route adds from stats(). */
-  overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'>;
+  /** `machine`: this machine's name (--machine), the name of what the unlabelled dirs hold in `machines`. */
+  overview(scope: QueryScope, indexing: IndexingState, dirs: string[], machine?: string): Omit<Overview, 'health'>;
   insights(scope: QueryScope, indexing: IndexingState): Insights;
   projects(scope: QueryScope): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
   /** null when the session is unknown. */
   session(sessionId: string, scope: QueryScope): SessionDetail | null;
+  /** Whether some project folder belongs to the repository (its main checkout's path). */
+  knowsRepository(id: string): boolean;
+  /** Whether some project folder was read under the --dir label. */
+  knowsMachine(label: string): boolean;
   /** null when no project folder belongs to the repository (its main checkout's path). */
   repository(id: string, scope: QueryScope): RepositoryDetail | null;
 }

@@ -377,7 +377,7 @@ export class Writer {
 
   private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): void {
     const c = this.catalog;
-    const project = c.project(role.project);
+    const project = c.project(role.project, role.machine ?? null);
     const file = c.file(batch.path);
     const meta = batch.meta;
     // The session the file's own facts (title, prompt, cwd) belong to; none for a project-root file without ids.

@@ -18,6 +18,8 @@ export interface Config {
   dirs: string[];
   /** `<dir>/projects` for each dir: where transcripts are read. */
   projectsDirs: string[];
+  /** The machine of each dir: its `label=` (--dir), null for this machine (an unlabelled dir, or the label of --machine). */
+  dirMachines: (string | null)[];
   /** This machine's label (--machine, default the host name): the `machine` of what the dirs hold. */
   machine: string;
   /** Bearer token /metrics requires (--metrics-token, METRICS_TOKEN); null = none. */
@@ -62,7 +64,7 @@ Local cost dashboard for Claude Code transcripts.
 Options (a flag wins over its environment variable; --flag value or --flag=value):
   --port <n>              Port to listen on (PORT; default ${DEFAULT_PORT}; 0 = any free port)
   --dir <path[,path...]>  Config dir(s) to read (AGENT_CONFIG_DIR, AGENT_DIR; default ~/.claude
-                          plus ~/.config/claude)
+                          plus ~/.config/claude); label=path: another machine's synced dir
   --host <addr>           Address to bind (HOST; default 127.0.0.1)
   --allowed-hosts <list>  Extra host names accepted in the Host header (ALLOWED_HOSTS)
   --index <file>          Index database file (COST_INDEX; default in the user cache dir)
@@ -190,6 +192,17 @@ function parseMachine(raw: string, from: string): string {
   return raw;
 }
 
+/**
+ * A `--dir` entry: `label=path` when what precedes the first '=' holds no path separator (a path may hold '=' after
+ * one: `/srv/a=b`), else a path of this machine. A label that breaks the pattern is an error, not a path.
+ */
+function splitLabel(entry: string): { label: string | null; dir: string } {
+  const m = /^([^=/\\~]+)=(.*)$/.exec(entry);
+  if (!m) return { label: null, dir: entry };
+  if (!m[2]) throw new ConfigError(`Invalid config dir "${entry}": expected label=path`);
+  return { label: parseMachine(m[1]!, `--dir ${entry}`), dir: m[2] };
+}
+
 /** The host name as a label: its first DNS label, other characters replaced. */
 export function defaultMachine(hostname: string): string {
   const label = (hostname.split('.')[0] ?? '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
@@ -225,10 +238,20 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   const portEnv = envOf(env, 'PORT');
   const port = portFlag !== undefined ? parsePort(portFlag, '--port') : portEnv !== undefined ? parsePort(portEnv, 'PORT') : DEFAULT_PORT;
 
+  const machineFlag = str('machine');
+  const machine = machineFlag !== undefined ? parseMachine(machineFlag, '--machine') : defaultMachine(os.hostname());
+
   const dirRaw = str('dir') ?? envOf(env, 'AGENT_CONFIG_DIR', 'CLAUDE_CONFIG_DIR') ?? envOf(env, 'AGENT_DIR', 'CLAUDE_DIR');
   let dirs: string[];
+  const labels = new Map<string, string | null>();
   if (dirRaw !== undefined) {
-    dirs = [...new Set(parseList(dirRaw).map((d) => path.resolve(expandHome(d, home))))];
+    for (const entry of parseList(dirRaw)) {
+      const { label, dir } = splitLabel(entry);
+      const resolved = path.resolve(expandHome(dir, home));
+      // The first mention of a dir decides its machine; the label of --machine is this machine.
+      if (!labels.has(resolved)) labels.set(resolved, label === machine ? null : label);
+    }
+    dirs = [...labels.keys()];
     if (!dirs.length) throw new ConfigError(`Invalid config dir "${dirRaw}"`);
   } else {
     // The default dir may be missing (nothing used yet): the dashboard is then empty.
@@ -252,9 +275,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
   const host = (str('host') ?? envOf(env, 'HOST') ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('Invalid host ""');
 
-  const machineFlag = str('machine');
-  const machine = machineFlag !== undefined ? parseMachine(machineFlag, '--machine') : defaultMachine(os.hostname());
-
   return {
     port,
     host,
@@ -263,6 +283,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     allowedHosts: parseList(str('allowed-hosts') ?? envOf(env, 'ALLOWED_HOSTS')).map((h) => h.toLowerCase()),
     dirs,
     projectsDirs: dirs.map((d) => path.join(d, 'projects')),
+    dirMachines: dirs.map((d) => labels.get(d) ?? null),
     missingDirs,
     dirsExplicit: dirRaw !== undefined,
     open: flags.has('open'),

@@ -85,15 +85,20 @@ export async function agentMeta(file: string): Promise<AgentMeta> {
 }
 
 /** The role of each transcript (with its subagent meta), found once per path; forget(path) when it goes away. */
-export function fileRoles(projectsDirs: readonly string[]): { of(file: string): Promise<FileRole | null>; forget(file: string): void } {
+export function fileRoles(
+  projectsDirs: readonly string[],
+  /** The machine label of each projects dir (null: this machine). */
+  machines?: readonly (string | null)[],
+): { of(file: string): Promise<FileRole | null>; forget(file: string): void } {
   const roles = new Map<string, FileRole | null>();
   return {
     async of(file) {
       if (roles.has(file)) return roles.get(file)!;
-      const dir = projectsDirs.find((d) => roleOf(d, file));
-      const base = dir ? roleOf(dir, file) : null;
+      const i = projectsDirs.findIndex((d) => roleOf(d, file));
+      const base = i >= 0 ? roleOf(projectsDirs[i]!, file) : null;
       const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
-      const role = base ? { ...base, ...meta } : null;
+      // Every entry belongs to the machine of the dir it was read from.
+      const role = base ? { ...base, ...meta, machine: machines?.[i] ?? null } : null;
       roles.set(file, role);
       return role;
     },

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     file: config.indexPath,
     log,
     prices: () => prices.current(),
-    startPipeline: (db) => startPipeline({ projectsDirs: config.projectsDirs, index: db, log }),
+    startPipeline: (db) => startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log }),
   }).catch((err: unknown) => {
     if (!(err instanceof IndexWriteError)) throw err;
     process.stderr.write(`cost-dashboard: ${err.message}\n`);

@@ -18,6 +18,8 @@ export interface Pipeline {
 
 export interface PipelineOptions {
   projectsDirs: readonly string[];
+  /** The machine of each projects dir (its --dir label; null or absent: this machine). */
+  machines?: readonly (string | null)[];
   index: IndexDb;
   log: Log;
   threads?: number;
@@ -31,7 +33,7 @@ const RECHECK_MS = 30_000;
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
   const pool = createPool({ threads: opts.threads, log });
-  const roles = fileRoles(projectsDirs);
+  const roles = fileRoles(projectsDirs, opts.machines);
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   const resolveRepositories = (): void => {

@@ -182,5 +182,34 @@ t('--machine and --metrics-token (METRICS_TOKEN); the machine defaults to the ho
   }
 });
 
+t('--dir labels: label=path is that machine\'s dir, an unlabelled dir (or the label of --machine) this machine', () => {
+  const c = parse(['--machine', 'ws', '--dir', `laptop=${dirA},${dirB},ws=${path.join(home, 'synced')},box.2=~/synced,${dirA}`]);
+  assert.equal(c.dirs, [dirA, dirB, path.join(home, 'synced')], 'one entry per dir, the first mention deciding');
+  assert.equal(c.dirMachines, ['laptop', null, null]);
+  assert.equal(c.projectsDirs, [dirA, dirB, path.join(home, 'synced')].map((d) => path.join(d, 'projects')));
+  assert.is(c.indexPath, parse(['--dir', `${dirA},${dirB},${path.join(home, 'synced')}`]).indexPath, 'labels do not move the index');
+  assert.equal(parse(['--dir', dirA]).dirMachines, [null]);
+  assert.equal(parse([]).dirMachines, [null, null]);
+  assert.equal(parse([], { AGENT_CONFIG_DIR: `laptop=${dirA}` }).dirMachines, ['laptop']);
+  // '=' after a separator is part of a path
+  const eq = path.join(tmp, 'a=b');
+  fs.mkdirSync(eq, { recursive: true });
+  assert.equal([parse(['--dir', eq]).dirs, parse(['--dir', eq]).dirMachines], [[eq], [null]]);
+  for (const bad of ['-lead', 'a b', 'x'.repeat(65), 'é']) {
+    assert.match(configError(() => parse(['--dir', `${bad}=${dirA}`])).message, `Invalid machine label "${bad}" (--dir ${bad}=${dirA})`);
+  }
+  assert.match(configError(() => parse(['--dir', 'laptop='])).message, 'Invalid config dir "laptop=": expected label=path');
+});
+
+t('a bad --dir label is one line and exit code 2', () => {
+  const main = path.join(ROOT, 'src/main/index.ts');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', main, '--dir', `lap top=${dirA}`], {
+    cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...ENV },
+  });
+  assert.is(r.status, 2, r.stderr);
+  assert.match(r.stderr, 'Invalid machine label "lap top"');
+  assert.is(r.stderr.trim().split('\n').length, 1);
+});
+
 t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 t.run();

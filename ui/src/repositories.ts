@@ -1,14 +1,15 @@
 // Project folders grouped under their repository (decisions.md "Repository"): a repository with several folders in
 // the list becomes one row that sums them, its folders its children; a repository of one folder stays that folder.
 import type { ProjectRow } from '../../src/http/api-types.ts';
+import { repositoryScope } from './state.ts';
 
 export interface GroupedRow extends ProjectRow {
   /** The repository's folders, on a row that sums several; absent on a folder's own row. */
   folders?: ProjectRow[];
 }
 
-/** Row key of a repository row (folder ids never contain ':'). */
-export const repositoryKey = (id: string): string => `repo:${id}`;
+/** Row key of a repository row: its scope (folder ids never contain ':'). */
+export const repositoryKey = repositoryScope;
 
 export function groupByRepository(rows: readonly ProjectRow[]): GroupedRow[] {
   const by = new Map<string, ProjectRow[]>();

@@ -170,9 +170,36 @@ export function saveRange(range: RangeSel): void {
   writeStore(KEYS.range, rangeToString(range));
 }
 
+// A scope is an encoded project folder, or a repository's folders as `repo:<main checkout path>` (the key of its row
+// in the grouped project table; folder ids never contain ':').
+const REPO_SCOPE = 'repo:';
+
+/** The scope of a repository: every folder of its main checkout `id`. */
+export const repositoryScope = (id: string): string => `${REPO_SCOPE}${id}`;
+
+/** The repository path of a repository scope, null for a project scope. */
+export function scopeRepository(scope: string): string | null {
+  return scope.startsWith(REPO_SCOPE) ? scope.slice(REPO_SCOPE.length) : null;
+}
+
+/** A project id, or a repository scope whose path is bounded like the server's check. */
+export function isScope(s: unknown): s is string {
+  if (isId(s)) return true;
+  if (typeof s !== 'string') return false;
+  const repo = scopeRepository(s);
+  return repo !== null && repo.length > 0 && repo.length <= 4096;
+}
+
+/** The data routes' query for a scope: `project=` or `repository=`. */
+export function scopeParams(scope: string | null): Record<string, string> {
+  if (scope === null) return {};
+  const repository = scopeRepository(scope);
+  return repository === null ? { project: scope } : { repository };
+}
+
 export function loadScope(): string | null {
   const s = readStore(KEYS.scope);
-  return isId(s) ? s : null;
+  return isScope(s) ? s : null;
 }
 
 export function saveScope(project: string | null): void {
@@ -195,6 +222,15 @@ export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
   return { view: 'overview', project: null, session: null, repository: null };
 }
 
+/** The server's machine label pattern (decisions.md "Several machines"). */
+const MACHINE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The machine filter of a URL (`machine=<label>`), null for every machine. Kept in the URL only, not in storage. */
+export function machineFromUrl(search: string): string | null {
+  const m = new URLSearchParams(search).get('machine');
+  return m !== null && MACHINE_RE.test(m) ? m : null;
+}
+
 /** What a URL asks for; `nav` is null when the URL names no view (then storage decides). */
 export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | null } {
   const q = new URLSearchParams(search);
@@ -210,14 +246,15 @@ export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | nu
 }
 
 /** The query string for a state; keeps unrelated params (e.g. a hub's) untouched. */
-export function toUrl(nav: Nav, range: RangeSel, base: string = location.search): string {
+export function toUrl(nav: Nav, range: RangeSel, base: string = location.search, machine: string | null = null): string {
   const q = new URLSearchParams(base);
-  for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to']) q.delete(k);
+  for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to', 'machine']) q.delete(k);
   q.set('view', nav.view);
   if (nav.project && nav.view !== 'overview' && nav.view !== 'insights') q.set('project', nav.project);
   if (nav.session) q.set('session', nav.session);
   if (nav.repository) q.set('repository', nav.repository);
   q.set('range', rangeToString(range));
+  if (machine !== null) q.set('machine', machine);
   return `?${q.toString()}`;
 }
 

@@ -5,7 +5,7 @@
 import type { Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import { Errors } from '../errors.ts';
-import { isProjectName, parseProject, parseRange, rangeKey, type Query, type RangeDefault } from '../params.ts';
+import { isProjectName, MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
 import type { IndexingState } from '../api-types.ts';
@@ -20,7 +20,7 @@ interface Resolved {
   indexing: IndexingState;
 }
 
-/** Registers one cached data route. `projectParam`: whether `?project=` applies (else it is ignored). */
+/** Registers one cached data route. `projectParam`: whether `?project=`, `?repository=` and `?machine=` apply (else they are ignored). */
 function dataRoute(
   app: Polka,
   ctx: RouteContext,
@@ -33,10 +33,20 @@ function dataRoute(
     const now = ctx.now();
     const range = parseRange(q, opts.fallback, now);
     const project = opts.projectParam ? parseProject(q) : null;
+    const repository = opts.projectParam ? parseRepository(q) : null;
+    const label = opts.projectParam ? parseMachineParam(q) : null;
     const indexing = ctx.indexing();
-    const key = [path, opts.id?.(req) ?? '', rangeKey(range), project ?? '', indexing.done ? 'ready' : 'indexing'].join('|');
-    const scope: QueryScope = { range, project, now };
-    const entry = await ctx.cache.get(key, () => compute({ scope, indexing }, req), indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
+    // JSON: a repository path may hold any character, the separator included.
+    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, label, indexing.done]);
+    // This machine's name scopes its unlabelled dirs (null); absent, every machine.
+    const machine = label === null ? undefined : label === ctx.config.machine ? null : label;
+    const scope: QueryScope = { range, project, repository, machine, now };
+    const run = () => {
+      if (repository !== null && !ctx.index.queries.knowsRepository(repository)) throw Errors.badRepository();
+      if (machine && !ctx.index.queries.knowsMachine(machine)) throw Errors.badMachine();
+      return compute({ scope, indexing }, req);
+    };
+    const entry = await ctx.cache.get(key, run, indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
     sendEntry(req, res, entry);
   });
 }
@@ -45,7 +55,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const q = () => ctx.index.queries;
 
   dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) => ({
-    ...q().overview(scope, indexing, ctx.config.dirs),
+    ...q().overview(scope, indexing, ctx.config.dirs, ctx.config.machine),
     health: healthOf(ctx.index.stats(), scope.now),
   }));
   dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
@@ -68,7 +78,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   };
   dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope }, req) => {
     const id = repositoryOf(req);
-    const found = id && id.length <= 4096 ? q().repository(id, scope) : null;
+    const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope) : null;
     if (!found) throw Errors.repositoryNotFound();
     return found;
   });

@@ -12,6 +12,7 @@
 import type { Block, BurnRate } from '../../http/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
 import { H, type ModelInfo, type Reader } from './reader.ts';
+import type { ProjectSet } from './scope.ts';
 
 export const BLOCK_MS = 5 * HOUR_MS;
 
@@ -38,8 +39,8 @@ interface Piece {
   models: number[];
 }
 
-/** The blocks overlapping [fromMs, toMs) of the project (null: all), most recent first; `now` decides the active one. */
-export function blocksOverlapping(reader: Reader, project: number | null, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number): Block[] {
+/** The blocks overlapping [fromMs, toMs) of the projects in scope (null: all), most recent first; `now` decides the active one. */
+export function blocksOverlapping(reader: Reader, project: ProjectSet, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number): Block[] {
   const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
   // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.
   const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
@@ -80,7 +81,7 @@ export function blocksOverlapping(reader: Reader, project: number | null, models
  * first entry, or one more than 5 h after the previous entry. null when no entry is at or before `t`.
  * Only the first entry of an hour can follow such a gap, so hourly first/last times find it.
  */
-function chainStart(reader: Reader, project: number | null, t: number): number | null {
+function chainStart(reader: Reader, project: ProjectSet, t: number): number | null {
   const first = reader.firstHour(project);
   if (first === null) return null;
   let next: [number, number, number] | null = null;

@@ -81,20 +81,27 @@ export function costSeries(slice: Slice, range: RangeInfo, startMs: number, mode
   return { bucket: range.bucket, points };
 }
 
-/** Projects with usage in the rows, most expensive first. */
+/** Projects with usage in the rows, most expensive first; a folder several machines hold is one row that sums them. */
 export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>): ProjectRow[] {
-  const acc = new Map<number, { row: ProjectRow; last: number; byModel: Map<number, number> }>();
+  const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; pids: Set<number> }>();
   for (const r of rows) {
     const pid = r[C.project]!;
-    let a = acc.get(pid);
+    const p = projects.get(pid);
+    const id = p?.id ?? String(pid);
+    let a = acc.get(id);
     if (!a) {
-      const p = projects.get(pid);
       a = {
-        row: { id: p?.id ?? String(pid), name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: sessions.get(pid) ?? 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
+        row: { id, name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
         last: -Infinity,
         byModel: new Map(),
+        pids: new Set(),
       };
-      acc.set(pid, a);
+      acc.set(id, a);
+    }
+    // A session belongs to one project id, so the machines' counts add up.
+    if (!a.pids.has(pid)) {
+      a.pids.add(pid);
+      a.row.sessions += sessions.get(pid) ?? 0;
     }
     a.row.cost += r[C.cost]!;
     a.row.messages += r[C.messages]!;

@@ -11,16 +11,21 @@ import { Reader } from './reader.ts';
 import { createRepository } from './repository.ts';
 import { createSession } from './session.ts';
 
+/** The name of the unlabelled dirs' machine when the caller gives none. */
+const LOCAL = 'local';
+
 /** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
 export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
   const reader = new Reader(db);
   return {
     metrics: createMetrics(db, reader, syncTimeZone),
-    overview: (scope, indexing, dirs) => overview(reader, syncTimeZone, scope, indexing, dirs),
+    overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, syncTimeZone, scope, indexing, dirs, machine),
     insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
     projects: (scope) => projects(reader, syncTimeZone, scope),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
     session: createSession(db),
+    knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
+    knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: createRepository(db, reader, syncTimeZone),
   };
 }

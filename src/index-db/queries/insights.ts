@@ -9,6 +9,7 @@ import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { emptySlice, sliceOf } from './slice.ts';
+import { resolveScope } from './scope.ts';
 
 const TOP_TOOLS = 15;
 
@@ -17,7 +18,7 @@ export const MAX_BLOCKS = 100;
 
 export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
   const { range, now } = scope;
-  const pid = reader.projectId(scope.project);
+  const pid = resolveScope(reader.projects(), scope);
   const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
   const models = reader.models();
   const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
@@ -42,7 +43,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   }
 
   return {
-    range, project: scope.project, indexing,
+    range, project: scope.project, repository: scope.repository ?? null, indexing,
     blocks,
     blocksInRange: allBlocks.length,
     activeBlock,

@@ -27,7 +27,7 @@ export function createMetrics(db: Database.Database, reader: Reader, syncTimeZon
       const project = projects.get(p);
       // Names like <synthetic> stay out of model breakdowns (decisions.md); they cost 0.
       if (!model || model.hidden || !project) continue;
-      series.push({ project: project.id, projectName: project.name, model: model.name, messages, input, output, cacheCreate, cacheRead, cost });
+      series.push({ machine: project.machine, project: project.id, projectName: project.name, model: model.name, messages, input, output, cacheCreate, cacheRead, cost });
     }
     const dayStart = startOfDay(now);
     const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;

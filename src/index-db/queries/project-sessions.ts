@@ -29,17 +29,21 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
   const branchesOf = createBranches(db);
 
   return function projectSessions(project: string, scope: QueryScope): ProjectSessions | null {
-    const pid = reader.projectId(project);
-    if (pid === undefined || pid === null) return null;
+    // One folder name is one project, however many machines hold it (a row per machine, summed here).
+    const all = reader.projects();
+    const pids = [...all].filter(([, p]) => p.id === project).map(([id]) => id);
+    if (!pids.length) return null;
     const { range } = scope;
-    const info = reader.projects().get(pid)!;
+    const info = all.get(pids[0]!)!;
     const models = reader.models();
-    const slice = sliceOf(reader, range, pid, syncTimeZone);
+    const slice = sliceOf(reader, range, pids, syncTimeZone);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
-    const rows = (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
-    const titles = new Map((sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
-    const gone = new Map(goneInfo.all(pid) as [number, number][]);
-    const branches = branchesOf([pid], h0, h1);
+    const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
+    const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
+    // A session with transcripts under two machines' copies of the folder is gone when all of them are.
+    const gone = new Map<number, number>();
+    for (const [session, g] of pids.flatMap((pid) => goneInfo.all(pid) as [number, number][])) gone.set(session, Math.min(g, gone.get(session) ?? 1));
+    const branches = branchesOf(pids, h0, h1);
 
     const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
     for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
@@ -74,7 +78,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
       range,
       project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
-      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
+      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pids)), models),
       costByModel: costByModel(slice.groups, models),
       sessions,
       branches: branches.branches,

@@ -4,10 +4,12 @@ import type { QueryScope } from '../types.ts';
 import { projectRows } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
+import { resolveScope } from './scope.ts';
 
 export function projects(reader: Reader, syncTimeZone: () => void, scope: QueryScope): ProjectRow[] {
-  const pid = reader.projectId(scope.project);
+  const projects = reader.projects();
+  const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
   const slice = sliceOf(reader, scope.range, pid, syncTimeZone);
-  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), reader.projects(), reader.models());
+  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models());
 }

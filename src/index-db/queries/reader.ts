@@ -4,6 +4,7 @@
 // :30 or :45 zone and for the hour where a 5-hour block ends.
 import type Database from 'better-sqlite3';
 import type { HourSpan } from '../time.ts';
+import type { ProjectSet } from './scope.ts';
 
 /**
  * Column positions of a group row (per project x model x main/subagent) as returned by `groups()`.
@@ -41,6 +42,8 @@ export interface ProjectInfo {
   name: string;
   /** The repository the folder belongs to: its main checkout's path and last segment (the folder itself until resolved). */
   repository: { id: string; name: string };
+  /** The --dir label the folder was read under; null: this machine's unlabelled dirs. */
+  machine: string | null;
 }
 
 /** One usage entry as `entries()` returns it: [ts, messages (1), input, output, cache write, cache read, cost, model id]. */
@@ -54,52 +57,51 @@ export function projectName(encoded: string, cwd: string | null): string {
 
 const TABLE = { hour: 'usage_hourly_model', day: 'usage_daily' } as const;
 
+/** Where a scoped statement's SQL takes the project condition. */
+const AND_SCOPE = '{scope}';
+
 export class Reader {
   private readonly s: Record<string, Database.Statement>;
 
   constructor(db: Database.Database) {
-    const sessions = 'SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ?';
-    const hours = `SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts),
-      group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ?`;
     this.s = {
       models: db.prepare('SELECT id, name, priced FROM models'),
-      projects: db.prepare('SELECT id, encoded, cwd, repo FROM projects'),
-      hoursAll: db.prepare(`${hours} GROUP BY hour`).raw(true),
-      hoursProject: db.prepare(`${hours} AND project_id = ? GROUP BY hour`).raw(true),
-      sessionsAll: db.prepare(`${sessions} GROUP BY project_id`).raw(true),
-      sessionsProject: db.prepare(`${sessions} AND project_id = ? GROUP BY project_id`).raw(true),
-      firstHourAll: db.prepare('SELECT min(hour) FROM usage_hourly_model').pluck(),
-      firstHourProject: db.prepare('SELECT min(hour) FROM usage_hourly_model WHERE project_id = ?').pluck(),
-      // The usage of the partial UTC hours at the edges of a range, from the messages themselves.
-      sessionsEdgesAll: db.prepare(`SELECT project_id, count(*) FROM (SELECT project_id, session_id FROM usage_hourly WHERE hour >= ? AND hour < ?
-        UNION SELECT project_id, session_id FROM messages WHERE ts >= ? AND ts < ? OR ts >= ? AND ts < ?) GROUP BY project_id`).raw(true),
-      sessionsEdgesProject: db.prepare(`SELECT project_id, count(*) FROM (SELECT project_id, session_id FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = @p
-        UNION SELECT project_id, session_id FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p) GROUP BY project_id`).raw(true),
-      hourTimesAll: db.prepare('SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour ORDER BY hour DESC').raw(true),
-      hourTimesProject: db.prepare(`SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? AND project_id = ?
-        GROUP BY hour ORDER BY hour DESC`).raw(true),
-      entriesAll: db.prepare(`SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages WHERE ts >= ? AND ts < ? ORDER BY ts`).raw(true),
-      entriesProject: db.prepare(`SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
-        WHERE ts >= ? AND ts < ? AND project_id = ? ORDER BY ts`).raw(true),
+      projects: db.prepare('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id'),
     };
-    const local = 'FROM cost_local_hourly WHERE lhour >= ? AND lhour < ?';
-    this.s['series-lhour'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} GROUP BY lhour, model_id`).raw(true);
-    this.s['series-lhour-project'] = db.prepare(`SELECT lhour, model_id, sum(cost) ${local} AND project_id = ? GROUP BY lhour, model_id`).raw(true);
+    const raw = (st: Database.Statement) => st.raw(true);
+    const pluck = (st: Database.Statement) => st.pluck();
+    // Three statements per read: every project, one project (`project_id = @p`, as fast as an unscoped read) and a
+    // set of projects (a repository's folders: `@p` is a JSON array of ids).
+    const scoped = (key: string, sql: string, mode: (st: Database.Statement) => Database.Statement = raw) => {
+      this.s[key] = mode(db.prepare(sql.replaceAll(AND_SCOPE, '')));
+      this.s[`${key}-project`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id = @p')));
+      this.s[`${key}-set`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id IN (SELECT value FROM json_each(@p))')));
+    };
+    const hours = `SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts),
+      group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}`;
+    scoped('hours', `${hours} GROUP BY hour`);
+    scoped('sessions', `SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id`);
+    scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, pluck);
+    // Without a WHERE clause, min() is one step down the primary key.
+    this.s.firstHour = pluck(db.prepare('SELECT min(hour) FROM usage_hourly_model'));
+    // The usage of the partial UTC hours at the edges of a range, from the messages themselves.
+    scoped('sessionsEdges', `SELECT project_id, count(*) FROM (SELECT project_id, session_id FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      UNION SELECT project_id, session_id FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) ${AND_SCOPE}) GROUP BY project_id`);
+    scoped('hourTimes', `SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      GROUP BY hour ORDER BY hour DESC`);
+    scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
+      WHERE ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts`);
+    const local = `FROM cost_local_hourly WHERE lhour >= ? AND lhour < ? ${AND_SCOPE}`;
+    scoped('series-lhour', `SELECT lhour, model_id, sum(cost) ${local} GROUP BY lhour, model_id`);
     // In key order (no sort): the heatmap and the weeks fold it in JS.
-    this.s['local-hours'] = db.prepare(`SELECT lhour, sum(cost) ${local} GROUP BY lhour`).raw(true);
-    this.s['local-hours-project'] = db.prepare(`SELECT lhour, sum(cost) ${local} AND project_id = ? GROUP BY lhour`).raw(true);
+    scoped('local-hours', `SELECT lhour, sum(cost) ${local} GROUP BY lhour`);
     for (const [unit, table] of Object.entries(TABLE)) {
-      const where = `FROM ${table} WHERE ${unit} >= ? AND ${unit} < ?`;
-      const groups = `SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) ${where}`;
-      this.s[`groups-${unit}`] = db.prepare(`${groups} GROUP BY project_id, model_id, sub`).raw(true);
-      this.s[`groups-${unit}-project`] = db.prepare(`${groups} AND project_id = ? GROUP BY project_id, model_id, sub`).raw(true);
-      const series = `SELECT ${unit}, model_id, sum(cost) ${where}`;
-      this.s[`series-${unit}`] = db.prepare(`${series} GROUP BY ${unit}, model_id`).raw(true);
-      this.s[`series-${unit}-project`] = db.prepare(`${series} AND project_id = ? GROUP BY ${unit}, model_id`).raw(true);
-      const tools = `SELECT tool, sum(count) AS n FROM tools_${unit === 'day' ? 'daily' : 'hourly'} WHERE ${unit} >= ? AND ${unit} < ?`;
-      this.s[`tools-${unit}`] = db.prepare(`${tools} GROUP BY tool ORDER BY n DESC, tool LIMIT ?`).raw(true);
-      this.s[`tools-${unit}-project`] = db.prepare(`${tools} AND project_id = ? GROUP BY tool ORDER BY n DESC, tool LIMIT ?`).raw(true);
+      const where = `FROM ${table} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}`;
+      scoped(`groups-${unit}`, `SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) ${where} GROUP BY project_id, model_id, sub`);
+      scoped(`series-${unit}`, `SELECT ${unit}, model_id, sum(cost) ${where} GROUP BY ${unit}, model_id`);
+      scoped(`tools-${unit}`, `SELECT tool, sum(count) AS n FROM tools_${unit === 'day' ? 'daily' : 'hourly'} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}
+        GROUP BY tool ORDER BY n DESC, tool LIMIT ?`);
     }
   }
 
@@ -113,80 +115,71 @@ export class Reader {
 
   projects(): Map<number, ProjectInfo> {
     const out = new Map<number, ProjectInfo>();
-    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null }[]) {
+    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
       const name = projectName(r.encoded, r.cwd);
       const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
-      out.set(r.id, { id: r.encoded, name, repository });
+      out.set(r.id, { id: r.encoded, name, repository, machine: r.machine });
     }
     return out;
   }
 
-  /** Internal id of an encoded project name; null for none, undefined when unknown. */
-  projectId(encoded: string | null): number | null | undefined {
-    if (encoded === null) return null;
-    for (const [id, p] of this.projects()) if (p.id === encoded) return id;
-    return undefined;
-  }
-
   /** Sums per project x model x main/subagent over the span. */
-  groups(span: Span, project: number | null): RollRow[] {
-    return this.read(`groups-${span.unit}`, span, project) as RollRow[];
+  groups(span: Span, scope: ProjectSet): RollRow[] {
+    return this.all(`groups-${span.unit}`, scope, span.from, span.to) as RollRow[];
   }
 
   /** Cost per unit x model over the span, ordered by unit. */
-  series(span: Span, project: number | null): SeriesRow[] {
-    return this.read(`series-${span.unit}`, span, project) as SeriesRow[];
+  series(span: Span, scope: ProjectSet): SeriesRow[] {
+    return this.all(`series-${span.unit}`, scope, span.from, span.to) as SeriesRow[];
   }
 
   /** [local hour number, cost] over a span of local hour numbers. */
-  localHours(span: Span, project: number | null): [number, number][] {
-    return this.read('local-hours', span, project) as [number, number][];
+  localHours(span: Span, scope: ProjectSet): [number, number][] {
+    return this.all('local-hours', scope, span.from, span.to) as [number, number][];
   }
 
   /** [hour, first ts, last ts] of every UTC hour with usage in [hourFrom, hourTo), latest first. */
-  hourTimes(hourFrom: number, hourTo: number, project: number | null): [number, number, number][] {
-    return (project === null ? this.s.hourTimesAll!.all(hourFrom, hourTo) : this.s.hourTimesProject!.all(hourFrom, hourTo, project)) as [number, number, number][];
+  hourTimes(hourFrom: number, hourTo: number, scope: ProjectSet): [number, number, number][] {
+    return this.all('hourTimes', scope, hourFrom, hourTo) as [number, number, number][];
   }
 
   /** Every usage entry of [fromMs, toMs), in time order. */
-  entries(fromMs: number, toMs: number, project: number | null): EntryRow[] {
-    return (project === null ? this.s.entriesAll!.all(fromMs, toMs) : this.s.entriesProject!.all(fromMs, toMs, project)) as EntryRow[];
+  entries(fromMs: number, toMs: number, scope: ProjectSet): EntryRow[] {
+    return this.all('entries', scope, fromMs, toMs) as EntryRow[];
   }
 
   /** Totals per hour of [hourFrom, hourTo) (all models and projects in scope), ordered by hour. */
-  hours(hourFrom: number, hourTo: number, project: number | null): HourRow[] {
-    return (project === null ? this.s.hoursAll!.all(hourFrom, hourTo) : this.s.hoursProject!.all(hourFrom, hourTo, project)) as HourRow[];
+  hours(hourFrom: number, hourTo: number, scope: ProjectSet): HourRow[] {
+    return this.all('hours', scope, hourFrom, hourTo) as HourRow[];
   }
 
   /** Distinct sessions with usage in the span (its whole UTC hours and its edges), per project id. */
-  sessionCounts(hours: HourSpan, project: number | null): Map<number, number> {
-    let rows: [number, number][];
-    if (!hours.edges.length) {
-      rows = (project === null
-        ? this.s.sessionsAll!.all(hours.from, hours.to)
-        : this.s.sessionsProject!.all(hours.from, hours.to, project)) as [number, number][];
-    } else {
-      const [a = [0, 0], b = [0, 0]] = hours.edges;
-      rows = (project === null
-        ? this.s.sessionsEdgesAll!.all(hours.from, hours.to, ...a, ...b)
-        : this.s.sessionsEdgesProject!.all(hours.from, hours.to, ...a, ...b, { p: project })) as [number, number][];
-    }
-    return new Map(rows);
+  sessionCounts(hours: HourSpan, scope: ProjectSet): Map<number, number> {
+    if (!hours.edges.length) return new Map(this.all('sessions', scope, hours.from, hours.to) as [number, number][]);
+    const [a = [0, 0], b = [0, 0]] = hours.edges;
+    return new Map(this.all('sessionsEdges', scope, hours.from, hours.to, ...a, ...b) as [number, number][]);
   }
 
   /** First hour with usage (for the 'all' range), null when there is none. */
-  firstHour(project: number | null): number | null {
-    return (project === null ? this.s.firstHourAll!.get() : this.s.firstHourProject!.get(project)) as number | null;
+  firstHour(scope: ProjectSet): number | null {
+    const [st, p] = this.pick('firstHour', scope);
+    return (p === undefined ? st.get() : st.get(p)) as number | null;
   }
 
   /** The most used tools over the span. */
-  topTools(span: Span, project: number | null, limit: number): { name: string; count: number }[] {
-    return (this.read(`tools-${span.unit}`, span, project, limit) as [string, number][]).map(([name, count]) => ({ name, count }));
+  topTools(span: Span, scope: ProjectSet, limit: number): { name: string; count: number }[] {
+    return (this.all(`tools-${span.unit}`, scope, span.from, span.to, limit) as [string, number][]).map(([name, count]) => ({ name, count }));
   }
 
-  private read(name: string, span: Span, project: number | null, ...more: unknown[]): unknown[] {
-    return project === null
-      ? this.s[name]!.all(span.from, span.to, ...more)
-      : this.s[`${name}-project`]!.all(span.from, span.to, project, ...more);
+  /** The statement of `key` for the scope, and its `@p` binding (none for every project). */
+  private pick(key: string, scope: ProjectSet): [Database.Statement, { p: number | string } | undefined] {
+    if (scope === null) return [this.s[key]!, undefined];
+    if (scope.length === 1) return [this.s[`${key}-project`]!, { p: scope[0]! }];
+    return [this.s[`${key}-set`]!, { p: JSON.stringify(scope) }];
+  }
+
+  private all(key: string, scope: ProjectSet, ...args: unknown[]): unknown[] {
+    const [st, p] = this.pick(key, scope);
+    return p === undefined ? st.all(...args) : st.all(...args, p);
   }
 }

@@ -9,6 +9,7 @@ import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, sta
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
 import { H, type ModelInfo, projectName, Reader } from './reader.ts';
+import { resolveScope, type ProjectSet } from './scope.ts';
 import { sliceOf } from './slice.ts';
 
 export interface ModelUsage extends Totals {
@@ -73,9 +74,9 @@ const SUMS = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cac
 
 export function createReports(db: Database.Database): Reports {
   const reader = new Reader(db);
-  /** The statement and its project-scoped variant. */
+  /** The statement and its variant scoped to a set of project folders (a folder is one id per machine). */
   const pair = (sql: string): [Database.Statement, Database.Statement] =>
-    [db.prepare(sql).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id = ? GROUP BY')).raw(true)];
+    [db.prepare(sql).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id IN (SELECT value FROM json_each(?)) GROUP BY')).raw(true)];
   const perDay = pair(`SELECT day, model_id, ${SUMS} FROM usage_daily WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`);
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
@@ -91,8 +92,10 @@ export function createReports(db: Database.Database): Reports {
     WHERE file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project))
       AND session_id = @session`).pluck();
 
-  const run = (statements: [Database.Statement, Database.Statement], pid: number | null, ...args: number[]): unknown[] =>
-    pid === null ? statements[0].all(...args) : statements[1].all(...args, pid);
+  const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
+    pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
+  /** The folders of an encoded folder name (every machine's), null for all; undefined when unknown. */
+  const scopeOf = (project: string | null): ProjectSet | undefined => resolveScope(reader.projects(), { project });
 
   /**
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
@@ -104,7 +107,7 @@ export function createReports(db: Database.Database): Reports {
   const hourly = (range: RangeInfo): RangeInfo => ({ ...range, bucket: 'hour' });
 
   function days(range: RangeInfo, project: string | null): DayUsage[] {
-    const pid = reader.projectId(project);
+    const pid = scopeOf(project);
     if (pid === undefined) return [];
     const rows: [string, UnitRow][] = dailyMatches()
       ? (run(perDay, pid, dayNumber(range.fromMs), dayNumber(range.toMs)) as UnitRow[]).map((r) => [dayNumberKey(r[0]), r])
@@ -130,7 +133,7 @@ export function createReports(db: Database.Database): Reports {
   }
 
   function totals(range: RangeInfo, project: string | null): Totals {
-    const pid = reader.projectId(project);
+    const pid = scopeOf(project);
     if (pid === undefined) return emptyTotals();
     // The overview's totals: the same slice (rollup and bounds) and the same fold.
     const scope = range.bucket === 'day' && !dailyMatches() ? hourly(range) : range;
@@ -138,7 +141,7 @@ export function createReports(db: Database.Database): Reports {
   }
 
   function sessions(range: RangeInfo, project: string | null): SessionUsage[] {
-    const pid = reader.projectId(project);
+    const pid = scopeOf(project);
     if (pid === undefined) return [];
     const rows = run(perSession, pid, ...hourBounds(range.fromMs, range.toMs)) as SessionRow[];
     if (!rows.length) return [];
@@ -173,7 +176,7 @@ export function createReports(db: Database.Database): Reports {
   }
 
   function blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[] {
-    const pid = reader.projectId(project);
+    const pid = scopeOf(project);
     if (pid === undefined) return [];
     return blocksOverlapping(reader, pid, reader.models(), range.fromMs, range.toMs, now)
       .reverse()

@@ -13,7 +13,7 @@ export function createRepository(db: Database.Database, reader: Reader, syncTime
   return function repository(id: string, scope: QueryScope): RepositoryDetail | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
-    const rows = projects(reader, syncTimeZone, { ...scope, project: null }).filter((p) => p.repository.id === id);
+    const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
     const totals = { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, sessions: 0 };
     const [h0, h1] = hourBounds(scope.range.fromMs, scope.range.toMs);
     const branches = branchesOf(folders.map(([pid]) => pid), h0, h1).branches;

@@ -19,7 +19,8 @@ export function createSession(db: Database.Database) {
   const messages = db.prepare(`SELECT m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
       m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.fast, m.cost, m.tools
     FROM messages m JOIN models md ON md.id = m.model_id
-    WHERE m.file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project)) AND m.session_id = @session
+    WHERE m.file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL
+      AND project_id IN (SELECT id FROM projects WHERE encoded = (SELECT encoded FROM projects WHERE id = @project)))) AND m.session_id = @session
     ORDER BY m.ts, m.id`);
   const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
 

@@ -8,6 +8,7 @@ import {
   dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, type HourSpan,
 } from '../time.ts';
 import type { Reader, RollRow, SeriesRow, Span } from './reader.ts';
+import type { ProjectSet } from './scope.ts';
 
 export interface Slice {
   /** The rollup the sums (and top tools) read, and its bounds. */
@@ -32,7 +33,7 @@ export const emptySlice: Slice = {
 export const dayAligned = (range: RangeInfo): boolean =>
   range.kind === 'all' || (range.fromMs === startOfDay(range.fromMs) && range.toMs === startOfDay(range.toMs));
 
-export function sliceOf(reader: Reader, range: RangeInfo, project: number | null, syncTimeZone: () => void): Slice {
+export function sliceOf(reader: Reader, range: RangeInfo, project: ProjectSet, syncTimeZone: () => void): Slice {
   let span: Span;
   let seriesSpan: Span;
   let hours: HourSpan;

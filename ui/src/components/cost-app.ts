@@ -9,13 +9,15 @@ import {
   RANGE_PRESETS,
   fromUrl,
   initialState,
-  isId,
+  isScope,
+  machineFromUrl,
   normalizeNav,
   rangeLabel,
   sameRange,
   saveNav,
   saveRange,
   saveScope,
+  scopeRepository,
   toUrl,
 } from '../state.ts';
 import type { Nav, RangeSel, TopView, View } from '../state.ts';
@@ -52,6 +54,7 @@ export class CostApp extends LitElement {
     _range: { state: true },
     _scope: { state: true },
     _scopeName: { state: true },
+    _machine: { state: true },
     _mode: { state: true },
     _colorTheme: { state: true },
     _themes: { state: true },
@@ -64,6 +67,8 @@ export class CostApp extends LitElement {
   private declare _range: RangeSel;
   private declare _scope: string | null;
   private declare _scopeName: string | null;
+  /** The machine filter (a label), null for every machine; in the URL only. */
+  private declare _machine: string | null;
   private declare _mode: Mode;
   private declare _colorTheme: string;
   private declare _themes: { id: string; label: string }[];
@@ -85,6 +90,7 @@ export class CostApp extends LitElement {
     this._range = init.range;
     this._scope = init.scope;
     this._scopeName = null;
+    this._machine = machineFromUrl(location.search);
     const pref = loadThemePref();
     this._mode = pref.mode;
     this._colorTheme = isKnownTheme(pref.colorTheme) ? pref.colorTheme : THEMES[0]?.id ?? 'ember';
@@ -109,6 +115,7 @@ export class CostApp extends LitElement {
     document.addEventListener('visibilitychange', this.onVisibility);
     this.addEventListener('navigate', this.onNavigate as EventListener);
     this.addEventListener('scope', this.onScopeEvent as EventListener);
+    this.addEventListener('machine', this.onMachineEvent as EventListener);
     this.unsubscribe.push(
       api.onIndexing((s) => {
         if (!this._indexing || s.done !== this._indexing.done || s.filesDone !== this._indexing.filesDone || s.bytesDone !== this._indexing.bytesDone)
@@ -150,6 +157,7 @@ export class CostApp extends LitElement {
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.removeEventListener('navigate', this.onNavigate as EventListener);
     this.removeEventListener('scope', this.onScopeEvent as EventListener);
+    this.removeEventListener('machine', this.onMachineEvent as EventListener);
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.timer) clearInterval(this.timer);
   }
@@ -157,7 +165,7 @@ export class CostApp extends LitElement {
   // ---- navigation ----
 
   private syncUrl(how: 'push' | 'replace'): void {
-    const url = toUrl(this._nav, this._range) + location.hash;
+    const url = toUrl(this._nav, this._range, location.search, this._machine) + location.hash;
     if (url === location.search + location.hash) return;
     if (how === 'push') history.pushState(null, '', url);
     else history.replaceState(null, '', url);
@@ -182,6 +190,7 @@ export class CostApp extends LitElement {
 
   private onPopState = (): void => {
     const url = fromUrl(location.search);
+    this._machine = machineFromUrl(location.search);
     this._nav = url.nav ?? normalizeNav({ view: 'overview' });
     if (this._nav.view === 'overview' || this._nav.view === 'insights') this.lastTop = this._nav.view;
     if (url.range && !sameRange(url.range, this._range)) {
@@ -213,9 +222,12 @@ export class CostApp extends LitElement {
     if (next) this.setRange(next.range);
   }
 
-  /** `persist` is false for the hub's project: the hub owns it, and a standalone reload should not inherit it. */
+  /**
+   * `project`: a folder id or a repository scope (state.ts). `persist` is false for the hub's project: the hub owns
+   * it, and a standalone reload should not inherit it.
+   */
   setScope(project: string | null, name: string | null, persist = true): void {
-    const p = isId(project) ? project : null;
+    const p = isScope(project) ? project : null;
     this._scopeName = p ? name : null;
     if (p === this._scope) return;
     this._scope = p;
@@ -229,14 +241,28 @@ export class CostApp extends LitElement {
     this.setScope(e.detail.project, e.detail.name ?? null);
   };
 
+  setMachine(machine: string | null): void {
+    if (machine === this._machine) return;
+    this._machine = machine;
+    this.syncUrl('replace');
+  }
+
+  private onMachineEvent = (e: CustomEvent<{ machine: string | null }>): void => {
+    if (!e.detail || typeof e.detail !== 'object') return;
+    e.stopPropagation();
+    this.setMachine(typeof e.detail.machine === 'string' ? e.detail.machine : null);
+  };
+
   /** After a reload only the encoded name is stored; the project list (cached in memory) has the display name. */
   private async resolveScopeName(): Promise<void> {
     const scope = this._scope;
     if (!scope || this._scopeName) return;
     try {
       const rows = await api.get<ProjectRow[]>('/api/projects', {});
-      const row = Array.isArray(rows) ? rows.find((r) => r.id === scope) : undefined;
-      if (row && this._scope === scope && !this._scopeName) this._scopeName = row.name;
+      const repository = scopeRepository(scope);
+      const row = Array.isArray(rows) ? rows.find((r) => (repository === null ? r.id === scope : r.repository.id === repository)) : undefined;
+      const name = row && (repository === null ? row.name : row.repository.name);
+      if (name && this._scope === scope && !this._scopeName) this._scopeName = name;
     } catch {
       /* the chip keeps the encoded name; the error is already a toast */
     }
@@ -351,15 +377,15 @@ export class CostApp extends LitElement {
     const k = this._refreshKey;
     switch (n.view) {
       case 'overview':
-        return html`<cost-overview-view .range=${this._range} .scope=${this._scope} .refreshKey=${k}></cost-overview-view>`;
+        return html`<cost-overview-view .range=${this._range} .scope=${this._scope} .machine=${this._machine} .refreshKey=${k}></cost-overview-view>`;
       case 'insights':
-        return html`<cost-insights-view .range=${this._range} .scope=${this._scope} .refreshKey=${k}></cost-insights-view>`;
+        return html`<cost-insights-view .range=${this._range} .scope=${this._scope} .machine=${this._machine} .refreshKey=${k}></cost-insights-view>`;
       case 'project':
         return html`<cost-project-view .range=${this._range} .scope=${this._scope} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
       case 'detail':
         return html`<cost-session-view .range=${this._range} .session=${n.session ?? ''} .refreshKey=${k}></cost-session-view>`;
       case 'repository':
-        return html`<cost-repository-view .range=${this._range} .repository=${n.repository ?? ''} .refreshKey=${k}></cost-repository-view>`;
+        return html`<cost-repository-view .range=${this._range} .scope=${this._scope} .repository=${n.repository ?? ''} .refreshKey=${k}></cost-repository-view>`;
     }
   }
 
@@ -370,6 +396,7 @@ export class CostApp extends LitElement {
         .range=${this._range}
         .scope=${this._scope}
         .scopeName=${this._scopeName}
+        .machine=${this._machine}
         .mode=${this._mode}
         .colorTheme=${this._colorTheme}
         .themes=${this._themes}
@@ -378,6 +405,7 @@ export class CostApp extends LitElement {
         @tab=${(e: CustomEvent<{ view: TopView }>) => this.navigate({ view: e.detail.view })}
         @range-change=${(e: CustomEvent<{ range: RangeSel }>) => this.setRange(e.detail.range)}
         @scope-clear=${() => this.setScope(null, null)}
+        @machine-clear=${() => this.setMachine(null)}
         @theme-pick=${(e: CustomEvent<{ colorTheme: string }>) => this.setTheme(this._mode, e.detail.colorTheme)}
         @mode-toggle=${() => this.toggleMode()}
         @refresh=${() => void this.refresh(true)}

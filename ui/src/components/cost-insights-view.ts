@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Block, Insights } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams } from '../state.ts';
+import { rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { seriesVar } from '../chart-colors.ts';
@@ -43,24 +43,28 @@ export class CostInsightsView extends LitElement {
   static override properties = {
     range: { attribute: false },
     scope: { attribute: false },
+    machine: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
+  /** The machine filter (a label), null for every machine. */
+  declare machine: string | null;
   declare refreshKey: number;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
+    this.machine = null;
     this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {
-    args: () => [this.range, this.scope] as const,
+    args: () => [this.range, this.scope, this.machine] as const,
     refreshKey: () => this.refreshKey,
-    load: ([range, scope], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal),
+    load: ([range, scope, machine], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal),
   });
 
   private _blockColumns(): Column<Block>[] {
@@ -108,7 +112,7 @@ export class CostInsightsView extends LitElement {
 
   private _body(d: Insights) {
     if (!d.blocks.length && d.runRate.dailyAvg === 0 && !d.topTools.length) {
-      const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
+      const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
       return d.activeBlock ? html`${this._activeBlock(d)}${empty}` : empty;
     }
     const tc = d.tokenComposition;

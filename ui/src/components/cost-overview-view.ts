@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
+import type { MachineRow, Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams } from '../state.ts';
+import { rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
@@ -27,17 +27,21 @@ interface Loaded {
  *
  * @fires navigate - `{view: 'project', project}` when a project row is opened, `{view: 'repository', repository}` a repository's.
  * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
+ * @fires machine - `{machine}` when a machine row's filter button is clicked.
  */
 export class CostOverviewView extends LitElement {
   static override properties = {
     range: { attribute: false },
     scope: { attribute: false },
+    machine: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
     _flat: { state: true },
   };
 
   declare range: RangeSel;
   declare scope: string | null;
+  /** The machine filter (a label), null for every machine. */
+  declare machine: string | null;
   declare refreshKey: number;
   /** List project folders flat instead of grouping worktrees under their repository. */
   private declare _flat: boolean;
@@ -46,6 +50,7 @@ export class CostOverviewView extends LitElement {
     super();
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
+    this.machine = null;
     this.refreshKey = 0;
     this._flat = false;
   }
@@ -67,24 +72,50 @@ export class CostOverviewView extends LitElement {
   }
 
   private _data = new ViewData(this, {
-    args: () => [this.range, this.scope] as const,
+    args: () => [this.range, this.scope, this.machine] as const,
     refreshKey: () => this.refreshKey,
-    load: async ([range, scope], signal): Promise<Loaded> => {
-      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...(scope ? { project: scope } : {}) }, signal);
+    load: async ([range, scope, machine], signal): Promise<Loaded> => {
+      const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
       // An empty range: ask whether anything was indexed at all, to say which empty state applies.
       const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
       return { data, anyData };
     },
   });
 
+  /** The per-machine table, shown only when the index holds more than one machine (decisions.md "Several machines"). */
+  private _machines(d: Overview) {
+    if (d.machines.length < 2) return nothing;
+    const columns: Column<MachineRow>[] = [
+      {
+        key: 'filter', label: '', sortable: false, csv: false, value: () => null,
+        render: (m) => html`<button class="icon" title=${`Limit every view to ${m.machine}`} aria-label=${`Filter to machine ${m.machine}`}
+          @click=${(e: Event) => { e.stopPropagation(); emit(this, 'machine', { machine: m.machine }); }}>
+          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="M2 3h12l-4.5 5.5V13l-3-1.5V8.5z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"/></svg>
+        </button>`,
+      },
+      { key: 'machine', label: 'Machine', value: (m) => m.machine, render: (m) => html`<span class="primary">${m.machine}</span>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (m) => m.cost, render: (m) => html`<b>${formatUsd(m.cost)}</b>` },
+      { key: 'sessions', label: 'Sessions', numeric: true, value: (m) => m.sessions, render: (m) => formatInt(m.sessions) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (m) => m.messages, render: (m) => formatInt(m.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (m) => m.totalTokens, render: (m) => formatTokens(m.totalTokens) },
+      { key: 'last', label: 'Last activity', value: (m) => m.lastActivity, render: (m) => html`<span title=${formatDateTime(m.lastActivity)}>${formatRelative(m.lastActivity)}</span>` },
+    ];
+    return html`<section class="panel machines">
+      <cost-table view="machines" caption="Machines" .columns=${columns} .rows=${d.machines} .rowKey=${(m: MachineRow) => m.machine}
+        .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('machines', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+        @row-open=${(e: CustomEvent<{ row: MachineRow }>) => emit(this, 'machine', { machine: e.detail.row.machine })}></cost-table>
+    </section>`;
+  }
+
   private _columns(): Column<GroupedRow>[] {
     return [
       {
         key: 'scope', label: '', sortable: false, csv: false, value: () => null,
         render: (p) => {
-          if (p.folders) return nothing; // scopes are per folder
+          // A repository row's id is its scope (repositories.ts), so it scopes every folder it sums.
           const on = this.scope === p.id;
-          return html`<button class="icon ${on ? 'on' : ''}" title=${on ? 'Clear the project scope' : `Limit every view to ${p.name}`}
+          const what = p.folders ? 'repository' : 'project';
+          return html`<button class="icon ${on ? 'on' : ''}" title=${on ? `Clear the ${what} scope` : `Limit every view to ${p.folders ? `every folder of ${p.name}` : p.name}`}
             aria-label=${on ? `Clear scope ${p.name}` : `Scope to ${p.name}`} aria-pressed=${on}
             @click=${(e: Event) => { e.stopPropagation(); emit(this, 'scope', on ? { project: null } : { project: p.id, name: p.name }); }}>
             <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-width="1.5"/><circle cx="8" cy="8" r="2" fill="currentColor"/></svg>
@@ -171,7 +202,7 @@ export class CostOverviewView extends LitElement {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range${d.project ? ' or clear the project scope' : ''}.`}></cost-empty>`
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}></cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
@@ -204,6 +235,7 @@ export class CostOverviewView extends LitElement {
               detail: `${m.model}\n${formatUsd(m.cost)} · ${formatInt(m.messages)} messages\nin ${formatInt(m.inputTokens)} · out ${formatInt(m.outputTokens)} · cache write ${formatInt(m.cacheCreationTokens)} · cache read ${formatInt(m.cacheReadTokens)}` }))}></cost-chart-bars>
         </section>
       </div>
+      ${this._machines(d)}
       <section class="panel">
         <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
@@ -254,6 +286,7 @@ export class CostOverviewView extends LitElement {
       .note.clock { font-size: 13px; color: var(--ink-1); border: 1px solid var(--warning, #d29922); border-radius: 8px;
         padding: 8px 12px; margin-bottom: 14px; }
       .skipped { font-size: 12px; color: var(--ink-3, var(--ink-2)); margin: 14px 0 0; }
+      .machines { margin-bottom: 16px; }
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
     `,
   ];

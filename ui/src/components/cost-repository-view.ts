@@ -1,7 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams } from '../state.ts';
+import { rangeParams, repositoryScope } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
@@ -16,23 +16,28 @@ import './cost-empty.ts';
  * One repository: its project folders (main checkout and worktrees) summed, each folder, and the branches of all.
  *
  * @fires navigate - `{view: 'project', project}` when a folder row is opened; `{view: 'overview'}` for back.
+ * @fires scope - `{project: <repository scope>, name}` from the "Scope to repository" button (`project: null` clears it).
  */
 export class CostRepositoryView extends LitElement {
   static override properties = {
     range: { attribute: false },
     repository: {},
+    scope: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
   declare range: RangeSel;
   /** The repository's main checkout path. */
   declare repository: string;
+  /** The app's scope (a project id or a repository scope), to show whether this repository is it. */
+  declare scope: string | null;
   declare refreshKey: number;
 
   constructor() {
     super();
     this.range = { kind: 'days', days: 3 };
     this.repository = '';
+    this.scope = null;
     this.refreshKey = 0;
   }
 
@@ -88,12 +93,16 @@ export class CostRepositoryView extends LitElement {
         html`<button @click=${() => emit(this, 'navigate', { view: 'overview' })}>Back to overview</button>`);
     }
     const d = l.data;
+    const own = repositoryScope(d.repository.id);
+    const scoped = this.scope === own;
     return html`
       <header>
         <button class="back" @click=${() => emit(this, 'navigate', { view: 'overview' })} aria-label="Back to overview">←</button>
         <h2 title=${d.repository.id}>${d.repository.name}</h2>
         ${rangeText(d.range)}
         <span class="spacer"></span>
+        <button class="scope" aria-pressed=${scoped} @click=${() => emit(this, 'scope', scoped ? { project: null } : { project: own, name: d.repository.name })}
+          title="Limit the overview and insights to this repository's folders">${scoped ? 'Clear scope' : 'Scope to repository'}</button>
         ${exportJsonButton(exportName(`repository-${d.repository.name}`, d.range.from, d.range.to, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(d))}

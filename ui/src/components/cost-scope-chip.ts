@@ -1,26 +1,32 @@
 import { LitElement, html, nothing } from 'lit';
 import { icons } from './icons.ts';
+import { scopeRepository } from '../state.ts';
 
 /**
- * The project the overview and insights are limited to, with a button to clear it. Hidden when there is no scope.
+ * The project or repository the overview and insights are limited to, with a button to clear it. Hidden when there is no scope.
  *
  * @fires scope-clear - the user cleared the scope.
+ * @fires machine-clear - the user cleared the machine filter.
  */
 export class CostScopeChip extends LitElement {
   static override properties = {
     project: {},
     name: {},
+    machine: {},
   };
 
-  /** Encoded project folder name, or null for all projects. */
+  /** Encoded project folder name, a repository scope (state.ts), or null for all projects. */
   declare project: string | null;
   /** Display name; the encoded name is shown until it is known. */
   declare name: string | null;
+  /** The machine filter (decisions.md "Several machines"), null for every machine. */
+  declare machine: string | null;
 
   constructor() {
     super();
     this.project = null;
     this.name = null;
+    this.machine = null;
   }
 
   protected override createRenderRoot() {
@@ -28,15 +34,31 @@ export class CostScopeChip extends LitElement {
   }
 
   protected override render() {
+    return html`${this.renderScope()}${this.renderMachine()}`;
+  }
+
+  private renderMachine() {
+    if (!this.machine) return nothing;
+    return html`<span class="chip" data-scope="machine" title=${`Totals limited to machine ${this.machine}`}>
+      <span class="chip-label">${this.machine}</span>
+      <button class="chip-clear" type="button" aria-label=${`Clear machine filter ${this.machine}`}
+        @click=${() => this.dispatchEvent(new CustomEvent('machine-clear', { bubbles: true, composed: true }))}>${icons.close(12)}</button>
+    </span>`;
+  }
+
+  private renderScope() {
     if (!this.project) return nothing;
-    const label = this.name || this.project;
-    return html`<span class="chip" title=${`Totals limited to ${label} (${this.project})`}>
+    const repository = scopeRepository(this.project);
+    const id = repository ?? this.project;
+    const label = this.name || (repository === null ? id : id.split(/[\\/]+/).filter(Boolean).pop() ?? id);
+    const what = repository === null ? 'project' : 'repository';
+    return html`<span class="chip" data-scope=${what} title=${`Totals limited to ${what} ${label} (${id})`}>
       ${icons.folder()}
       <span class="chip-label">${label}</span>
       <button
         class="chip-clear"
         type="button"
-        aria-label=${`Clear project scope ${label}`}
+        aria-label=${`Clear ${what} scope ${label}`}
         @click=${() => this.dispatchEvent(new CustomEvent('scope-clear', { bubbles: true, composed: true }))}
       >
         ${icons.close(12)}

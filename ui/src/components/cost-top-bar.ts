@@ -25,6 +25,7 @@ export class CostTopBar extends LitElement {
     range: { attribute: false },
     scope: {},
     scopeName: { attribute: false },
+    machine: { attribute: false },
     mode: {},
     colorTheme: { attribute: false },
     themes: { attribute: false },
@@ -36,6 +37,8 @@ export class CostTopBar extends LitElement {
   declare range: RangeSel;
   declare scope: string | null;
   declare scopeName: string | null;
+  /** The machine filter, null for every machine. */
+  declare machine: string | null;
   declare mode: Mode;
   declare colorTheme: string;
   declare themes: { id: string; label: string }[];
@@ -48,6 +51,7 @@ export class CostTopBar extends LitElement {
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.scopeName = null;
+    this.machine = null;
     this.mode = 'dark';
     this.colorTheme = 'ember';
     this.themes = [];
@@ -118,7 +122,7 @@ export class CostTopBar extends LitElement {
       </div>
       <div class="range-row">
         <cost-range-picker .range=${this.range}></cost-range-picker>
-        ${showScope ? html`<cost-scope-chip .project=${this.scope} .name=${this.scopeName}></cost-scope-chip>` : ''}
+        ${showScope ? html`<cost-scope-chip .project=${this.scope} .name=${this.scopeName} .machine=${this.machine}></cost-scope-chip>` : ''}
       </div>
     </header>`;
   }

@@ -1,0 +1,103 @@
+// Scopes as sets of project folders: a repository's scope over the whole index answers exactly what an index of
+// that repository's folders alone answers, on every figure of overview, insights and projects (blocks included).
+// In a :30 zone, so the partial UTC hours at a range's edges are read too.
+process.env.TZ = 'Asia/Kolkata';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openIndex } from '../../src/index-db/index.ts';
+import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
+import { parseRange } from '../../src/http/params.ts';
+import { startPipeline } from '../../src/main/pipeline.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { near } from '../helpers/near.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
+const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
+const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
+const NOW = Date.UTC(2026, 1, 12, 9, 30);
+const WORKTREES = '/home/USER/projects/spotter';
+const MAIN = '/home/marco/projects/spotter';
+
+async function indexOf(projects: string): Promise<IndexDb> {
+  const index = openIndex(':memory:');
+  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
+  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
+  await pipeline.ingest.idle();
+  await pipeline.close();
+  return index;
+}
+
+const ranges = {
+  days: parseRange({ from: '2026-02-10', to: '2026-02-12' }, 'all', NOW),
+  today: parseRange({ range: 'today' }, 'all', NOW),
+  rolling: parseRange({ range: '24h' }, 'all', NOW),
+  all: parseRange({}, 'all', NOW),
+};
+const scope = (range: QueryScope['range'], project: string | null = null, repository: string | null = null): QueryScope => ({ range, project, repository, now: NOW });
+const unscoped = <T extends { project: unknown; repository: unknown }>(o: T) => ({ ...o, project: null, repository: null });
+
+const full = await indexOf(fixture);
+const folders = (repo: string) => full.queries.projects(scope(ranges.all)).filter((p) => p.repository.id === repo).map((p) => p.id);
+const { dir, cleanup } = tempDir();
+for (const f of folders(WORKTREES)) fs.cpSync(path.join(fixture, f), path.join(dir, f), { recursive: true });
+const alone = await indexOf(dir);
+
+const Scope = suite('repository scope');
+Scope.after(() => {
+  full.close();
+  alone.close();
+  cleanup();
+});
+
+for (const [name, range] of Object.entries(ranges)) {
+  Scope(`${name}: a repository's scope is the index of its folders alone (overview, insights, projects)`, () => {
+    const o = full.queries.overview(scope(range, null, WORKTREES), indexing, []);
+    assert.is(o.repository, WORKTREES);
+    near(unscoped(o), unscoped(alone.queries.overview(scope(range), indexing, [])));
+    const i = full.queries.insights(scope(range, null, WORKTREES), indexing);
+    assert.is(i.repository, WORKTREES);
+    near(unscoped(i), unscoped(alone.queries.insights(scope(range), indexing)));
+    near(full.queries.projects(scope(range, null, WORKTREES)), alone.queries.projects(scope(range)));
+  });
+}
+
+Scope('the scope holds several folders and leaves the rest out', () => {
+  const o = full.queries.overview(scope(ranges.all, null, WORKTREES), indexing, []);
+  const all = full.queries.overview(scope(ranges.all), indexing, []);
+  assert.is(o.totals.projects, 7);
+  assert.ok(o.totals.cost > 0 && o.totals.cost < all.totals.cost - 1e-6, `${o.totals.cost} of ${all.totals.cost}`);
+  const main = full.queries.overview(scope(ranges.all, null, MAIN), indexing, []);
+  near(o.totals.cost + main.totals.cost, all.totals.cost);
+  near(o.totals.sessions + main.totals.sessions, all.totals.sessions);
+  assert.ok(full.queries.insights(scope(ranges.all, null, WORKTREES), indexing).blocks.length > 0);
+});
+
+Scope('a repository of one folder reads as that folder; project and repository together are their intersection', () => {
+  const [folder] = folders(MAIN);
+  for (const range of Object.values(ranges)) {
+    near(unscoped(full.queries.overview(scope(range, null, MAIN), indexing, [])), unscoped(full.queries.overview(scope(range, folder!), indexing, [])));
+    near(unscoped(full.queries.insights(scope(range, null, MAIN), indexing)), unscoped(full.queries.insights(scope(range, folder!), indexing)));
+  }
+  const [worktree] = folders(WORKTREES);
+  const both = full.queries.overview(scope(ranges.all, worktree!, WORKTREES), indexing, []);
+  near(unscoped(both), unscoped(full.queries.overview(scope(ranges.all, worktree!), indexing, [])));
+  assert.is(both.totals.projects, 1);
+  const none = full.queries.overview(scope(ranges.all, worktree!, MAIN), indexing, []);
+  assert.equal([none.totals.cost, none.totals.messages, none.projects], [0, 0, []]);
+  assert.equal(full.queries.projects(scope(ranges.all, worktree!, MAIN)), []);
+  assert.is(full.queries.insights(scope(ranges.all, worktree!, MAIN), indexing).blocks.length, 0);
+});
+
+Scope('knowsRepository: a main checkout path of a folder, nothing else', () => {
+  assert.ok(full.queries.knowsRepository(WORKTREES));
+  assert.ok(full.queries.knowsRepository(MAIN));
+  assert.not.ok(full.queries.knowsRepository('/home/USER/projects'));
+  assert.not.ok(full.queries.knowsRepository(folders(MAIN)[0]!), 'a folder id is no repository');
+});
+
+Scope.run();
