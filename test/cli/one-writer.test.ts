@@ -3,13 +3,13 @@
 // process writes, every response is counted once, and the reports equal the server's figures.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getJson, PRICES_FILE, startAppServer, type AppServer } from '../helpers/app-server.ts';
 import { cli, type CliResult } from '../helpers/cli.ts';
 import { tmpDir, writeJsonl } from '../helpers/index.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
+import { sqlValue } from '../helpers/sqlite.ts';
 
 const dir = tmpDir('cli-one-writer-');
 
@@ -18,14 +18,6 @@ const line = (session: string, i: number, ts: number) => ({
   message: { id: `msg-${i}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1000, output_tokens: 100 + i } },
 });
 
-const sql = (file: string, q: string): unknown => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(q).pluck().get();
-  } finally {
-    db.close();
-  }
-};
 
 const Writer = suite('a server and the command line on one index');
 
@@ -87,8 +79,8 @@ Writer('started together while transcripts grow: each response counted once, who
     const total2 = next;
     assert.is(after.totals.outputTokens, Array.from({ length: total2 }, (_, i) => 100 + i).reduce((a, b) => a + b, 0));
     assert.equal(after.sessions.map((x) => x.sessionId), ['s-main'], 'the replayed copies count toward the first session only');
-    assert.is(sql(index, 'SELECT count(*) FROM messages'), total2, 'each response once in the file');
-    assert.is(sql(index, 'SELECT sum(messages) FROM usage_hourly'), total2, 'and once in the rollups');
+    assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), total2, 'each response once in the file');
+    assert.is(sqlValue(index, 'SELECT sum(messages) FROM usage_hourly'), total2, 'and once in the rollups');
   } finally {
     await server?.close();
   }

@@ -13,6 +13,7 @@ import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 import { skipTest } from '../helpers/skip.ts';
+import { sqlValue } from '../helpers/sqlite.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -24,14 +25,6 @@ const allTime: QueryScope = {
   range: { from: '2026-01-01', to: '2027-01-01', fromMs: Date.UTC(2026, 0, 1), toMs: Date.UTC(2027, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
   now: Date.UTC(2026, 10, 21),
-};
-const sumOf = (file: string, sql: string): unknown => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).pluck().get();
-  } finally {
-    db.close();
-  }
 };
 
 /** Mounts a tmpfs of `size` (e.g. '1m') at a new folder; null where this machine does not allow it. */
@@ -100,10 +93,10 @@ Rows('a row that fails a statement is skipped alone; memory forgets the names an
   const overview = idx.queries.overview(allTime, { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }, []);
   assert.is(overview.totals.messages, 3);
   idx.close();
-  assert.is(sumOf(file, 'SELECT count(*) FROM messages'), 3);
-  assert.is(sumOf(file, "SELECT count(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.id = s.project_id)"), 0);
-  assert.is(sumOf(file, "SELECT count(*) FROM messages m JOIN models o ON o.id = m.model_id WHERE o.name = 'claude-opus-4-1-20250805'"), 0);
-  assert.is(sumOf(file, 'SELECT count(*) FROM projects'), 3, 'p1, p2 (its file was read) and p3, each once');
+  assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 3);
+  assert.is(sqlValue(file, "SELECT count(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.id = s.project_id)"), 0);
+  assert.is(sqlValue(file, "SELECT count(*) FROM messages m JOIN models o ON o.id = m.model_id WHERE o.name = 'claude-opus-4-1-20250805'"), 0);
+  assert.is(sqlValue(file, 'SELECT count(*) FROM projects'), 3, 'p1, p2 (its file was read) and p3, each once');
 });
 
 Rows.run();
@@ -153,10 +146,10 @@ Full('a commit that fails on a full disk drops the pending writes from file and 
   const stats = idx.stats();
   assert.is(stats.messages, 1 + 40 * 100);
   idx.close();
-  assert.is(sumOf(file, 'SELECT count(*) FROM projects'), 4, 'no project row twice');
-  assert.is(sumOf(file, 'SELECT count(*) FROM models'), 4, 'no model row twice');
-  assert.is(sumOf(file, 'SELECT sum(messages) FROM usage_hourly'), 1 + 40 * 100, 'rollups exact');
-  assert.is(sumOf(file, 'SELECT count(DISTINCT hkey) FROM messages'), 1 + 40 * 100);
+  assert.is(sqlValue(file, 'SELECT count(*) FROM projects'), 4, 'no project row twice');
+  assert.is(sqlValue(file, 'SELECT count(*) FROM models'), 4, 'no model row twice');
+  assert.is(sqlValue(file, 'SELECT sum(messages) FROM usage_hourly'), 1 + 40 * 100, 'rollups exact');
+  assert.is(sqlValue(file, 'SELECT count(DISTINCT hkey) FROM messages'), 1 + 40 * 100);
   disk.unmount();
 });
 
@@ -281,10 +274,10 @@ Damage('a query that meets a damaged page reports it (and a clean close did not 
   }
   idx.close();
   // Damage the rollups' pages only: opening reads none of them, so only a query can find it.
-  const page = sumOf(file, 'PRAGMA page_size') as number;
+  const page = sqlValue(file, 'PRAGMA page_size') as number;
   const fd = fs.openSync(file, 'r+');
   for (const table of ['usage_hourly', 'usage_hourly_model', 'usage_daily']) {
-    const root = sumOf(file, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
+    const root = sqlValue(file, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
     fs.writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
   }
   fs.closeSync(fd);

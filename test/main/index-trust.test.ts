@@ -11,6 +11,7 @@ import { FIXTURE_CONFIG_DIR, getJson, startAppServer, untilIndexed, type AppServ
 import { skipTest } from '../helpers/skip.ts';
 import { tmpDir, writeJsonl } from '../helpers/index.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { sqlValue } from '../helpers/sqlite.ts';
 
 const dir = tmpDir('index-trust-main-');
 let n = 0;
@@ -33,14 +34,6 @@ function corpus(count: number): { dir: string; transcript: string } {
 /** Equal totals; the cost to 1e-9 (a rebuilt index may sum the same costs in another order). */
 const same = (a: Overview['totals'], b: Overview['totals']): boolean =>
   Math.abs(a.cost - b.cost) < 1e-9 && JSON.stringify({ ...a, cost: 0 }) === JSON.stringify({ ...b, cost: 0 });
-const sql = (file: string, q: string): unknown => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(q).pluck().get();
-  } finally {
-    db.close();
-  }
-};
 
 const Two = suite('two servers on one index');
 
@@ -65,8 +58,8 @@ Two('the second reads without writing, sees the first one\'s writes, and takes o
     fs.appendFileSync(c.transcript, `${JSON.stringify(line('late-2', new Date().toISOString(), 7))}\n`);
     await waitFor(async () => (await totals(second!)).messages === 10, 'the append after the take-over', 15_000);
     await second.close();
-    assert.is(sql(index, 'SELECT count(*) FROM messages'), 10, 'each message once in the file');
-    assert.is(sql(index, 'SELECT sum(messages) FROM usage_hourly'), 10);
+    assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 10, 'each message once in the file');
+    assert.is(sqlValue(index, 'SELECT sum(messages) FROM usage_hourly'), 10);
   } finally {
     await first.close();
     await second?.close();
@@ -87,11 +80,11 @@ Damaged('is found by the first query, set aside, and rebuilt from the transcript
   } finally {
     await first.close();
   }
-  assert.is(sql(index, "SELECT value FROM meta WHERE key = 'open'"), '0', 'closed cleanly');
-  const page = sql(index, 'PRAGMA page_size') as number;
+  assert.is(sqlValue(index, "SELECT value FROM meta WHERE key = 'open'"), '0', 'closed cleanly');
+  const page = sqlValue(index, 'PRAGMA page_size') as number;
   const fd = fs.openSync(index, 'r+');
   for (const table of ['usage_hourly', 'usage_hourly_model', 'usage_daily']) {
-    const root = sql(index, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
+    const root = sqlValue(index, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
     fs.writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
   }
   fs.closeSync(fd);
@@ -166,8 +159,8 @@ Refused('a full disk: the server keeps serving what is committed, and the histor
   } finally {
     await server.close();
   }
-  assert.is(sql(index, 'SELECT count(*) FROM messages'), 3000);
-  assert.is(sql(index, 'SELECT sum(messages) FROM usage_hourly'), 3000);
+  assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 3000);
+  assert.is(sqlValue(index, 'SELECT sum(messages) FROM usage_hourly'), 3000);
   spawnSync('umount', ['-l', at]);
 });
 
