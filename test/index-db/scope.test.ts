@@ -7,30 +7,20 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { parseRange } from '../../src/http/params.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { near } from '../helpers/near.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
-const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
 const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 const NOW = Date.UTC(2026, 1, 12, 9, 30);
 const WORKTREES = '/home/USER/projects/spotter';
 const MAIN = '/home/marco/projects/spotter';
 
-async function indexOf(projects: string): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexOf = (projects: string): Promise<IndexDb> => indexDir(projects, { mode: 'calculate' });
 
 const ranges = {
   days: parseRange({ from: '2026-02-10', to: '2026-02-12' }, 'all', NOW),

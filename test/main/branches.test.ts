@@ -4,15 +4,11 @@
 process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
-const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
 const scope = (fromMs: number, toMs: number): QueryScope => ({
   range: { from: '', to: '', fromMs, toMs, bucket: 'day', kind: 'custom', days: null },
   project: null,
@@ -20,14 +16,7 @@ const scope = (fromMs: number, toMs: number): QueryScope => ({
 });
 const allTime = scope(0, Date.UTC(2100, 0, 1));
 
-async function indexOf(projects: string): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexOf = (projects: string): Promise<IndexDb> => indexDir(projects);
 
 let n = 0;
 const on = (sessionId: string, branch: string | undefined, output: number, day = 2) => {

@@ -15,17 +15,13 @@
 process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const projects = path.resolve(root, '../shared/fixtures/transcripts/config/projects');
-const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
@@ -41,14 +37,7 @@ const expected = [
   { id: '1af7fc5e-8455-4414-9ccd-011d40f70b2a', cost: 0.093157, input: 93, output: 953, cacheWrite: 12698, cacheRead: 103219, subagents: 0 },
 ];
 
-async function indexFixtures(): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexFixtures = (): Promise<IndexDb> => indexDir(projects);
 
 const Fixtures = suite('real transcripts');
 

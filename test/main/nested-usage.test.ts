@@ -3,15 +3,11 @@
 process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
-const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
@@ -43,14 +39,7 @@ const parentLines = [
   { type: 'progress', sessionId: SESSION, timestamp: '2026-01-02T03:00:04.000Z', data: { type: 'agent_progress', agentId: 'a1b2c3d', message: { type: 'user', message: { role: 'user', content: 'usage is in this text' } } } },
 ];
 
-async function indexOf(dir: string): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-  const pipeline = await startPipeline({ projectsDirs: [path.join(dir, 'projects')], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexOf = (dir: string): Promise<IndexDb> => indexDir(path.join(dir, 'projects'), { mode: 'calculate' });
 
 const Nested = suite('usage nested in progress lines');
 

@@ -5,28 +5,18 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { repositoryOf } from '../../src/main/repository.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
-const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
   now: Date.UTC(2026, 0, 3),
 };
 
-async function index(projects: string, file = ':memory:'): Promise<IndexDb> {
-  const idx = openIndex(file, { log: () => undefined });
-  idx.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index: idx, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return idx;
-}
+const index = (projects: string, file = ':memory:'): Promise<IndexDb> => indexDir(projects, { file });
 
 /** A main checkout at `repo` with a linked worktree at `wt` (`git worktree add` writes these two files). */
 function linkedWorktree(repo: string, wt: string, name: string): void {

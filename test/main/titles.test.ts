@@ -5,27 +5,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
-const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
   now: Date.UTC(2026, 0, 3),
 };
 
-async function indexOf(projects: string): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexOf = (projects: string): Promise<IndexDb> => indexDir(projects);
 
 const titleOf = (index: IndexDb, sid: string): string => index.queries.session(sid, allTime)!.title;
 const sessionRowTitle = (index: IndexDb, project: string, sid: string): string =>

@@ -3,17 +3,13 @@
 process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const projects = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
-const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '2026-02-10', to: '2026-02-12', fromMs: Date.UTC(2026, 1, 10), toMs: Date.UTC(2026, 1, 13), bucket: 'day', kind: 'custom', days: null },
   project: null,
@@ -21,14 +17,7 @@ const allTime: QueryScope = {
 };
 const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 
-async function indexFixture(): Promise<IndexDb> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const indexFixture = (): Promise<IndexDb> => indexDir(projects, { mode: 'calculate' });
 
 const index = await indexFixture();
 const Worktrees = suite('worktrees fixture');
