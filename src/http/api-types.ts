@@ -136,9 +136,12 @@ export interface Insights {
   /** The block of now, whatever the range (null when none is active). */
   activeBlock: Block | null;
   burnRate: BurnRate | null;
+  /** Over the whole local days of the range that have ended; days 0: none yet, nothing to project. */
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };
   cacheSavings: { saved: number; cacheReadTokens: number };
   tokenComposition: Tokens & { cache5mTokens: number; cache1hTokens: number };
+  /** USD per token kind at the catalogue's base prices (models without a price left out). */
+  costComposition: { input: number; output: number; cache5m: number; cache1h: number; cacheRead: number };
   topTools: { name: string; count: number }[];
   /** heatmap[weekday][hour] cost, weekday 0 = Monday, local time. */
   heatmap: number[][];

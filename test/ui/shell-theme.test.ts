@@ -268,6 +268,9 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
     {
       name: 'cost-insights-view', url: `?view=insights&range=${ALL}`, ready: 'cost-stat-card[data-stat="run-rate"]',
       prepare: async () => {
+        // Token composition by cost: the pressed toggle and the cost bars.
+        await page.locator('cost-insights-view button[data-by="cost"]').click();
+        await page.locator('cost-insights-view cost-chart-bars[label="Token composition by cost"]').waitFor();
         await page.locator('cost-insights-view cost-heatmap rect[tabindex="0"]').focus();
       },
     },

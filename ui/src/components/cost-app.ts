@@ -109,6 +109,8 @@ export class CostApp extends LitElement {
     document.addEventListener('visibilitychange', this.onVisibility);
     this.addEventListener('navigate', this.onNavigate as EventListener);
     this.addEventListener('scope', this.onScopeEvent as EventListener);
+    // On the host, not the top bar: views (the Insights block card) ask for the dialog too.
+    this.addEventListener('open-usage', this.onOpenUsage);
     this.unsubscribe.push(
       api.onIndexing((s) => {
         if (!this._indexing || s.done !== this._indexing.done || s.filesDone !== this._indexing.filesDone || s.bytesDone !== this._indexing.bytesDone)
@@ -150,6 +152,7 @@ export class CostApp extends LitElement {
     document.removeEventListener('visibilitychange', this.onVisibility);
     this.removeEventListener('navigate', this.onNavigate as EventListener);
     this.removeEventListener('scope', this.onScopeEvent as EventListener);
+    this.removeEventListener('open-usage', this.onOpenUsage);
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.timer) clearInterval(this.timer);
   }
@@ -222,6 +225,8 @@ export class CostApp extends LitElement {
     if (persist) saveScope(p);
     if (p && !name) void this.resolveScopeName();
   }
+
+  private onOpenUsage = (): void => this.run('usage');
 
   private onScopeEvent = (e: CustomEvent<{ project: string | null; name?: string }>): void => {
     if (!e.detail || typeof e.detail !== 'object') return;
@@ -381,7 +386,6 @@ export class CostApp extends LitElement {
         @theme-pick=${(e: CustomEvent<{ colorTheme: string }>) => this.setTheme(this._mode, e.detail.colorTheme)}
         @mode-toggle=${() => this.toggleMode()}
         @refresh=${() => void this.refresh(true)}
-        @open-usage=${() => this.run('usage')}
         @open-help=${() => this.run('help')}
       ></cost-top-bar>
       <main class="content" id="main">
