@@ -155,7 +155,7 @@ for (const setup of SETUPS) {
     });
   }
 
-  test('the run rate counts whole elapsed days, or cannot project; partial weeks are marked', async () => {
+  test('the run rate counts whole elapsed days, or cannot project yet', async () => {
     const today = await getJson<Insights>(server, '/api/insights?range=today');
     assert.is(today.runRate.days, 0);
     await page.goto(`${server.url}/?view=insights&range=today`);
@@ -168,6 +168,9 @@ for (const setup of SETUPS) {
     await page.goto(`${server.url}/?view=insights&range=7`);
     await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"]').waitFor();
     assert.is((await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"] .value').textContent())?.trim(), formatUsd(week.runRate.projectedMonthly));
+  });
+
+  test('weeks the range cuts are marked partial in the weekly chart', async () => {
     const month = await getJson<Insights>(server, '/api/insights?range=30');
     const add6 = (k: string) => new Date(Date.parse(`${k}T00:00:00Z`) + 6 * DAY).toISOString().slice(0, 10);
     const partial = month.weeklyCost.filter((w) => w.weekStart < month.range.from || add6(w.weekStart) > month.range.to).map((w) => w.weekStart);
@@ -179,12 +182,16 @@ for (const setup of SETUPS) {
     assert.match((await chart.locator('g.col.partial').first().getAttribute('aria-label')) ?? '', /\(partial week\)/);
   });
 
-  test('a share that is not zero reads "<1%"; token composition by cost', async () => {
+  test('a share that is not zero reads "<1%"', async () => {
     await page.goto(`${server.url}/?view=insights&range=7`);
     const bars = page.locator('cost-insights-view cost-chart-bars[label="Token composition"]');
     const row = bars.locator('.row', { hasText: 'Cache write 1h' });
     await row.waitFor();
     assert.is((await row.locator('.share').textContent())?.trim(), '<1%');
+  });
+
+  test('token composition by cost', async () => {
+    await page.goto(`${server.url}/?view=insights&range=7`);
     const ins = await getJson<Insights>(server, '/api/insights?range=7');
     assert.ok(ins.costComposition.output > ins.costComposition.input, 'output costs more than input here');
     await page.locator('cost-insights-view button[data-by="cost"]').click();
@@ -210,7 +217,7 @@ for (const setup of SETUPS) {
     for (const c of rows.slice(1).flatMap((r) => r.split(','))) assert.not.match(c, /^\d+\.\d{7,}$/, c);
   });
 
-  test('the help lists the table keys; theme names are whole', async () => {
+  test('the help lists the table keys', async () => {
     await page.goto(`${server.url}/?view=overview&range=7`);
     await page.locator('cost-top-bar').waitFor();
     await page.locator('body').click({ position: { x: 2, y: 2 } });
@@ -221,6 +228,10 @@ for (const setup of SETUPS) {
     for (const k of ['j', 'k', 'Enter', '↑', '↓']) assert.ok(text.split(/\s+/).includes(k), `the help shows ${k}`);
     assert.match(text, /open the selected row/);
     await page.keyboard.press('Escape');
+  });
+
+  test('theme names are whole in the picker, the chosen one included', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
     await page.locator('#theme-btn').click();
     await page.locator('#theme-pop').waitFor({ state: 'visible' });
     const name = page.locator('.theme-option[data-theme-id="synthwave"] .theme-name');
@@ -231,7 +242,7 @@ for (const setup of SETUPS) {
     await page.keyboard.press('Escape');
   });
 
-  test('y axis labels share one form; the "N more" bar is no longer than the top tool', async () => {
+  test('y axis labels share one form', async () => {
     await page.goto(`${server.url}/?view=overview&range=7`);
     const ticks = page.locator('cost-overview-view cost-chart-series g.tick text');
     await ticks.first().waitFor();
@@ -239,6 +250,9 @@ for (const setup of SETUPS) {
     assert.ok(labels.some((l) => /\d\d/.test(l)), `a day over $10: ${labels}`);
     const decimals = new Set(labels.map((l) => /\.(\d+)/.exec(l)?.[1]?.length ?? 0));
     assert.is(decimals.size, 1, `one form: ${labels.join(' ')}`);
+  });
+
+  test('the "N more" bar of Top tools is no longer than the top tool', async () => {
     await page.goto(`${server.url}/?view=insights&range=7`);
     const tools = page.locator('cost-insights-view cost-chart-bars[label="Top tools"]');
     const more = tools.locator('.row', { hasText: /\d+ more/ });
