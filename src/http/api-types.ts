@@ -22,8 +22,8 @@ export interface RangeInfo {
   fromMs: number;
   toMs: number;
   bucket: 'hour' | 'day';
-  /** What was asked: 'today', '24h', 'N' days, 'custom', or 'all'. */
-  kind: 'today' | '24h' | 'days' | 'custom' | 'all';
+  /** What was asked: 'today', '24h', 'N' days, 'custom', 'all', or this 'week' / 'month' so far, or 'lastmonth'. */
+  kind: 'today' | '24h' | 'days' | 'custom' | 'all' | 'week' | 'month' | 'lastmonth';
   days: number | null;
 }
 

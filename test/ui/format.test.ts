@@ -115,6 +115,8 @@ dates('formatBucket reads day and hour bucket keys (this year: no year shown)', 
 dates('formatDayRange', () => {
   assert.is(formatDayRange('2025-03-01', '2025-03-05', NOW), 'Mar 1 – Mar 5');
   assert.is(formatDayRange('2025-03-05', '2025-03-05', NOW), 'Mar 5');
+  assert.is(formatDayRange('2024-12-20', '2025-01-05', NOW), 'Dec 20, 2024 – Jan 5, 2025', 'a span into another year: the year on both ends');
+  assert.is(formatDayRange('2024-11-01', '2024-11-30', NOW), 'Nov 1, 2024 – Nov 30, 2024');
 });
 
 dates('formatDuration', () => {

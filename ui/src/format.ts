@@ -190,9 +190,19 @@ export function formatRelative(d: DateLike | null | undefined, now: Date = new D
   return formatDate(t, now);
 }
 
-/** Inclusive day span "Mar 1 – Mar 5" (one day: "Mar 5"). Takes 'YYYY-MM-DD' strings. */
+/**
+ * Inclusive day span "Mar 1 – Mar 5" (one day: "Mar 5"). Takes 'YYYY-MM-DD' strings. A span not inside the current
+ * year carries the year on both ends ("Dec 20, 2025 – Jan 5, 2026"), so neither end reads as this year's.
+ */
 export function formatDayRange(from: string, to: string, now: Date = new Date()): string {
-  return from === to ? formatDate(from, now) : `${formatDate(from, now)} – ${formatDate(to, now)}`;
+  if (from === to) return formatDate(from, now);
+  const year = String(now.getFullYear());
+  if (from.startsWith(year) && to.startsWith(year)) return `${formatDate(from, now)} – ${formatDate(to, now)}`;
+  const withYear = (d: string) => {
+    const t = toDate(d);
+    return t ? dayYearFmt.format(t) : '—';
+  };
+  return `${withYear(from)} – ${withYear(to)}`;
 }
 
 /** Bytes as "512 B", "1.5 KB", "3.2 MB", "1.1 GB" (1024 steps). */
