@@ -14,6 +14,7 @@ import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
+import './cost-glance-strip.ts';
 import './cost-empty.ts';
 
 interface Loaded {
@@ -228,6 +229,7 @@ export class CostOverviewView extends LitElement {
         <span class="spacer"></span>
         ${exportJsonButton(exportName('overview', d.range.from, d.range.to, 'json'), d)}
       </header>
+      <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
       ${this._indexing(d)}
       ${this._clock(d)}
       ${viewBody(this._data.stale, this._body(l.data))}

@@ -1,0 +1,152 @@
+// The Overview strip and the calendar presets in Chromium against the real server (dist/main.js, TZ=UTC) over crafted
+// transcripts with known costs: today, this week and this month so far (sums computed here from the timestamps), the
+// month end at the pace of the ended days, the active block, the plan usage once the probe (the fake CLI) answered;
+// presets This week / This month / Last month / All, and a range label with the year. At 1440 px dark and 800 px
+// light, in two themes. Needs `npm run build`.
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import type { Insights } from '../../src/http/api-types.ts';
+import { formatDuration, formatUsd } from '../../ui/src/format.ts';
+import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+
+const DAY = 86_400_000;
+const now = Date.now();
+const todayStart = Math.floor(now / DAY) * DAY; // UTC midnight: the server runs in UTC
+const HAIKU = 'claude-haiku-4-5-20251001'; // $1 per M input tokens
+// [timestamp, dollars]: today (the active block), yesterday, 3, 10 and 40 days ago.
+const ENTRIES: [number, number][] = [
+  [Math.max(todayStart, now - 5 * 60_000), 1],
+  [now - DAY, 2],
+  [now - 3 * DAY, 4],
+  [now - 10 * DAY, 8],
+  [now - 40 * DAY, 16],
+];
+const work = tempDir('cost-glance-strip-');
+writeJsonl(path.join(work.dir, 'projects', '-home-dev-strip', 's1.jsonl'), ENTRIES.map(([ts, usd], i) =>
+  usageLine({ timestamp: new Date(ts).toISOString(), model: HAIKU, messageId: `m${i}`, requestId: `r${i}`, input: usd * 1_000_000, output: 0 })));
+
+const d = new Date(now);
+const weekStart = todayStart - ((d.getUTCDay() + 6) % 7) * DAY;
+const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+const sumSince = (from: number, to = Infinity) => ENTRIES.filter(([ts]) => ts >= from && ts < to).reduce((s, [, c]) => s + c, 0);
+const monthCost = sumSince(monthStart);
+const endedDays = Math.round((todayStart - monthStart) / DAY);
+const daysInMonth = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+const projected = endedDays ? monthCost + (sumSince(monthStart, todayStart) / endedDays) * (daysInMonth - d.getUTCDate()) : null;
+
+const SETUPS = [
+  { name: '1440 px, nord dark', width: 1440, theme: 'nord', mode: 'dark' as const },
+  { name: '800 px, github light', width: 800, theme: 'github', mode: 'light' as const },
+];
+let server: AppServer;
+
+async function cardText(page: Page, stat: string): Promise<{ value: string; sub: string }> {
+  const card = page.locator(`cost-glance-strip cost-stat-card[data-stat="${stat}"]`);
+  await card.waitFor();
+  return {
+    value: ((await card.locator('.value').textContent()) ?? '').trim(),
+    sub: ((await card.locator('.sub').count()) ? (await card.locator('.sub').textContent()) ?? '' : '').trim(),
+  };
+}
+
+for (const setup of SETUPS) {
+  let browser: Browser;
+  let page: Page;
+  const test = suite(`the Overview strip and calendar presets, ${setup.name}`);
+
+  test.before(async () => {
+    server ??= await startAppServer({ dir: work.dir, env: { TZ: 'UTC', AGENT_BIN: FAKE_CLAUDE, FAKE_CLAUDE_MODE: 'success' }, timeoutMs: 30_000 });
+    await untilIndexed(server, 30_000);
+    browser = await launchBrowser({ viewport: { width: setup.width, height: 900 }, colorScheme: setup.mode });
+    page = await browser.page();
+    await page.goto(`${server.url}/`);
+    await page.evaluate(([t, m]) => {
+      localStorage.setItem('color-theme', t);
+      localStorage.setItem('theme', m);
+    }, [setup.theme, setup.mode] as const);
+  });
+
+  test.after(async () => {
+    await browser?.close();
+  });
+
+  test('today, this week and this month so far, the month end, the active block: whatever range is shown', async () => {
+    await page.goto(`${server.url}/?view=overview&range=3`);
+    assert.is(await page.evaluate(() => document.body.dataset.theme), setup.theme);
+    assert.is((await cardText(page, 'glance-today')).value, formatUsd(sumSince(todayStart)));
+    assert.is((await cardText(page, 'glance-week')).value, formatUsd(sumSince(weekStart)));
+    const month = await cardText(page, 'glance-month');
+    assert.is(month.value, formatUsd(monthCost));
+    assert.is(month.sub, projected === null ? 'Cannot project the month end yet' : `${formatUsd(projected)} by month end`);
+    const ins = await getJson<Insights>(server, '/api/insights?range=today');
+    const burn = ins.activeBlock?.burn;
+    assert.ok(burn, 'an active block');
+    const block = await cardText(page, 'glance-block');
+    // The minutes left tick with the clock: compare with the API's answer within a minute.
+    const left = [burn!.minutesLeft, burn!.minutesLeft - 1].map((m) => `${formatDuration(m * 60_000)} left`);
+    assert.ok(left.includes(block.value), `${block.value} in ${left}`);
+    assert.ok(block.sub.startsWith(`${formatUsd(burn!.costPerHour)}/h · ${formatUsd(burn!.projectedCost)} projected`), block.sub);
+  });
+
+  test('the plan usage shows once the probe has answered', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    const recent = await getJson<{ limits: unknown }>(server, '/api/usage-limits/recent');
+    if (setup === SETUPS[0]) {
+      assert.is(recent.limits, null);
+      assert.not.match((await cardText(page, 'glance-block')).sub, /plan/);
+    }
+    // The dialog asks the probe; the strip reads its answer on the next refresh.
+    await page.locator('cost-top-bar [data-action="usage"]').click();
+    await page.locator('cost-usage-dialog dialog').waitFor({ state: 'visible' });
+    await page.locator('cost-usage-dialog .usage-window').first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await page.locator('cost-top-bar button[aria-label="Refresh now"]').click();
+    await page.locator('cost-glance-strip cost-stat-card[data-stat="glance-block"][sub*="plan"]').waitFor({ timeout: 10_000 });
+    assert.match((await cardText(page, 'glance-block')).sub, /plan \d+% \(Week \(Opus\)\)/);
+  });
+
+  test('presets This week, This month, Last month and All ask the server for calendar periods', async () => {
+    await page.goto(`${server.url}/?view=overview&range=3`);
+    await page.locator('cost-overview-view cost-stat-card[data-stat="cost"]').waitFor();
+    for (const [label, value, cost] of [['Week', 'week', sumSince(weekStart)], ['Month', 'month', monthCost], ['All', 'all', 31]] as const) {
+      // The strip may have asked for this period already (the answer is then in the page's memory cache).
+      await page.locator(`cost-range-picker button[data-range="${label}"]`).click();
+      await page.locator(`cost-range-picker button[data-range="${label}"][aria-pressed="true"]`).waitFor();
+      assert.is(new URL(page.url()).searchParams.get('range'), value);
+      await page.waitForFunction(([c]) => {
+        const card = document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('cost-stat-card[data-stat="cost"]');
+        return card?.getAttribute('value') === c;
+      }, [formatUsd(cost)] as const, { timeout: 5000 });
+    }
+    await page.locator('cost-range-picker button[data-range="Last mo"]').click();
+    await page.locator('cost-range-picker button[data-range="Last mo"][aria-pressed="true"]').waitFor();
+    assert.is(new URL(page.url()).searchParams.get('range'), 'lastmonth');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  });
+
+  test('a range outside the current year is labelled with its years', async () => {
+    const y = d.getUTCFullYear();
+    await page.goto(`${server.url}/?view=overview&range=${y - 2}-12-20..${y - 1}-01-05`);
+    const label = page.locator('cost-overview-view header .range');
+    await label.waitFor();
+    assert.is((await label.textContent())?.trim(), `Dec 20, ${y - 2} – Jan 5, ${y - 1}`);
+  });
+
+  test('no console errors or failed requests', () => {
+    assert.equal(browser.problems, []);
+  });
+
+  test.run();
+}
+
+const done = suite('the Overview strip: the server stops');
+done('closes', async () => {
+  await server?.close();
+  work.cleanup();
+});
+done.run();
