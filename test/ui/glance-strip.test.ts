@@ -1,7 +1,8 @@
 // The Overview strip and the calendar presets in Chromium against the real server (dist/main.js, TZ=UTC) over crafted
 // transcripts with known costs: today, this week and this month so far (sums computed here from the timestamps), the
 // month end at the pace of the ended days, the active block, the plan usage once the probe (the fake CLI) answered;
-// presets This week / This month / Last month / All, and a range label with the year. At 1440 px dark and 800 px
+// presets This week / This month / Last month / All, a range label with the year, and the cards' change against the
+// previous period. At 1440 px dark and 800 px
 // light, in two themes. Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -9,6 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Insights } from '../../src/http/api-types.ts';
 import { formatDuration, formatUsd } from '../../ui/src/format.ts';
+import { changeText } from '../../ui/src/previous-period.ts';
 import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
@@ -135,6 +137,21 @@ for (const setup of SETUPS) {
     const label = page.locator('cost-overview-view header .range');
     await label.waitFor();
     assert.is((await label.textContent())?.trim(), `Dec 20, ${y - 1} – Jan 1, ${y}`);
+  });
+
+  test('the cards show the change against the previous period of the same length', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    // 7 days (today and the 6 before): $1 + $2 + $4; the 7 days before them: the $8 of 10 days ago.
+    const change = page.locator('cost-overview-view cost-stat-card[data-stat="cost"] .change');
+    await change.waitFor();
+    assert.is((await change.textContent())?.trim(), changeText(sumSince(todayStart - 6 * DAY), sumSince(todayStart - 13 * DAY, todayStart - 6 * DAY), 'previous 7 days'));
+    assert.match((await change.textContent()) ?? '', /^−13% vs previous 7 days$/);
+    const sessions = page.locator('cost-overview-view cost-stat-card[data-stat="sessions"] .change');
+    assert.is((await sessions.textContent())?.trim(), 'no change vs previous 7 days');
+    // All time has no previous period.
+    await page.goto(`${server.url}/?view=overview&range=all`);
+    await page.locator('cost-overview-view cost-stat-card[data-stat="cost"][value="$31.00"]').waitFor();
+    assert.is(await page.locator('cost-overview-view .change').count(), 0);
   });
 
   test('no console errors or failed requests', () => {

@@ -10,6 +10,8 @@ import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { Task } from '@lit/task';
+import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -77,6 +79,24 @@ export class CostOverviewView extends LitElement {
       return { data, anyData };
     },
   });
+
+  /** The previous period of the same length, loaded after the figures so it never delays them. */
+  private _previous = new Task(this, {
+    args: () => [this._data.loaded?.data.data.range, this.scope, this.refreshKey] as const,
+    task: async ([range, scope], { signal }) => {
+      const span = range ? previousSpan(range) : null;
+      if (!span) return null;
+      const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...(scope ? { project: scope } : {}) }, signal);
+      return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
+    },
+  });
+
+  /** "+18% vs previous 30 days" under a card, once the previous period of this very range has loaded. */
+  private _change(d: Overview, pick: (t: Overview['totals']) => number) {
+    const p = this._previous.value;
+    if (!p || p.for !== `${d.range.from}|${d.range.to}`) return nothing;
+    return html`<div class="change">${changeText(pick(d.totals), pick(p.totals), p.label)}</div>`;
+  }
 
   private _columns(): Column<GroupedRow>[] {
     return [
@@ -185,11 +205,11 @@ export class CostOverviewView extends LitElement {
           sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
           hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
         <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
-          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices."></cost-stat-card>
+          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
-          hint="Sessions with at least one usage entry in the range."></cost-stat-card>
+          hint="Sessions with at least one usage entry in the range.">${this._change(d, (x) => x.sessions)}</cost-stat-card>
         <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
-          hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+          hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}>${this._change(d, (x) => x.totalTokens)}</cost-stat-card>
         <cost-stat-card data-stat="cache" label="Cache efficiency" value=${formatPercent(d.cacheEfficiency)} sub=${`${formatTokens(t.cacheReadTokens)} read from cache`}
           hint="Cache read tokens ÷ (input + cache write + cache read tokens): the share of prompt tokens served from the cache."></cost-stat-card>
       </div>
@@ -240,6 +260,8 @@ export class CostOverviewView extends LitElement {
   static override styles = [
     viewStyles,
     css`
+      /* Slotted into a stat card: the change against the previous period of the same length. */
+      .change { font-size: 12px; color: var(--ink-2); margin-top: 4px; font-variant-numeric: tabular-nums; }
       .unpriced { position: relative; display: inline-flex; min-width: 0; }
       .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
       .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
