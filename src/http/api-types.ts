@@ -149,6 +149,12 @@ export interface Insights {
   weeklyCost: { weekStart: string; cost: number }[];
 }
 
+/** GET /api/monthly: every local calendar month with usage, newest first. */
+export interface Monthly {
+  project: string | null;
+  months: { month: string; cost: number; totalTokens: number; messages: number; topModel: string | null }[];
+}
+
 export interface SessionRow extends Tokens {
   id: string;
   title: string;

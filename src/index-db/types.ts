@@ -1,7 +1,7 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
+import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
 import type { PriceTable } from './pricing/table.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
@@ -77,6 +77,8 @@ export interface Queries {
   /** Without `health`, which the route adds from stats(). */
   overview(scope: QueryScope, indexing: IndexingState, dirs: string[]): Omit<Overview, 'health'>;
   insights(scope: QueryScope, indexing: IndexingState): Insights;
+  /** Every local month of the history, all projects or one (an unknown one: no months). */
+  monthly(project: string | null): Monthly;
   projects(scope: QueryScope): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;

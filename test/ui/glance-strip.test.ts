@@ -2,13 +2,14 @@
 // transcripts with known costs: today, this week and this month so far (sums computed here from the timestamps), the
 // month end at the pace of the ended days, the active block, the plan usage once the probe (the fake CLI) answered;
 // presets This week / This month / Last month / All, a range label with the year, and the cards' change against the
-// previous period. At 1440 px dark and 800 px
+// previous period; the monthly table and GET /api/monthly. At 1440 px dark and 800 px
 // light, in two themes. Needs `npm run build`.
+import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Insights } from '../../src/http/api-types.ts';
+import type { Insights, Monthly } from '../../src/http/api-types.ts';
 import { formatDuration, formatUsd } from '../../ui/src/format.ts';
 import { changeText } from '../../ui/src/previous-period.ts';
 import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
@@ -152,6 +153,27 @@ for (const setup of SETUPS) {
     await page.goto(`${server.url}/?view=overview&range=all`);
     await page.locator('cost-overview-view cost-stat-card[data-stat="cost"][value="$31.00"]').waitFor();
     assert.is(await page.locator('cost-overview-view .change').count(), 0);
+  });
+
+  test('the monthly table: every month with cost, tokens, top model and change; exported as CSV', async () => {
+    const byMonth = new Map<string, number>();
+    for (const [ts, usd] of ENTRIES) byMonth.set(new Date(ts).toISOString().slice(0, 7), (byMonth.get(new Date(ts).toISOString().slice(0, 7)) ?? 0) + usd);
+    const expected = [...byMonth].sort((a, b) => (a[0] < b[0] ? 1 : -1));
+    const api = await getJson<Monthly>(server, '/api/monthly');
+    assert.equal(api.months.map((m) => [m.month, m.cost, m.totalTokens, m.topModel]), expected.map(([m, c]) => [m, c, c * 1_000_000, HAIKU]));
+    assert.equal((await getJson<Monthly>(server, '/api/monthly?project=-nowhere')).months, []);
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    const table = page.locator('cost-monthly-table cost-table');
+    await table.locator('tbody tr').first().waitFor();
+    assert.is(await table.locator('tbody tr').count(), expected.length);
+    const [dl] = await Promise.all([page.waitForEvent('download'), table.locator('button.export').click()]);
+    const csv = fs.readFileSync((await dl.path()) as string, 'utf8').trim().split('\r\n');
+    assert.is(csv[0], 'Month,Cost,Tokens,Messages,Top model,Change');
+    const [month, cost] = expected[0]!;
+    const before = byMonth.get(expected[1]?.[0] ?? '');
+    const prevKey = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    const change = before && expected[1]![0] === prevKey ? String(Math.round(((cost - before) / before) * 1e6) / 1e6) : '';
+    assert.is(csv[1], [month, cost, cost * 1_000_000, expected.length > 0 ? ENTRIES.filter(([ts]) => new Date(ts).toISOString().startsWith(month)).length : 0, HAIKU, change].join(','));
   });
 
   test('no console errors or failed requests', () => {

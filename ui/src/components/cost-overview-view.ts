@@ -17,6 +17,7 @@ import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
+import './cost-monthly-table.ts';
 import './cost-empty.ts';
 
 interface Loaded {
@@ -234,6 +235,7 @@ export class CostOverviewView extends LitElement {
             title="Group the worktrees of a repository under one row, or list every project folder">Group worktrees</button>
         </cost-table>
       </section>
+      <cost-monthly-table .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-monthly-table>
     `;
   }
 
