@@ -2,7 +2,7 @@
 // transcripts with known costs: today, this week and this month so far (sums computed here from the timestamps), the
 // month end at the pace of the ended days, the active block, the plan usage once the probe (the fake CLI) answered;
 // presets This week / This month / Last month / All, a range label with the year, and the cards' change against the
-// previous period; the monthly table and GET /api/monthly. At 1440 px dark and 800 px
+// previous period; the monthly table and GET /api/monthly; the last activity offered for an empty range. At 1440 px dark and 800 px
 // light, in two themes. Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -163,6 +163,7 @@ for (const setup of SETUPS) {
     assert.equal(api.months.map((m) => [m.month, m.cost, m.totalTokens, m.topModel]), expected.map(([m, c]) => [m, c, c * 1_000_000, HAIKU]));
     assert.equal((await getJson<Monthly>(server, '/api/monthly?project=-nowhere')).months, []);
     await page.goto(`${server.url}/?view=overview&range=7`);
+    await page.locator('cost-overview-view details.months summary').click();
     const table = page.locator('cost-monthly-table cost-table');
     await table.locator('tbody tr').first().waitFor();
     assert.is(await table.locator('tbody tr').count(), expected.length);
@@ -174,6 +175,19 @@ for (const setup of SETUPS) {
     const prevKey = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
     const change = before && expected[1]![0] === prevKey ? String(Math.round(((cost - before) / before) * 1e6) / 1e6) : '';
     assert.is(csv[1], [month, cost, cost * 1_000_000, expected.length > 0 ? ENTRIES.filter(([ts]) => new Date(ts).toISOString().startsWith(month)).length : 0, HAIKU, change].join(','));
+  });
+
+  test('an empty range over a history says when the last activity was and shows it on request', async () => {
+    const y = d.getUTCFullYear() - 3;
+    await page.goto(`${server.url}/?view=overview&range=${y}-01-01..${y}-01-31`);
+    const empty = page.locator('cost-overview-view cost-empty');
+    await empty.locator('.last').waitFor();
+    assert.match((await empty.locator('.last').textContent()) ?? '', /^Last activity: .+ \(.+\)\.$/);
+    await empty.locator('button.show-last').click();
+    const to = new Date(ENTRIES[0]![0]).toISOString().slice(0, 10);
+    await page.waitForFunction((t) => new URL(location.href).searchParams.get('range')?.endsWith(`..${t}`), to, { timeout: 5000 });
+    const from = new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY).toISOString().slice(0, 10);
+    await page.locator(`cost-overview-view cost-stat-card[data-stat="cost"][value="${formatUsd(sumSince(Date.parse(`${from}T00:00:00Z`)))}"]`).waitFor({ timeout: 5000 });
   });
 
   test('no console errors or failed requests', () => {

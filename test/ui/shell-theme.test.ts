@@ -260,6 +260,7 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
       prepare: async () => {
         await page.locator('cost-overview-view cost-glance-strip cost-stat-card[data-stat="glance-block"]').waitFor();
         await page.locator('cost-overview-view cost-stat-card[data-stat="cost"] .change').waitFor();
+        await page.locator('cost-overview-view details.months summary').click();
         await page.locator('cost-overview-view cost-monthly-table cost-table tbody tr').first().waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').first().focus();
         // Focus shows a bucket's tooltip; the table row stays selected.

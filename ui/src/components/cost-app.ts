@@ -109,8 +109,9 @@ export class CostApp extends LitElement {
     document.addEventListener('visibilitychange', this.onVisibility);
     this.addEventListener('navigate', this.onNavigate as EventListener);
     this.addEventListener('scope', this.onScopeEvent as EventListener);
-    // On the host, not the top bar: views (the Insights block card) ask for the dialog too.
+    // On the host, not the top bar: views ask too (the Insights block card for the dialog, an empty range for a range).
     this.addEventListener('open-usage', this.onOpenUsage);
+    this.addEventListener('range-change', this.onRangeChange as EventListener);
     this.unsubscribe.push(
       api.onIndexing((s) => {
         if (!this._indexing || s.done !== this._indexing.done || s.filesDone !== this._indexing.filesDone || s.bytesDone !== this._indexing.bytesDone)
@@ -153,6 +154,7 @@ export class CostApp extends LitElement {
     this.removeEventListener('navigate', this.onNavigate as EventListener);
     this.removeEventListener('scope', this.onScopeEvent as EventListener);
     this.removeEventListener('open-usage', this.onOpenUsage);
+    this.removeEventListener('range-change', this.onRangeChange as EventListener);
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.timer) clearInterval(this.timer);
   }
@@ -227,6 +229,8 @@ export class CostApp extends LitElement {
   }
 
   private onOpenUsage = (): void => this.run('usage');
+
+  private onRangeChange = (e: CustomEvent<{ range: RangeSel }>): void => this.setRange(e.detail.range);
 
   private onScopeEvent = (e: CustomEvent<{ project: string | null; name?: string }>): void => {
     if (!e.detail || typeof e.detail !== 'object') return;
@@ -381,7 +385,6 @@ export class CostApp extends LitElement {
         .indexing=${this._indexing}
         ?refreshing=${this._refreshing}
         @tab=${(e: CustomEvent<{ view: TopView }>) => this.navigate({ view: e.detail.view })}
-        @range-change=${(e: CustomEvent<{ range: RangeSel }>) => this.setRange(e.detail.range)}
         @scope-clear=${() => this.setScope(null, null)}
         @theme-pick=${(e: CustomEvent<{ colorTheme: string }>) => this.setTheme(this._mode, e.detail.colorTheme)}
         @mode-toggle=${() => this.toggleMode()}

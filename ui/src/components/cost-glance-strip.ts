@@ -100,6 +100,8 @@ export class CostGlanceStrip extends LitElement {
   static override styles = css`
     :host { display: block; margin-bottom: 16px; }
     .strip { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
+    /* Room for a two-line second line: a block that starts or ends on a refresh must not shift the page below. */
+    cost-stat-card { min-height: 124px; }
   `;
 }
 

@@ -1,9 +1,9 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams } from '../state.ts';
+import { customRange, localDay, rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
@@ -19,6 +19,13 @@ import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
 import './cost-monthly-table.ts';
 import './cost-empty.ts';
+
+interface Previous {
+  totals: Overview['totals'];
+  label: string;
+  /** The range it is the previous period of ('from|to'). */
+  for: string;
+}
 
 interface Loaded {
   data: Overview;
@@ -38,6 +45,7 @@ export class CostOverviewView extends LitElement {
     scope: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
     _flat: { state: true },
+    _months: { state: true },
   };
 
   declare range: RangeSel;
@@ -45,9 +53,26 @@ export class CostOverviewView extends LitElement {
   declare refreshKey: number;
   /** List project folders flat instead of grouping worktrees under their repository. */
   private declare _flat: boolean;
+  /** The monthly table is opened on demand: it reads the whole history and is not a first question. */
+  private declare _months: boolean;
 
   constructor() {
     super();
+    this._months = false;
+    // The previous period of the same length, loaded after the figures so it never delays them (the controller
+    // registers itself with this element).
+    new Task(this, {
+      args: () => [this._data.loaded?.data.data.range, this.scope, this.refreshKey] as const,
+      task: async ([range, scope], { signal }): Promise<Previous | null> => {
+        const span = range ? previousSpan(range) : null;
+        if (!span) return null;
+        const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...(scope ? { project: scope } : {}) }, signal);
+        return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
+      },
+      onComplete: (v) => {
+        if (v) this._prev = v;
+      },
+    });
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.refreshKey = 0;
@@ -81,20 +106,25 @@ export class CostOverviewView extends LitElement {
     },
   });
 
-  /** The previous period of the same length, loaded after the figures so it never delays them. */
-  private _previous = new Task(this, {
-    args: () => [this._data.loaded?.data.data.range, this.scope, this.refreshKey] as const,
-    task: async ([range, scope], { signal }) => {
-      const span = range ? previousSpan(range) : null;
-      if (!span) return null;
-      const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...(scope ? { project: scope } : {}) }, signal);
-      return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
-    },
-  });
+  /** The last previous-period answer: a refresh that aborts or fails keeps the line instead of dropping it. */
+  private _prev: Previous | null = null;
+
+  /**
+   * An empty range over a history: when the last activity was (anywhere: the index's newest entry) and a button to the
+   * 30 days that end on its day.
+   */
+  private _lastActivity(d: Overview) {
+    const last = d.health.newestEntry;
+    if (!last) return nothing;
+    const day = localDay(new Date(last));
+    const range = customRange(localDay(new Date(Date.parse(last) - 29 * 86_400_000)), day);
+    return html`<p class="last">Last activity: ${formatDateTime(last)} (${formatRelative(last)}).</p>
+      <button class="show-last" @click=${() => range && emit(this, 'range-change', { range })}>Show the 30 days up to ${formatDate(last)}</button>`;
+  }
 
   /** "+18% vs previous 30 days" under a card, once the previous period of this very range has loaded. */
   private _change(d: Overview, pick: (t: Overview['totals']) => number) {
-    const p = this._previous.value;
+    const p = this._prev;
     if (!p || p.for !== `${d.range.from}|${d.range.to}`) return nothing;
     return html`<div class="change">${changeText(pick(d.totals), pick(p.totals), p.label)}</div>`;
   }
@@ -193,7 +223,8 @@ export class CostOverviewView extends LitElement {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range${d.project ? ' or clear the project scope' : ''}.`}></cost-empty>`
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.project ? ' in this project' : ''}. Pick a longer range${d.project ? ' or clear the project scope' : ''}.`}>
+            ${this._lastActivity(d)}</cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
@@ -235,7 +266,10 @@ export class CostOverviewView extends LitElement {
             title="Group the worktrees of a repository under one row, or list every project folder">Group worktrees</button>
         </cost-table>
       </section>
-      <cost-monthly-table .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-monthly-table>
+      <details class="months" @toggle=${(e: Event) => (this._months = (e.target as HTMLDetailsElement).open)}>
+        <summary>Every month</summary>
+        ${this._months ? html`<cost-monthly-table .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-monthly-table>` : nothing}
+      </details>
     `;
   }
 
@@ -263,6 +297,10 @@ export class CostOverviewView extends LitElement {
     viewStyles,
     css`
       /* Slotted into a stat card: the change against the previous period of the same length. */
+      .last { margin: 0 0 8px; color: var(--ink-2); }
+      .months { margin-top: 16px; }
+      .months summary { cursor: pointer; color: var(--ink-2); font-size: 13px; width: max-content; }
+      .months summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
       .change { font-size: 12px; color: var(--ink-2); margin-top: 4px; font-variant-numeric: tabular-nums; }
       .unpriced { position: relative; display: inline-flex; min-width: 0; }
       .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
