@@ -22,8 +22,8 @@ export interface RangeInfo {
   fromMs: number;
   toMs: number;
   bucket: 'hour' | 'day';
-  /** What was asked: 'today', '24h', 'N' days, 'custom', or 'all'. */
-  kind: 'today' | '24h' | 'days' | 'custom' | 'all';
+  /** What was asked: 'today', '24h', 'N' days, 'custom', 'all', or this 'week' / 'month' so far, or 'lastmonth'. */
+  kind: 'today' | '24h' | 'days' | 'custom' | 'all' | 'week' | 'month' | 'lastmonth';
   days: number | null;
 }
 
@@ -142,14 +142,23 @@ export interface Insights {
   /** The block of now, whatever the range (null when none is active). */
   activeBlock: Block | null;
   burnRate: BurnRate | null;
+  /** Over the whole local days of the range that have ended; days 0: none yet, nothing to project. */
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };
   cacheSavings: { saved: number; cacheReadTokens: number };
   tokenComposition: Tokens & { cache5mTokens: number; cache1hTokens: number };
+  /** USD per token kind at the catalogue's base prices (models without a price left out). */
+  costComposition: { input: number; output: number; cache5m: number; cache1h: number; cacheRead: number };
   topTools: { name: string; count: number }[];
   /** heatmap[weekday][hour] cost, weekday 0 = Monday, local time. */
   heatmap: number[][];
   subagentShare: { mainCost: number; subagentCost: number; share: number };
   weeklyCost: { weekStart: string; cost: number }[];
+}
+
+/** GET /api/monthly: every local calendar month with usage, newest first. */
+export interface Monthly {
+  project: string | null;
+  months: { month: string; cost: number; totalTokens: number; messages: number; topModel: string | null }[];
 }
 
 export interface SessionRow extends Tokens {

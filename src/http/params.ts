@@ -87,18 +87,32 @@ export function parseRange(q: Query, fallback: RangeDefault, now: number): Range
 
   const range = one(q, 'range');
   if (range === undefined || range === '') {
-    if (fallback === 'days30') return lastDays(30, today);
-    // All time: from the epoch to the end of today; the queries only see rows that exist.
-    const toMs = midnight(today.y, today.m, today.d + 1);
-    return { from: localDate(0), to: localDate(toMs - 1), fromMs: 0, toMs, bucket: 'day', kind: 'all', days: null };
+    return fallback === 'days30' ? lastDays(30, today) : allTime(today);
   }
+  if (range === 'all') return allTime(today);
   if (range === 'today') return { ...daysWindow(today, today, 'today') };
+  // Calendar periods so far (weeks start on Monday), and the whole previous month.
+  if (range === 'week') {
+    const dow = (new Date(midnight(today.y, today.m, today.d)).getDay() + 6) % 7;
+    return daysWindow(ymdOf(midnight(today.y, today.m, today.d - dow)), today, 'week');
+  }
+  if (range === 'month') return daysWindow({ y: today.y, m: today.m, d: 1 }, today, 'month');
+  if (range === 'lastmonth') {
+    const first = ymdOf(midnight(today.y, today.m - 1, 1));
+    return daysWindow(first, ymdOf(midnight(today.y, today.m, 0)), 'lastmonth');
+  }
   if (range === '24h') {
     const fromMs = now - 86_400_000;
     return { from: localDate(fromMs), to: localDate(now), fromMs, toMs: now + 1, bucket: 'hour', kind: '24h', days: null };
   }
   if (!/^\d+$/.test(range) || Number(range) < 1) throw Errors.badRange();
   return lastDays(Math.min(Number(range), MAX_RANGE_DAYS), today);
+}
+
+/** All time: from the epoch to the end of today; the queries only see rows that exist. */
+function allTime(today: Ymd): RangeInfo {
+  const toMs = midnight(today.y, today.m, today.d + 1);
+  return { from: localDate(0), to: localDate(toMs - 1), fromMs: 0, toMs, bucket: 'day', kind: 'all', days: null };
 }
 
 /** The last `n` calendar days ending today. */

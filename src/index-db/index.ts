@@ -164,6 +164,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     metrics: guard(q.metrics),
     overview: guard(q.overview),
     insights: guard(q.insights),
+    monthly: guard(q.monthly),
     projects: guard(q.projects),
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),

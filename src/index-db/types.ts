@@ -1,7 +1,7 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
+import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
 import type { PriceTable } from './pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 
@@ -86,6 +86,8 @@ export interface Queries {
   /** `machine`: this machine's name (--machine), the name of what the unlabelled dirs hold in `machines`. */
   overview(scope: QueryScope, indexing: IndexingState, dirs: string[], machine?: string): Omit<Overview, 'health'>;
   insights(scope: QueryScope, indexing: IndexingState): Insights;
+  /** Every local month of the history, all projects or one (an unknown one: no months). */
+  monthly(scope: QueryScope): Monthly;
   projects(scope: QueryScope): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;

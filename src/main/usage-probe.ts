@@ -15,6 +15,8 @@ export interface UsageProbe {
   get(refresh: boolean): Promise<UsageLimits>;
   /** What drives usage (the CLI scans the last 7 days of transcripts); `refresh` as in `get`. */
   drivers(refresh: boolean): Promise<UsageDrivers>;
+  /** The plan usage the probe answered within its cache time (5 minutes), else null; never starts the CLI. */
+  recent(): UsageLimits | null;
 }
 
 export interface UsageProbeOptions {
@@ -34,12 +36,14 @@ export interface UsageProbeOptions {
 const STDERR_TAIL = 500;
 const KILL_GRACE_MS = 2000;
 
-/** One probe in flight at a time, its result kept `cacheMs` (failures are not kept). */
-function cachedRun<T extends { cached: boolean }>(run: () => Promise<T>, cacheMs: number, now: () => number): (refresh: boolean) => Promise<T> {
+/** One probe in flight at a time, its result kept `cacheMs` (failures are not kept); `peek` reads that result alone. */
+function cachedRun<T extends { cached: boolean }>(run: () => Promise<T>, cacheMs: number, now: () => number) {
   let cached: { value: T; at: number } | null = null;
   let running: Promise<T> | null = null;
-  return (refresh) => {
-    if (!refresh && cached && now() - cached.at < cacheMs) return Promise.resolve({ ...cached.value, cached: true });
+  const fresh = () => (cached && now() - cached.at < cacheMs ? { ...cached.value, cached: true } : null);
+  const get = (refresh: boolean): Promise<T> => {
+    const hit = refresh ? null : fresh();
+    if (hit) return Promise.resolve(hit);
     running ??= run()
       .then((value) => {
         cached = { value, at: now() };
@@ -50,6 +54,7 @@ function cachedRun<T extends { cached: boolean }>(run: () => Promise<T>, cacheMs
       });
     return running;
   };
+  return { get, peek: fresh };
 }
 
 export function createUsageProbe(opts: UsageProbeOptions): UsageProbe {
@@ -58,10 +63,9 @@ export function createUsageProbe(opts: UsageProbeOptions): UsageProbe {
   const driversTimeoutMs = envTimeout > 0 ? envTimeout : opts.driversTimeoutMs ?? 180_000;
   const now = opts.now ?? Date.now;
   const probe = (skipBehaviors: boolean, ms: number) => runProbe(opts.bin, opts.configDir, ms, skipBehaviors);
-  return {
-    get: cachedRun(async () => limitsOf(await probe(true, timeoutMs), new Date(now())), opts.cacheMs ?? 300_000, now),
-    drivers: cachedRun(async () => driversOf(await probe(false, driversTimeoutMs), new Date(now())), opts.driversCacheMs ?? 900_000, now),
-  };
+  const limits = cachedRun(async () => limitsOf(await probe(true, timeoutMs), new Date(now())), opts.cacheMs ?? 300_000, now);
+  const drivers = cachedRun(async () => driversOf(await probe(false, driversTimeoutMs), new Date(now())), opts.driversCacheMs ?? 900_000, now);
+  return { get: limits.get, drivers: drivers.get, recent: limits.peek };
 }
 
 /** Spawns the CLI, asks for usage, resolves with the reply's `response` object. */

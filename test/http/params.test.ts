@@ -103,6 +103,24 @@ r('range=1 is a single day (hourly); large N is capped', () =>
   }),
 );
 
+r('calendar periods: this week from Monday, this month from the 1st, last month whole, all; across a year end', () =>
+  inZone(NY, () => {
+    const now = local(2024, 1, 3, 9); // a Wednesday
+    const span = (range: string) => {
+      const x = parseRange({ range }, 'days30', now);
+      return [x.from, x.to, x.kind, x.days];
+    };
+    assert.equal(span('week'), ['2024-01-01', '2024-01-03', 'week', 3]);
+    assert.equal(span('month'), ['2024-01-01', '2024-01-03', 'month', 3]);
+    assert.equal(span('lastmonth'), ['2023-12-01', '2023-12-31', 'lastmonth', 31]);
+    const sunday = parseRange({ range: 'week' }, 'days30', local(2024, 3, 10, 12)); // DST starts that Sunday
+    assert.equal([sunday.from, sunday.to, sunday.days], ['2024-03-04', '2024-03-10', 7]);
+    const all = parseRange({ range: 'all' }, 'days30', now);
+    assert.equal([all.fromMs, all.kind], [0, 'all']);
+    assert.throws(() => parseRange({ range: 'fortnight' }, 'days30', now));
+  }),
+);
+
 r('defaults: 30 days for overview/insights, all time for the others', () =>
   inZone(NY, () => {
     const now = local(2024, 5, 5, 9);
@@ -130,7 +148,7 @@ r('400 Invalid date range: malformed dates, only one bound, bad range values', (
   for (const q of [
     { from: '2024-05-01' }, { to: '2024-05-01' }, { from: '2024-5-01', to: '2024-05-02' }, { from: '2024-02-30', to: '2024-03-01' },
     { from: '2024-13-01', to: '2024-12-01' }, { from: 'yesterday', to: '2024-05-01' }, { from: '', to: '' },
-    { range: '0' }, { range: '-3' }, { range: '1.5' }, { range: 'week' },
+    { range: '0' }, { range: '-3' }, { range: '1.5' }, { range: 'weeks' }, { range: 'All' },
   ]) {
     const e = httpError(() => parseRange(q, 'days30', now));
     assert.equal([e.status, e.message], [400, 'Invalid date range'], JSON.stringify(q));

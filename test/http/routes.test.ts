@@ -230,6 +230,28 @@ meta('usage limits and drivers: 200 from the probe, cached, refresh=1 reprobes; 
   }
 });
 
+meta('usage-limits/recent: null until the probe answers, then its answer for 5 minutes; never starts the CLI; cross-site refused', async () => {
+  process.env.FAKE_CLAUDE_MODE = 'success';
+  let clock = Date.now();
+  const t = await startServer({ probe: createUsageProbe({ bin: FAKE, configDir: '/tmp', now: () => clock }) });
+  try {
+    const recent = async () => (await t.request('/api/usage-limits/recent')).json<{ limits: UsageLimits | null }>().limits;
+    assert.is(await recent(), null, 'asking for the recent answer did not probe');
+    assert.is(await recent(), null);
+    const probed = (await t.request('/api/usage-limits')).json<UsageLimits>();
+    const r = await recent();
+    assert.ok(r, 'the probe answered');
+    assert.equal(r!.windows, probed.windows);
+    assert.is(r!.cached, true);
+    clock += 300_001;
+    assert.is(await recent(), null, 'older than 5 minutes');
+    const cross = await t.request('/api/usage-limits/recent', { headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' } });
+    assert.is(cross.status, 403);
+  } finally {
+    await t.close();
+  }
+});
+
 meta('pricing: the loaded table with source and load time', async () => {
   const t = await startServer();
   try {

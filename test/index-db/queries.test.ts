@@ -167,9 +167,15 @@ Insights('blocks (end rule, gap, active with burn rate), run rate, savings, comp
   near(burn.tokensPerMinute, 4000 / 90, 'tokens/min');
   near(burn.projectedCost, (0.041 / 1.5) * 5, 'projection');
   near(burn.minutesLeft, 210, 'minutes left');
-  near(i.runRate.dailyAvg, 0.094 / 7, 'daily');
-  near(i.runRate.projectedMonthly, (0.094 / 7) * 30, 'monthly');
-  assert.is(i.runRate.days, 7);
+  // Whole days only: today (the active block's $0.041) is left out of the 7-day range's 6 ended days.
+  near(i.runRate.dailyAvg, (0.094 - 0.041) / 6, 'daily');
+  near(i.runRate.projectedMonthly, ((0.094 - 0.041) / 6) * 30, 'monthly');
+  assert.is(i.runRate.days, 6);
+  const t = idx.queries.insights(scope(today), indexing).runRate;
+  assert.equal([t.days, t.dailyAvg, t.projectedMonthly], [0, 0, 0], 'today alone: nothing to project yet');
+  const cc = i.costComposition;
+  near(cc.cacheRead, 100_000 * 1e-7, 'cache-read cost at the haiku price');
+  assert.ok(cc.output > 0 && cc.input > 0 && cc.cache5m > 0 && cc.cache1h > 0, 'every kind priced');
   near(i.cacheSavings.saved, 100_000 * (1e-6 - 1e-7), 'saved');
   assert.is(i.cacheSavings.cacheReadTokens, 100_000);
   assert.is(i.tokenComposition.cache5mTokens, 6000);

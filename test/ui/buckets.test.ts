@@ -61,9 +61,9 @@ Axis('small values get the decimals that tell the ticks apart', () => {
   assert.equal(formatUsdAxis(niceTicks(0.00004)), ['$0.00000', '$0.00002', '$0.00004', '$0.00006']);
 });
 
-Axis('ordinary axes keep the compact form', () => {
-  assert.equal(formatUsdAxis(niceTicks(7.3)), ['$0.00', '$2.00', '$4.00', '$6.00', '$8.00']);
-  assert.equal(formatUsdAxis(niceTicks(43_000)), ['$0.00', '$20K', '$40K', '$60K']);
+Axis('ordinary axes: one form for every tick (whole dollars, or K)', () => {
+  assert.equal(formatUsdAxis(niceTicks(7.3)), ['$0', '$2', '$4', '$6', '$8']);
+  assert.equal(formatUsdAxis(niceTicks(43_000)), ['$0', '$20K', '$40K', '$60K']);
   for (const max of [0.0003, 0.002, 0.012, 0.09, 0.7, 3, 17, 240, 9_999, 123_456]) {
     const labels = formatUsdAxis(niceTicks(max));
     assert.is(new Set(labels).size, labels.length, `${max}: ${labels.join(' ')}`);

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatMoney, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
+import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatMoney, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdAxis, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
 
 // Dates are built from local parts, so these hold in any TZ.
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -22,6 +22,16 @@ money('formatMoney shows the currency of an extra-usage account', () => {
   assert.is(formatMoney(12.34, 'EUR'), '€12.34');
   assert.is(formatMoney(5, 'GBP'), '£5.00');
   assert.is(formatMoney(1.5, 'ZZ1'), '1.50 ZZ1');
+});
+
+money('formatUsdAxis: one form for every tick', () => {
+  assert.equal(formatUsdAxis([0, 50, 100, 150]), ['$0', '$50', '$100', '$150']);
+  assert.equal(formatUsdAxis([0, 5, 10, 15]), ['$0', '$5', '$10', '$15']);
+  assert.equal(formatUsdAxis([0, 0.5, 1, 1.5]), ['$0.00', '$0.50', '$1.00', '$1.50']);
+  assert.equal(formatUsdAxis([0, 0.005, 0.01, 0.015]), ['$0.000', '$0.005', '$0.010', '$0.015']);
+  assert.equal(formatUsdAxis([0, 0.1 + 0.2, 0.6]), ['$0.00', '$0.30', '$0.60'], 'float noise of summed steps');
+  assert.equal(formatUsdAxis([0, 5000, 10_000, 15_000]), ['$0', '$5K', '$10K', '$15K']);
+  assert.equal(formatUsdAxis([0, 2_500_000]), ['$0', '$2.5M']);
 });
 
 money('formatUsdCompact shortens large values', () => {
@@ -51,6 +61,10 @@ numbers('formatInt and formatPercent', () => {
   assert.is(formatPercent(0.4567), '45.7%');
   assert.is(formatPercent(1, 0), '100%');
   assert.is(formatPercent(Number.NaN), '0.0%');
+  assert.is(formatPercent(0.004, 0), '<1%', 'a share that is not zero never reads 0%');
+  assert.is(formatPercent(0.0004), '<0.1%');
+  assert.is(formatPercent(0.006, 0), '1%');
+  assert.is(formatPercent(0, 0), '0%');
 });
 
 numbers('formatCount agrees the noun with the number', () => {
@@ -101,6 +115,8 @@ dates('formatBucket reads day and hour bucket keys (this year: no year shown)', 
 dates('formatDayRange', () => {
   assert.is(formatDayRange('2025-03-01', '2025-03-05', NOW), 'Mar 1 – Mar 5');
   assert.is(formatDayRange('2025-03-05', '2025-03-05', NOW), 'Mar 5');
+  assert.is(formatDayRange('2024-12-20', '2025-01-05', NOW), 'Dec 20, 2024 – Jan 5, 2025', 'a span into another year: the year on both ends');
+  assert.is(formatDayRange('2024-11-01', '2024-11-30', NOW), 'Nov 1, 2024 – Nov 30, 2024');
 });
 
 dates('formatDuration', () => {

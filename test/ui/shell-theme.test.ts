@@ -258,6 +258,10 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
     {
       name: 'cost-overview-view', url: `?view=overview&range=${ALL}`, ready: 'cost-stat-card[data-stat="cost"]',
       prepare: async () => {
+        await page.locator('cost-overview-view cost-glance-strip cost-stat-card[data-stat="glance-block"]').waitFor();
+        await page.locator('cost-overview-view cost-stat-card[data-stat="cost"] .change').waitFor();
+        await page.locator('cost-overview-view details.months summary').click();
+        await page.locator('cost-overview-view cost-monthly-table cost-table tbody tr').first().waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').first().focus();
         // Focus shows a bucket's tooltip; the table row stays selected.
         await page.locator('cost-overview-view cost-chart-series g.col[tabindex="0"]').focus();
@@ -268,6 +272,9 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
     {
       name: 'cost-insights-view', url: `?view=insights&range=${ALL}`, ready: 'cost-stat-card[data-stat="run-rate"]',
       prepare: async () => {
+        // Token composition by cost: the pressed toggle and the cost bars.
+        await page.locator('cost-insights-view button[data-by="cost"]').click();
+        await page.locator('cost-insights-view cost-chart-bars[label="Token composition by cost"]').waitFor();
         await page.locator('cost-insights-view cost-heatmap rect[tabindex="0"]').focus();
       },
     },

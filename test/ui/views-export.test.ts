@@ -15,6 +15,10 @@ csv('neutralises spreadsheet formulas in text but keeps negative numbers', () =>
   assert.is(toCsv(['x'], [['=SUM(A1)'], ['+1'], ['@x'], [-2]]), "x\r\n'=SUM(A1)\r\n'+1\r\n'@x\r\n-2\r\n");
 });
 
+csv('fractions are rounded to 6 decimals; whole numbers stay as they are', () => {
+  assert.is(toCsv(['cost', 'tokens'], [[110.28603722000004, 123_456_789_012], [0.0000004, 7], [-0.1234567, 0]]), 'cost,tokens\r\n110.286037,123456789012\r\n0,7\r\n-0.123457,0\r\n');
+});
+
 csv('non-finite numbers become empty cells', () => {
   assert.is(toCsv(['a', 'b'], [[Number.NaN, Infinity]]), 'a,b\r\n,\r\n');
 });
@@ -27,15 +31,23 @@ csv.run();
 
 const pal = suite('modelPalette');
 
-pal('ranks models by cost and keeps colours stable per model', () => {
-  const p = modelPalette([['haiku', 1], ['opus', 9], ['sonnet', 5]]);
-  assert.equal(p.order, ['opus', 'sonnet', 'haiku']);
-  assert.match(p.color('opus'), /^var\(--series-1,/);
-  assert.match(p.color('haiku'), /^var\(--series-3,/);
-  assert.is(p.group('opus'), 'opus');
+pal('ranks models by cost; a model keeps its colour whatever its rank and the other models', () => {
+  const p = modelPalette([['claude-haiku-4-5', 1], ['claude-opus-4-5', 9], ['claude-sonnet-4-5', 5]]);
+  assert.equal(p.order, ['claude-opus-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5']);
+  assert.is(p.group('claude-opus-4-5'), 'claude-opus-4-5');
+  const q = modelPalette([['claude-haiku-4-5', 50], ['claude-sonnet-4-5', 2]]);
+  assert.is(q.color('claude-haiku-4-5'), p.color('claude-haiku-4-5'));
+  assert.is(q.color('claude-sonnet-4-5'), p.color('claude-sonnet-4-5'));
+  assert.is(new Set(['claude-haiku-4-5', 'claude-opus-4-5', 'claude-sonnet-4-5'].map(p.color)).size, 3);
 });
 
-pal('more than 8 models: the smallest share the last slot as Other', () => {
+pal('two models of one chart never share a colour', () => {
+  const models = Array.from({ length: 7 }, (_, i) => [`model-${i}`, i + 1] as [string, number]);
+  const p = modelPalette(models);
+  assert.is(new Set(models.map(([m]) => p.color(m))).size, 7);
+});
+
+pal('more than 7 models: the smallest share the last slot as Other', () => {
   const models = Array.from({ length: 10 }, (_, i) => [`m${i}`, 100 - i] as [string, number]);
   const p = modelPalette(models);
   assert.is(p.order.length, 8);

@@ -191,7 +191,7 @@ fixture('CSV export of the projects table holds the rows as shown', async () => 
   const top = [...o.projects].sort((a, b) => b.cost - a.cost)[0];
   assert.ok(top);
   assert.is(csv.length, o.projects.length + 1);
-  assert.is(csv[1], [top.name, top.cost, top.sessions, top.messages, top.totalTokens, top.lastActivity, top.topModel].join(','));
+  assert.is(csv[1], [top.name, Math.round(top.cost * 1e6) / 1e6, top.sessions, top.messages, top.totalTokens, top.lastActivity, top.topModel].join(','));
   const [json] = await Promise.all([page.waitForEvent('download'), page.locator('cost-overview-view button.export-json').click()]);
   const parsed = JSON.parse(fs.readFileSync((await json.path()) as string, 'utf8')) as Overview;
   assert.is(parsed.totals.cost, o.totals.cost);

@@ -14,8 +14,10 @@ export function seriesVar(slot: number): string {
 }
 
 /**
- * Model -> CSS colour, biggest cost first. With more than 8 models the smallest share the last
- * slot, and `group(model)` names the bucket they are drawn in.
+ * Model -> CSS colour. A model's slot comes from its name, not its cost rank, so it keeps its colour across ranges,
+ * views and charts (`modelSlot`); only when two models of one chart prefer the same slot does the older one (by
+ * its release date) take the next free one, so the model in use now keeps its colour. The last slot is "Other":
+ * with more than 7 models the cheapest share it, and `group(model)` names the bucket they are drawn in.
  */
 export interface ModelPalette {
   color(model: string): string;
@@ -24,11 +26,36 @@ export interface ModelPalette {
   order: string[];
 }
 
+const NAMED = SLOTS - 1;
+
+/** Slots of the Claude families (the rest: any named slot): an Opus, a Sonnet and a Haiku never share a colour. */
+const FAMILY_SLOTS: [RegExp, number[]][] = [[/opus/, [0, 3]], [/sonnet/, [1, 4]], [/haiku/, [2, 5]]];
+const ANY_SLOT = Array.from({ length: NAMED }, (_, i) => i);
+
+/** A model's preferred slot: its family's, picked by an FNV-1a hash of the name without its date (-YYYYMMDD). */
+export function modelSlot(model: string): number {
+  const name = model.replace(/-\d{8}$/, '');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  const slots = FAMILY_SLOTS.find(([re]) => re.test(name))?.[1] ?? ANY_SLOT;
+  return slots[h % slots.length]!;
+}
+
+const released = (model: string): string => /-(\d{8})$/.exec(model)?.[1] ?? '';
+
 export function modelPalette(costByModel: Iterable<[string, number]>): ModelPalette {
   const ranked = [...costByModel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([m]) => m);
-  const overflow = ranked.length > SLOTS;
-  const named = overflow ? ranked.slice(0, SLOTS - 1) : ranked;
-  const slot = new Map(named.map((m, i) => [m, i]));
+  const overflow = ranked.length > NAMED;
+  const named = overflow ? ranked.slice(0, NAMED) : ranked;
+  const slot = new Map<string, number>();
+  const taken = new Set<number>();
+  // The newest model (by its date, then name) keeps its slot; an older one of the same family yields.
+  for (const m of [...named].sort((a, b) => released(b).localeCompare(released(a)) || b.localeCompare(a))) {
+    let s = modelSlot(m);
+    while (taken.has(s)) s = (s + 1) % NAMED;
+    taken.add(s);
+    slot.set(m, s);
+  }
   const order = overflow ? [...named, OTHER] : named;
   return {
     order,

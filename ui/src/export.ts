@@ -4,7 +4,8 @@ export type Cell = string | number | boolean | null | undefined;
 
 /**
  * RFC 4180 CSV with CRLF line ends. Text that a spreadsheet would run as a formula (= + - @ at the
- * start) gets a leading apostrophe; numbers are written as they are.
+ * start) gets a leading apostrophe; fractions are rounded to 6 decimals (sums of costs carry float noise such as
+ * 110.28603722000004; a millionth of a dollar is below any price of one token batch that matters).
  */
 export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
@@ -12,7 +13,7 @@ export function toCsv(header: string[], rows: Cell[][]): string {
 
 function csvCell(v: Cell): string {
   if (v == null) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(Number.isInteger(v) ? v : Math.round(v * 1e6) / 1e6) : '';
   let s = String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

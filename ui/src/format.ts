@@ -41,18 +41,25 @@ export function formatUsdCompact(n: number): string {
 }
 
 /**
- * Labels of money axis ticks: the compact form when it tells every tick apart, else as many decimals as it takes
- * ("$0.000, $0.005, $0.010" rather than "$0.00, $0.01, $0.01").
+ * Labels of money axis ticks, all in one form: whole dollars when every tick is one ("$0, $50, $100"), K or M from
+ * $10K, else as many decimals as the smallest step needs (at least cents: "$0.00, $0.50, $1.00"; "$0.000, $0.005").
  */
 export function formatUsdAxis(ticks: readonly number[]): string[] {
-  const compact = ticks.map(formatUsdCompact);
-  if (new Set(compact).size === compact.length) return compact;
-  for (let digits = 3; digits <= 8; digits++) {
+  const top = Math.max(0, ...ticks.map((t) => Math.abs(finite(t))));
+  const distinct = (labels: string[]) => new Set(labels).size === labels.length;
+  if (top >= 1e4) {
+    const [unit, suffix] = top >= 1e6 ? [1e6, 'M'] : [1e3, 'K'];
+    const labels = ticks.map((t) => (t === 0 ? '$0' : `${t < 0 ? '-' : ''}$${trim(Math.abs(t) / unit)}${suffix}`));
+    if (distinct(labels)) return labels;
+  }
+  const whole = ticks.every((t) => Number.isInteger(finite(t)));
+  for (let digits = whole ? 0 : 2; digits <= 8; digits++) {
     const f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
     const labels = ticks.map((t) => f.format(finite(t)));
-    if (new Set(labels).size === labels.length) return labels;
+    const exact = ticks.every((t) => Math.abs(Math.round(finite(t) * 10 ** digits) - finite(t) * 10 ** digits) < 1e-6);
+    if (distinct(labels) && exact) return labels;
   }
-  return compact;
+  return ticks.map(formatUsdCompact);
 }
 
 /** One decimal without a trailing ".0": 1.25 -> "1.3", 2 -> "2". */
@@ -82,9 +89,13 @@ export function formatCount(n: number, noun: string): string {
   return `${formatInt(n)} ${finite(n) === 1 ? noun : `${noun}s`}`;
 }
 
-/** A ratio 0..1 as a percent: 0.4567 -> "45.7%"; `digits` decimals (default 1). */
+/** A ratio 0..1 as a percent: 0.4567 -> "45.7%"; `digits` decimals (default 1). A share that is not zero never reads
+ * as zero: 0.004 with 0 digits -> "<1%". */
 export function formatPercent(ratio: number, digits = 1): string {
-  return `${(finite(ratio) * 100).toFixed(digits)}%`;
+  const v = finite(ratio);
+  const least = 10 ** -digits;
+  if (v > 0 && v * 100 < least / 2) return `<${least.toFixed(digits)}%`;
+  return `${(v * 100).toFixed(digits)}%`;
 }
 
 type DateLike = string | number | Date;
@@ -179,9 +190,19 @@ export function formatRelative(d: DateLike | null | undefined, now: Date = new D
   return formatDate(t, now);
 }
 
-/** Inclusive day span "Mar 1 – Mar 5" (one day: "Mar 5"). Takes 'YYYY-MM-DD' strings. */
+/**
+ * Inclusive day span "Mar 1 – Mar 5" (one day: "Mar 5"). Takes 'YYYY-MM-DD' strings. A span not inside the current
+ * year carries the year on both ends ("Dec 20, 2025 – Jan 5, 2026"), so neither end reads as this year's.
+ */
 export function formatDayRange(from: string, to: string, now: Date = new Date()): string {
-  return from === to ? formatDate(from, now) : `${formatDate(from, now)} – ${formatDate(to, now)}`;
+  if (from === to) return formatDate(from, now);
+  const year = String(now.getFullYear());
+  if (from.startsWith(year) && to.startsWith(year)) return `${formatDate(from, now)} – ${formatDate(to, now)}`;
+  const withYear = (d: string) => {
+    const t = toDate(d);
+    return t ? dayYearFmt.format(t) : '—';
+  };
+  return `${withYear(from)} – ${withYear(to)}`;
 }
 
 /** Bytes as "512 B", "1.5 KB", "3.2 MB", "1.1 GB" (1024 steps). */

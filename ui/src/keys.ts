@@ -13,6 +13,11 @@ export const SHORTCUTS: { keys: string[]; label: string }[] = [
   { keys: ['Backspace'], label: 'Go up (session → project → overview)' },
   { keys: ['Esc'], label: 'Close a dialog, or go up' },
   { keys: ['?'], label: 'This help' },
+  // Handled by cost-table on its focused row, listed here so the overlay tells them.
+  { keys: ['↑', '↓', 'j', 'k'], label: 'Table: previous / next row' },
+  { keys: ['PageUp', 'PageDown', 'Home', 'End'], label: 'Table: 10 rows up / down, first / last row' },
+  { keys: ['Enter'], label: 'Table: open the selected row' },
+  { keys: ['←', '→'], label: 'Table: collapse / expand a grouped row' },
 ];
 
 /** True when the key press belongs to a text field (looks through shadow roots via the composed path). */

@@ -2,9 +2,14 @@
 // URL (?view=&project=&session=&repository=&range=) <-> state, localStorage cost:range / cost:scope / cost:view / cost:sort:<view>,
 // sessionStorage cost:nav. API payloads are never stored (api.ts keeps them in memory).
 
+/** Calendar periods the server resolves in its TZ: this week (from Monday) and month so far, last month, all time. */
+export type PeriodKind = 'week' | 'month' | 'lastmonth' | 'all';
+const PERIODS: readonly string[] = ['week', 'month', 'lastmonth', 'all'] satisfies PeriodKind[];
+
 export type RangeSel =
   | { kind: 'today' }
   | { kind: '24h' }
+  | { kind: PeriodKind }
   | { kind: 'days'; days: number }
   | { kind: 'custom'; from: string; to: string };
 
@@ -34,6 +39,10 @@ export const RANGE_PRESETS: { label: string; short: string; range: RangeSel }[] 
   { label: 'Last 30 days', short: '30d', range: { kind: 'days', days: 30 } },
   { label: 'Last 90 days', short: '90d', range: { kind: 'days', days: 90 } },
   { label: 'Last 365 days', short: '1y', range: { kind: 'days', days: 365 } },
+  { label: 'This week', short: 'Week', range: { kind: 'week' } },
+  { label: 'This month', short: 'Month', range: { kind: 'month' } },
+  { label: 'Last month', short: 'Last mo', range: { kind: 'lastmonth' } },
+  { label: 'All time', short: 'All', range: { kind: 'all' } },
 ];
 
 export const KEYS = {
@@ -79,6 +88,8 @@ export function rangeParams(range: RangeSel): Record<string, string> {
       return { range: String(range.days) };
     case 'custom':
       return { from: range.from, to: range.to };
+    default:
+      return { range: range.kind };
   }
 }
 
@@ -92,6 +103,7 @@ export function parseRange(s: string | null | undefined): RangeSel | null {
   if (!s) return null;
   if (s === 'today') return { kind: 'today' };
   if (s === '24h') return { kind: '24h' };
+  if (PERIODS.includes(s)) return { kind: s as PeriodKind };
   if (/^\d{1,4}$/.test(s)) {
     const days = Number(s);
     return days >= 1 && days <= 3660 ? { kind: 'days', days } : null;

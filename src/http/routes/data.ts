@@ -62,6 +62,8 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     q().insights(scope, indexing),
   );
   dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope));
+  // Every month of the history: the range parameters do not apply.
+  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope }) => q().monthly(scope));
 
   const projectOf = (req: Request) => req.params.path ?? '';
   dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope }, req) => {

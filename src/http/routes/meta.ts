@@ -24,6 +24,10 @@ function fromProbe<T>(ask: (refresh: boolean) => Promise<T>) {
 /** `processGuard` refuses cross-site requests on every route that can start the agent CLI. */
 export function mountMetaRoutes(app: Polka, ctx: RouteContext, processGuard: Middleware): void {
   app.get('/api/usage-limits', processGuard, fromProbe((refresh) => ctx.probe.get(refresh)));
+  // The Overview strip's plan usage: what the probe answered in the last 5 minutes, without starting the CLI.
+  app.get('/api/usage-limits/recent', processGuard, function recentUsage(_req: Request, res: ServerResponse) {
+    sendJson(res, 200, { limits: ctx.probe.recent() });
+  });
   // What drives usage: the CLI scans a week of transcripts, so only on request (Insights), cached apart.
   app.get('/api/usage-drivers', processGuard, fromProbe((refresh) => ctx.probe.drivers(refresh)));
 

@@ -4,6 +4,7 @@ import type { PriceTable } from '../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { insights } from './insights.ts';
 import { createMetrics } from './metrics.ts';
+import { createMonthly } from './monthly.ts';
 import { overview } from './overview.ts';
 import { createProjectSessions } from './project-sessions.ts';
 import { projects } from './projects.ts';
@@ -21,6 +22,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
     metrics: createMetrics(db, reader, syncTimeZone),
     overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, syncTimeZone, scope, indexing, dirs, machine),
     insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
+    monthly: createMonthly(db, reader, syncTimeZone),
     projects: (scope) => projects(reader, syncTimeZone, scope),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
     session: createSession(db),

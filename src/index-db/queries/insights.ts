@@ -4,7 +4,7 @@
 import type { IndexingState, Insights } from '../../http/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { QueryScope } from '../types.ts';
-import { addDays, dayKey, dayNumber, startOfWeek, weekStartDay } from '../time.ts';
+import { addDays, dayKey, dayNumber, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
@@ -30,8 +30,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
   const blocks = allBlocks.slice(0, MAX_BLOCKS);
-  const days = range.days ?? Math.max(1, Math.round((range.toMs - start) / 86_400_000));
-  const dailyAvg = totals.cost / days;
+  const runRate = wholeDayRate(localHours, start, Math.min(range.toMs, now));
 
   let cache1h = 0;
   let mainCost = 0;
@@ -48,8 +47,9 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     blocksInRange: allBlocks.length,
     activeBlock,
     burnRate: activeBlock?.burn ?? null,
-    runRate: { dailyAvg, projectedMonthly: dailyAvg * 30, days },
+    runRate,
     cacheSavings: cacheSavings(slice.groups, models, prices),
+    costComposition: costComposition(slice.groups, models, prices),
     tokenComposition: {
       inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, cacheCreationTokens: totals.cacheCreationTokens,
       cacheReadTokens: totals.cacheReadTokens, totalTokens: totals.totalTokens,
@@ -77,6 +77,42 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
     if (price) saved += n * (price.input - price.cacheRead);
   }
   return { saved, cacheReadTokens };
+}
+
+/**
+ * The cost of each token kind, per model at the catalogue's base prices (no long-context tier or fast multiplier, as
+ * the rollups do not keep which rows had them): by token count output is a sliver, by cost often the biggest part.
+ */
+function costComposition(rows: RollRow[], models: Map<number, ModelInfo>, prices: PriceTable): Insights['costComposition'] {
+  const out = { input: 0, output: 0, cache5m: 0, cache1h: 0, cacheRead: 0 };
+  for (const r of rows) {
+    const m = models.get(r[C.model]!);
+    const price = m && !m.hidden ? prices.lookup(m.name)?.price : undefined;
+    if (!price) continue;
+    out.input += r[C.input]! * price.input;
+    out.output += r[C.output]! * price.output;
+    out.cache5m += (r[C.cacheCreate]! - r[C.cache1h]!) * price.cacheWrite5m;
+    out.cache1h += r[C.cache1h]! * price.cacheWrite1h;
+    out.cacheRead += r[C.cacheRead]! * price.cacheRead;
+  }
+  return out;
+}
+
+/**
+ * Average cost per day over the whole local days of [startMs, endMs) that have ended (today's part of a day would make
+ * a 24-minute day count as one), x 30. No whole day yet: days 0, and the dashboard says it cannot project.
+ */
+function wholeDayRate(hours: [number, number][], startMs: number, endMs: number): Insights['runRate'] {
+  const first = dayNumber(startOfDay(startMs) === startMs ? startMs : addDays(startMs, 1));
+  const end = dayNumber(startOfDay(endMs));
+  const days = Math.max(0, end - first);
+  let cost = 0;
+  for (const [lhour, c] of hours) {
+    const day = Math.floor(lhour / 24);
+    if (day >= first && day < end) cost += c;
+  }
+  const dailyAvg = days ? cost / days : 0;
+  return { dailyAvg, projectedMonthly: dailyAvg * 30, days };
 }
 
 /** heatmap[weekday][hour] of cost, local time, Monday = 0, from the cost per local hour number. */

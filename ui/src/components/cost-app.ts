@@ -116,6 +116,9 @@ export class CostApp extends LitElement {
     this.addEventListener('navigate', this.onNavigate as EventListener);
     this.addEventListener('scope', this.onScopeEvent as EventListener);
     this.addEventListener('machine', this.onMachineEvent as EventListener);
+    // On the host, not the top bar: views ask too (the Insights block card for the dialog, an empty range for a range).
+    this.addEventListener('open-usage', this.onOpenUsage);
+    this.addEventListener('range-change', this.onRangeChange as EventListener);
     this.unsubscribe.push(
       api.onIndexing((s) => {
         if (!this._indexing || s.done !== this._indexing.done || s.filesDone !== this._indexing.filesDone || s.bytesDone !== this._indexing.bytesDone)
@@ -158,6 +161,8 @@ export class CostApp extends LitElement {
     this.removeEventListener('navigate', this.onNavigate as EventListener);
     this.removeEventListener('scope', this.onScopeEvent as EventListener);
     this.removeEventListener('machine', this.onMachineEvent as EventListener);
+    this.removeEventListener('open-usage', this.onOpenUsage);
+    this.removeEventListener('range-change', this.onRangeChange as EventListener);
     for (const u of this.unsubscribe.splice(0)) u();
     if (this.timer) clearInterval(this.timer);
   }
@@ -234,6 +239,10 @@ export class CostApp extends LitElement {
     if (persist) saveScope(p);
     if (p && !name) void this.resolveScopeName();
   }
+
+  private onOpenUsage = (): void => this.run('usage');
+
+  private onRangeChange = (e: CustomEvent<{ range: RangeSel }>): void => this.setRange(e.detail.range);
 
   private onScopeEvent = (e: CustomEvent<{ project: string | null; name?: string }>): void => {
     if (!e.detail || typeof e.detail !== 'object') return;
@@ -403,13 +412,11 @@ export class CostApp extends LitElement {
         .indexing=${this._indexing}
         ?refreshing=${this._refreshing}
         @tab=${(e: CustomEvent<{ view: TopView }>) => this.navigate({ view: e.detail.view })}
-        @range-change=${(e: CustomEvent<{ range: RangeSel }>) => this.setRange(e.detail.range)}
         @scope-clear=${() => this.setScope(null, null)}
         @machine-clear=${() => this.setMachine(null)}
         @theme-pick=${(e: CustomEvent<{ colorTheme: string }>) => this.setTheme(this._mode, e.detail.colorTheme)}
         @mode-toggle=${() => this.toggleMode()}
         @refresh=${() => void this.refresh(true)}
-        @open-usage=${() => this.run('usage')}
         @open-help=${() => this.run('help')}
       ></cost-top-bar>
       <main class="content" id="main">

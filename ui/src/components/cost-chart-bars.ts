@@ -10,7 +10,10 @@ export interface BarItem {
   detail?: string;
 }
 
-/** Horizontal bars, biggest first, each with its value and share of the total (cost by model, top tools). */
+/**
+ * Horizontal bars, biggest first, each with its value and share of the total (cost by model, top tools). The bars
+ * scale to the biggest named row: the summed "N more" row can exceed it, and is then drawn full and dashed.
+ */
 export class CostChartBars extends LitElement {
   static override properties = {
     items: { attribute: false },
@@ -33,20 +36,20 @@ export class CostChartBars extends LitElement {
     this.limit = 10;
   }
 
-  private _rows(): BarItem[] {
+  private _rows(): (BarItem & { rest?: boolean })[] {
     const sorted = [...this.items].sort((a, b) => b.value - a.value);
     if (sorted.length <= this.limit) return sorted;
     const rest = sorted.slice(this.limit - 1);
     return [
       ...sorted.slice(0, this.limit - 1),
-      { label: `${rest.length} more`, value: rest.reduce((s, r) => s + r.value, 0), color: 'var(--text-muted)', detail: rest.map((r) => `${r.label}: ${this.format(r.value)}`).join('\n') },
+      { label: `${rest.length} more`, rest: true, value: rest.reduce((s, r) => s + r.value, 0), color: 'var(--text-muted)', detail: rest.map((r) => `${r.label}: ${this.format(r.value)}`).join('\n') },
     ];
   }
 
   override render() {
     const rows = this._rows();
     const total = rows.reduce((s, r) => s + r.value, 0);
-    const max = Math.max(0, ...rows.map((r) => r.value)) || 1;
+    const max = Math.max(0, ...rows.filter((r) => !r.rest).map((r) => r.value)) || 1;
     const summary = `${this.label}: ${rows.map((r) => `${r.label} ${this.format(r.value)}`).join(', ')}`;
     return html`
       <div class="bars" role="list" aria-label=${summary}>
@@ -55,7 +58,7 @@ export class CostChartBars extends LitElement {
           return html`<div class="row" role="listitem" tabindex="0" title=${r.detail ?? `${r.label}: ${this.format(r.value)}`}
               aria-label=${`${r.label}: ${this.format(r.value)}, ${formatPercent(share)}`}>
             <span class="name">${r.label}</span>
-            <span class="track"><span class="fill" style=${`width:${(r.value / max) * 100}%;background:${r.color ?? 'var(--accent)'}`}></span></span>
+            <span class="track"><span class="fill ${r.rest && r.value > max ? 'over' : ''}" style=${`width:${Math.min(1, r.value / max) * 100}%;background:${r.color ?? 'var(--accent)'}`}></span></span>
             <span class="val">${this.format(r.value)}</span>
             <span class="share">${formatPercent(share, 0)}</span>
           </div>`;
@@ -77,7 +80,8 @@ export class CostChartBars extends LitElement {
     .row:hover .name { color: var(--ink-1); }
     .name { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 220px; }
     .track { height: 12px; background: var(--bg-hover); border-radius: 3px; overflow: hidden; }
-    .fill { display: block; height: 100%; border-radius: 3px; min-width: 2px; }
+    .fill { display: block; height: 100%; border-radius: 3px; min-width: 2px; box-sizing: border-box; }
+    .fill.over { background-clip: content-box !important; padding-right: 6px; border-right: 2px dashed var(--ink-3); border-radius: 3px 0 0 3px; }
     .val { text-align: right; font-variant-numeric: tabular-nums; color: var(--ink-1); font-weight: 500; }
     .share { text-align: right; font-variant-numeric: tabular-nums; color: var(--ink-3); font-size: 12px; min-width: 3ch; }
     .none { color: var(--ink-3); font-size: 13px; }

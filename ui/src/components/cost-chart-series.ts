@@ -37,6 +37,8 @@ export class CostChartSeries extends LitElement {
     bucket: {},
     palette: { attribute: false },
     label: {},
+    partial: { attribute: false },
+    partialLabel: { attribute: 'partial-label' },
     mode: { reflect: true },
     _active: { state: true },
     _hover: { state: true },
@@ -48,6 +50,9 @@ export class CostChartSeries extends LitElement {
   /** Shared with the other charts of the view; derived from the points when unset. */
   declare palette: ModelPalette | null;
   declare label: string;
+  /** Keys of points that cover only part of their bucket (a week the range cuts): drawn faded and labelled. */
+  declare partial: string[];
+  declare partialLabel: string;
   declare mode: 'bars' | 'area';
   private declare _active: number;
   private declare _hover: boolean;
@@ -59,6 +64,8 @@ export class CostChartSeries extends LitElement {
     this.bucket = 'day';
     this.palette = null;
     this.label = 'Cost';
+    this.partial = [];
+    this.partialLabel = 'partial';
     this.mode = 'bars';
     this._active = -1;
     this._hover = false;
@@ -107,7 +114,8 @@ export class CostChartSeries extends LitElement {
         y += cost;
         return part;
       });
-      return { point, label: this._label(point, true), parts };
+      const label = this._label(point, true);
+      return { point, label: this.partial.includes(point.key) ? `${label} (${this.partialLabel})` : label, parts };
     });
   }
 
@@ -174,7 +182,7 @@ export class CostChartSeries extends LitElement {
                 })
               : nothing}
             ${stacks.map(
-              (s, i) => svg`<g class="col ${i === active ? 'on' : ''}" data-i=${i} tabindex=${i === tabAt ? 0 : -1} role="img"
+              (s, i) => svg`<g class="col ${i === active ? 'on' : ''} ${this.partial.includes(s.point.key) ? 'partial' : ''}" data-i=${i} tabindex=${i === tabAt ? 0 : -1} role="img"
                   aria-label=${`${s.label}: ${formatUsd(s.point.cost)}`}
                   @mouseenter=${() => { this._active = i; this._hover = true; }}
                   @focus=${() => { this._active = i; this._hover = true; }}
@@ -232,6 +240,8 @@ export class CostChartSeries extends LitElement {
     g.col.on .hit { fill: var(--bg-hover); opacity: 0.6; }
     g.col:focus-visible .hit { stroke: var(--accent); stroke-width: 2; }
     .area { opacity: 0.85; }
+    /* A bucket the range cuts (fewer days than its neighbours): faded, and named so in its label and tooltip. */
+    g.col.partial .seg { fill-opacity: 0.45; }
     .dot { fill: var(--ink-1); opacity: 0; }
     g.col.on .dot { opacity: 1; }
     .tip { position: absolute; top: 0; transform: translateX(-50%); pointer-events: none; z-index: 2; min-width: 150px;

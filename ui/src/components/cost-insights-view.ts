@@ -18,6 +18,9 @@ import './cost-usage-drivers.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
+/** 'YYYY-MM-DD' + n calendar days (UTC arithmetic on the date alone: no zone involved). */
+const addDaysKey = (key: string, n: number): string => new Date(Date.parse(`${key}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
 /**
  * The active block's projection against the finished blocks of the range: above their average is
  * 'warn', above the most expensive one is 'critical'. With no history there is nothing to compare.
@@ -45,6 +48,7 @@ export class CostInsightsView extends LitElement {
     scope: { attribute: false },
     machine: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
+    _by: { state: true },
   };
 
   declare range: RangeSel;
@@ -52,9 +56,12 @@ export class CostInsightsView extends LitElement {
   /** The machine filter (a label), null for every machine. */
   declare machine: string | null;
   declare refreshKey: number;
+  /** Token composition by token count or by cost. */
+  private declare _by: 'tokens' | 'cost';
 
   constructor() {
     super();
+    this._by = 'tokens';
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.machine = null;
@@ -110,19 +117,45 @@ export class CostInsightsView extends LitElement {
     </section>`;
   }
 
+  /** Bars of the five token kinds, by count or by their cost at base prices (output is most of the cost). */
+  private _composition(d: Insights) {
+    const tc = d.tokenComposition;
+    const cc = d.costComposition;
+    const kinds = [
+      { label: 'Cache read', tokens: tc.cacheReadTokens, cost: cc.cacheRead, what: 'read from the prompt cache' },
+      { label: 'Cache write 5m', tokens: tc.cache5mTokens, cost: cc.cache5m, what: 'written to the 5-minute cache' },
+      { label: 'Cache write 1h', tokens: tc.cache1hTokens, cost: cc.cache1h, what: 'written to the 1-hour cache' },
+      { label: 'Input', tokens: tc.inputTokens, cost: cc.input, what: 'uncached input' },
+      { label: 'Output', tokens: tc.outputTokens, cost: cc.output, what: 'output' },
+    ];
+    const byCost = this._by === 'cost';
+    return html`<cost-chart-bars label=${byCost ? 'Token composition by cost' : 'Token composition'} .format=${byCost ? formatUsd : formatTokens} .limit=${6}
+      .items=${kinds.map((k, i) => ({
+        label: k.label, value: byCost ? k.cost : k.tokens, color: seriesVar(i),
+        detail: `${formatInt(k.tokens)} tokens ${k.what}: ${formatUsd(k.cost)} at base prices`,
+      }))}></cost-chart-bars>`;
+  }
+
+  /** Weeks the range (or today) cuts: their bars cover fewer than 7 days. */
+  private _partialWeeks(d: Insights): string[] {
+    return d.weeklyCost.map((w) => w.weekStart).filter((k) => k < d.range.from || addDaysKey(k, 6) > d.range.to);
+  }
+
   private _body(d: Insights) {
-    if (!d.blocks.length && d.runRate.dailyAvg === 0 && !d.topTools.length) {
+    if (!d.blocks.length && d.tokenComposition.totalTokens === 0 && !d.topTools.length) {
       const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
       return d.activeBlock ? html`${this._activeBlock(d)}${empty}` : empty;
     }
-    const tc = d.tokenComposition;
     const ss = d.subagentShare;
     const totalCost = ss.mainCost + ss.subagentCost;
     return html`
       ${this._activeBlock(d)}
       <div class="cards">
-        <cost-stat-card data-stat="run-rate" label="Monthly run rate" value=${formatUsd(d.runRate.projectedMonthly)} sub=${`${formatUsd(d.runRate.dailyAvg)}/day over ${formatCount(d.runRate.days, 'day')}`}
-          hint="Average cost per day over the range × 30."></cost-stat-card>
+        ${d.runRate.days
+          ? html`<cost-stat-card data-stat="run-rate" label="Monthly run rate" value=${formatUsd(d.runRate.projectedMonthly)} sub=${`${formatUsd(d.runRate.dailyAvg)}/day over ${formatCount(d.runRate.days, 'whole day')}`}
+              hint="Average cost per whole day of the range that has ended (today left out) × 30."></cost-stat-card>`
+          : html`<cost-stat-card data-stat="run-rate" label="Monthly run rate" value="—" sub="Cannot project yet: no whole day in this range"
+              hint="The run rate averages the whole days of the range that have ended; pick a range that includes earlier days."></cost-stat-card>`}
         <cost-stat-card data-stat="cache-savings" label="Cache savings" value=${formatUsd(d.cacheSavings.saved)} sub=${`${formatTokens(d.cacheSavings.cacheReadTokens)} cache-read tokens`}
           hint="Cache-read tokens × (input price − cache-read price): what the same prompts would have cost without the cache."></cost-stat-card>
         <cost-stat-card data-stat="subagent-share" label="Subagent share" value=${formatPercent(ss.share)} sub=${`${formatUsd(ss.subagentCost)} of ${formatUsd(totalCost)}`}
@@ -130,14 +163,11 @@ export class CostInsightsView extends LitElement {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3 title="Tokens by kind across the range; cache writes split by their 5-minute and 1-hour lifetimes">Token composition</h3>
-          <cost-chart-bars label="Token composition" .format=${formatTokens} .limit=${6} .items=${[
-            { label: 'Cache read', value: tc.cacheReadTokens, color: seriesVar(0), detail: `${formatInt(tc.cacheReadTokens)} tokens read from the prompt cache` },
-            { label: 'Cache write 5m', value: tc.cache5mTokens, color: seriesVar(1), detail: `${formatInt(tc.cache5mTokens)} tokens written to the 5-minute cache` },
-            { label: 'Cache write 1h', value: tc.cache1hTokens, color: seriesVar(2), detail: `${formatInt(tc.cache1hTokens)} tokens written to the 1-hour cache` },
-            { label: 'Input', value: tc.inputTokens, color: seriesVar(3), detail: `${formatInt(tc.inputTokens)} uncached input tokens` },
-            { label: 'Output', value: tc.outputTokens, color: seriesVar(4), detail: `${formatInt(tc.outputTokens)} output tokens` },
-          ]}></cost-chart-bars>
+          <div class="bh"><h3 title="Tokens by kind across the range; cache writes split by their 5-minute and 1-hour lifetimes">Token composition</h3>
+            <span class="modes" role="group" aria-label="Token composition by">
+              ${(['tokens', 'cost'] as const).map((by) => html`<button data-by=${by} aria-pressed=${this._by === by} @click=${() => (this._by = by)}>${by === 'tokens' ? 'Tokens' : 'Cost'}</button>`)}
+            </span></div>
+          ${this._composition(d)}
         </section>
         <section class="panel">
           <h3 title="Tool calls made by the assistant in the range, by tool name">Top tools</h3>
@@ -154,7 +184,7 @@ export class CostInsightsView extends LitElement {
         </section>
         <section class="panel">
           <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
-          <cost-chart-series label="Weekly cost" bucket="day"
+          <cost-chart-series label="Weekly cost" bucket="day" partial-label="partial week" .partial=${this._partialWeeks(d)}
             .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
         </section>
       </div>
@@ -193,6 +223,11 @@ export class CostInsightsView extends LitElement {
       .panel.block { margin-bottom: 16px; }
       .bh { display: flex; align-items: center; gap: 10px; margin-bottom: 10px; }
       .bh h3 { flex: 1; margin: 0; }
+      .modes { display: inline-flex; }
+      .modes button { border-radius: 0; padding: 2px 8px; }
+      .modes button:first-child { border-radius: 6px 0 0 6px; }
+      .modes button:last-child { border-radius: 0 6px 6px 0; margin-left: -1px; }
+      .modes button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent-dim); }
     `,
   ];
 }

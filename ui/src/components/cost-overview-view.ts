@@ -1,20 +1,31 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { MachineRow, Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
-import { rangeParams, scopeParams } from '../state.ts';
+import { customRange, localDay, rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatBytes, formatCount, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { Task } from '@lit/task';
+import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
+import './cost-glance-strip.ts';
+import './cost-monthly-table.ts';
 import './cost-empty.ts';
+
+interface Previous {
+  totals: Overview['totals'];
+  label: string;
+  /** The range it is the previous period of ('from|to'). */
+  for: string;
+}
 
 interface Loaded {
   data: Overview;
@@ -36,6 +47,7 @@ export class CostOverviewView extends LitElement {
     machine: { attribute: false },
     refreshKey: { type: Number, attribute: 'refresh-key' },
     _flat: { state: true },
+    _months: { state: true },
   };
 
   declare range: RangeSel;
@@ -45,9 +57,26 @@ export class CostOverviewView extends LitElement {
   declare refreshKey: number;
   /** List project folders flat instead of grouping worktrees under their repository. */
   private declare _flat: boolean;
+  /** The monthly table is opened on demand: it reads the whole history and is not a first question. */
+  private declare _months: boolean;
 
   constructor() {
     super();
+    this._months = false;
+    // The previous period of the same length, loaded after the figures so it never delays them (the controller
+    // registers itself with this element).
+    new Task(this, {
+      args: () => [this._data.loaded?.data.data.range, this.scope, this.machine, this.refreshKey] as const,
+      task: async ([range, scope, machine], { signal }): Promise<Previous | null> => {
+        const span = range ? previousSpan(range) : null;
+        if (!span) return null;
+        const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
+        return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
+      },
+      onComplete: (v) => {
+        if (v) this._prev = v;
+      },
+    });
     this.range = { kind: 'days', days: 3 };
     this.scope = null;
     this.machine = null;
@@ -105,6 +134,29 @@ export class CostOverviewView extends LitElement {
         .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('machines', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
         @row-open=${(e: CustomEvent<{ row: MachineRow }>) => emit(this, 'machine', { machine: e.detail.row.machine })}></cost-table>
     </section>`;
+  }
+
+  /** The last previous-period answer: a refresh that aborts or fails keeps the line instead of dropping it. */
+  private _prev: Previous | null = null;
+
+  /**
+   * An empty range over a history: when the last activity was (anywhere: the index's newest entry) and a button to the
+   * 30 days that end on its day.
+   */
+  private _lastActivity(d: Overview) {
+    const last = d.health.newestEntry;
+    if (!last) return nothing;
+    const day = localDay(new Date(last));
+    const range = customRange(localDay(new Date(Date.parse(last) - 29 * 86_400_000)), day);
+    return html`<p class="last">Last activity: ${formatDateTime(last)} (${formatRelative(last)}).</p>
+      <button class="show-last" @click=${() => range && emit(this, 'range-change', { range })}>Show the 30 days up to ${formatDate(last)}</button>`;
+  }
+
+  /** "+18% vs previous 30 days" under a card, once the previous period of this very range has loaded. */
+  private _change(d: Overview, pick: (t: Overview['totals']) => number) {
+    const p = this._prev;
+    if (!p || p.for !== `${d.range.from}|${d.range.to}`) return nothing;
+    return html`<div class="change">${changeText(pick(d.totals), pick(p.totals), p.label)}</div>`;
   }
 
   private _columns(): Column<GroupedRow>[] {
@@ -202,7 +254,8 @@ export class CostOverviewView extends LitElement {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}></cost-empty>`
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
+            ${this._lastActivity(d)}</cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
@@ -215,11 +268,11 @@ export class CostOverviewView extends LitElement {
           sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
           hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
         <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
-          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices."></cost-stat-card>
+          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
-          hint="Sessions with at least one usage entry in the range."></cost-stat-card>
+          hint="Sessions with at least one usage entry in the range.">${this._change(d, (x) => x.sessions)}</cost-stat-card>
         <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
-          hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+          hint=${`All tokens: input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}>${this._change(d, (x) => x.totalTokens)}</cost-stat-card>
         <cost-stat-card data-stat="cache" label="Cache efficiency" value=${formatPercent(d.cacheEfficiency)} sub=${`${formatTokens(t.cacheReadTokens)} read from cache`}
           hint="Cache read tokens ÷ (input + cache write + cache read tokens): the share of prompt tokens served from the cache."></cost-stat-card>
       </div>
@@ -245,6 +298,10 @@ export class CostOverviewView extends LitElement {
             title="Group the worktrees of a repository under one row, or list every project folder">Group worktrees</button>
         </cost-table>
       </section>
+      <details class="months" @toggle=${(e: Event) => (this._months = (e.target as HTMLDetailsElement).open)}>
+        <summary>Every month</summary>
+        ${this._months ? html`<cost-monthly-table .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-monthly-table>` : nothing}
+      </details>
     `;
   }
 
@@ -260,6 +317,7 @@ export class CostOverviewView extends LitElement {
         <span class="spacer"></span>
         ${exportJsonButton(exportName('overview', d.range.from, d.range.to, 'json'), d)}
       </header>
+      <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
       ${this._indexing(d)}
       ${this._clock(d)}
       ${viewBody(this._data.stale, this._body(l.data))}
@@ -270,6 +328,12 @@ export class CostOverviewView extends LitElement {
   static override styles = [
     viewStyles,
     css`
+      /* Slotted into a stat card: the change against the previous period of the same length. */
+      .last { margin: 0 0 8px; color: var(--ink-2); }
+      .months { margin-top: 16px; }
+      .months summary { cursor: pointer; color: var(--ink-2); font-size: 13px; width: max-content; }
+      .months summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+      .change { font-size: 12px; color: var(--ink-2); margin-top: 4px; font-variant-numeric: tabular-nums; }
       .unpriced { position: relative; display: inline-flex; min-width: 0; }
       .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
       .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }

@@ -18,6 +18,12 @@ import './cost-empty.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
 
+/** The first two models and a count of the rest: a session that used six models must not widen the table. */
+function modelList(models: string[]) {
+  const more = models.length - 2;
+  return html`<span title=${models.join('\n')}>${models.slice(0, 2).map(shortModel).join(', ')}${more > 0 ? html` <span class="tag">+${more}</span>` : nothing}</span>`;
+}
+
 /**
  * One project: its cost series and model split, and its sessions table.
  *
@@ -56,13 +62,13 @@ export class CostProjectView extends LitElement {
   private _columns(): Column<SessionRow>[] {
     return [
       { key: 'title', label: 'Session', value: (s) => s.title,
-        render: (s) => html`<span class="primary" title=${`${s.title}\n${s.id}`}>${s.title}</span>${s.gone ? html` <span class="tag" title="The transcript was deleted from disk; its usage stays in the index">deleted</span>` : nothing}` },
+        render: (s) => html`<span class="primary clamp" title=${`${s.title}\n${s.id}`}>${s.title}</span>${s.gone ? html` <span class="tag" title="The transcript was deleted from disk; its usage stays in the index">deleted</span>` : nothing}` },
       { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
       { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (s) => s.totalTokens, render: (s) => formatTokens(s.totalTokens) },
       { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '),
         render: (s) => html`<span class="branch" title=${s.branches.map(branchLabel).join('\n')}>${s.branches.map(branchLabel).join(', ') || '—'}</span>` },
-      { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => html`<span title=${s.models.join('\n')}>${s.models.map(shortModel).join(', ')}</span>` },
+      { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => modelList(s.models) },
       { key: 'first', label: 'First activity', value: (s) => s.firstActivity, render: (s) => formatDateTime(s.firstActivity) },
       { key: 'last', label: 'Last activity', value: (s) => s.lastActivity, render: (s) => formatDateTime(s.lastActivity) },
       { key: 'duration', label: 'Duration', numeric: true, value: span, render: (s) => formatDuration(span(s)), title: 'Last activity − first activity in the range' },

@@ -14,6 +14,10 @@ function spanOf(range: RangeSel): { from: string; to: string } {
     return { from: localDay(from), to: localDay(today) };
   }
   if (range.kind === '24h') return { from: localDay(new Date(Date.now() - 86_400_000)), to: localDay(today) };
+  const [y, m, d] = [today.getFullYear(), today.getMonth(), today.getDate()];
+  if (range.kind === 'week') return { from: localDay(new Date(y, m, d - ((today.getDay() + 6) % 7))), to: localDay(today) };
+  if (range.kind === 'month') return { from: localDay(new Date(y, m, 1)), to: localDay(today) };
+  if (range.kind === 'lastmonth') return { from: localDay(new Date(y, m - 1, 1)), to: localDay(new Date(y, m, 0)) };
   return { from: localDay(today), to: localDay(today) };
 }
 

@@ -148,7 +148,7 @@ export class CostSessionView extends LitElement {
         <button class="back" aria-label=${`Back to ${d.project.name}`} title=${`Back to ${d.project.name}`}
           @click=${() => emit(this, 'navigate', { view: 'project', project: d.project.id })}>←</button>
         <div class="titles">
-          <h2 title=${`${d.firstPrompt ?? d.title}\n${d.id}`}>${d.title}</h2>
+          <h2 class="clamp" tabindex="0" title=${`${d.firstPrompt ?? d.title}\n${d.id}`}>${d.title}</h2>
           <div class="meta"><span>${d.project.name}</span>${d.cwd ? html`<span title="Working directory">${d.cwd}</span>` : nothing}<span>${d.id}</span></div>
         </div>
         ${exportJsonButton(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}
@@ -163,6 +163,10 @@ export class CostSessionView extends LitElement {
     css`
       header { align-items: flex-start; flex-wrap: nowrap; }
       .titles { flex: 1; min-width: 0; }
+      /* A title can be a whole first prompt: two lines, all of it in the tooltip and while focused. */
+      h2.clamp { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
+      h2.clamp:focus { -webkit-line-clamp: unset; }
+      h2.clamp:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
       .meta { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; color: var(--ink-3); margin-top: 4px; }
       summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
       details { font-size: 13px; color: var(--ink-2); margin-bottom: 14px; }

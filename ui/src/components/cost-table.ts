@@ -279,6 +279,10 @@ export class CostTable<T = unknown> extends LitElement {
     /* Cell parts the views render (cells live in this shadow root, so their styles must too). */
     td b { font-weight: 600; color: var(--ink-1); }
     .primary { color: var(--ink-1); }
+    /* Long text (a session's first prompt): two lines, the whole text in its title and on the focused row. */
+    .clamp { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; white-space: normal;
+      overflow-wrap: anywhere; min-width: 16ch; max-width: 360px; }
+    tbody tr:focus .clamp { -webkit-line-clamp: unset; }
     .branch { font-family: ui-monospace, monospace; font-size: 12px; }
     .tag { font-size: 11px; color: var(--ink-3); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
     .tag.sub { color: var(--ink-accent); border-color: var(--accent-dim); }

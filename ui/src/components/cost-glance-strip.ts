@@ -1,0 +1,115 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { Insights, Overview, UsageLimits } from '../../../src/http/api-types.ts';
+import { api } from '../api.ts';
+import { scopeParams } from '../state.ts';
+import { formatDuration, formatPercent, formatTime, formatUsd } from '../format.ts';
+import { ViewData } from './view-kit.ts';
+import './cost-stat-card.ts';
+
+export interface MonthPace {
+  /** Month so far + the average of its ended days × the days after today; null before a day has ended. */
+  projected: number | null;
+  wholeDays: number;
+}
+
+/**
+ * The month end at the pace of the month's ended days (today's part of a day would make a morning count as a day).
+ * `to` is today ('YYYY-MM-DD', the server's day); `days` the month's day series so far.
+ */
+export function monthPace(monthCost: number, to: string, days: { key: string; cost: number }[]): MonthPace {
+  const ended = days.filter((p) => p.key < to);
+  if (!ended.length) return { projected: null, wholeDays: 0 };
+  const avg = ended.reduce((s, p) => s + p.cost, 0) / ended.length;
+  const [y, m, d] = to.split('-').map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { projected: monthCost + avg * (daysInMonth - d), wholeDays: ended.length };
+}
+
+interface Glance {
+  week: Overview;
+  month: Overview;
+  block: Insights['activeBlock'];
+  limits: UsageLimits | null;
+}
+
+/**
+ * The first questions, answered without a click: today, this week and this month so far (with the month end at the
+ * current pace), the active 5-hour block, and the plan usage when the probe answered in the last 5 minutes.
+ * Calendar periods are the server's (its TZ, weeks from Monday), whatever range the page shows.
+ */
+export class CostGlanceStrip extends LitElement {
+  static override properties = {
+    scope: { attribute: false },
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+  };
+
+  declare scope: string | null;
+  declare refreshKey: number;
+
+  constructor() {
+    super();
+    this.scope = null;
+    this.refreshKey = 0;
+  }
+
+  private _data = new ViewData(this, {
+    args: () => [this.scope] as const,
+    refreshKey: () => this.refreshKey,
+    load: async ([scope], signal): Promise<Glance> => {
+      const p = scopeParams(scope);
+      const [week, month, today, recent] = await Promise.all([
+        api.get<Overview>('/api/overview', { range: 'week', ...p }, signal),
+        api.get<Overview>('/api/overview', { range: 'month', ...p }, signal),
+        api.get<Insights>('/api/insights', { range: 'today', ...p }, signal),
+        api.get<{ limits: UsageLimits | null }>('/api/usage-limits/recent', {}, signal),
+      ]);
+      return { week, month, block: today.activeBlock, limits: recent.limits };
+    },
+  });
+
+  private _block(g: Glance) {
+    const b = g.block;
+    const burn = b?.burn;
+    const binding = g.limits?.limitsApply ? g.limits.windows.find((w) => w.binding) ?? g.limits.windows[0] : undefined;
+    const plan = binding ? ` · plan ${formatPercent(binding.percent / 100, 0)} (${binding.label})` : '';
+    if (!b || !burn) {
+      return html`<cost-stat-card data-stat="glance-block" label="5-hour block" value="—" sub=${`No active block${plan}`}
+        hint="A block starts at its first entry floored to the hour and lasts 5 hours."></cost-stat-card>`;
+    }
+    return html`<cost-stat-card data-stat="glance-block" label="Active block" value=${`${formatDuration(burn.minutesLeft * 60_000)} left`}
+      sub=${`${formatUsd(burn.costPerHour)}/h · ${formatUsd(burn.projectedCost)} projected${plan}`}
+      hint=${`Block ${formatTime(b.start)}–${formatTime(b.end)}: ${formatUsd(b.cost)} so far. Projected: the block's cost per hour so far × 5 h.${binding ? ' Plan usage: the limiting window the plan usage probe reported in the last 5 minutes.' : ''}`}></cost-stat-card>`;
+  }
+
+  override render() {
+    const l = this._data.loaded;
+    if (!l) return nothing;
+    const g = l.data;
+    const pace = monthPace(g.month.totals.cost, g.month.range.to, g.month.costSeries.bucket === 'day' ? g.month.costSeries.points : []);
+    return html`<section class="strip" aria-label="At a glance">
+      <cost-stat-card data-stat="glance-today" label="Today" value=${formatUsd(g.month.today?.cost ?? 0)}
+        hint="Cost since local midnight (the server's time zone)."></cost-stat-card>
+      <cost-stat-card data-stat="glance-week" label="This week" value=${formatUsd(g.week.totals.cost)} sub=${`since Monday`}
+        hint="Cost since Monday, local midnight."></cost-stat-card>
+      <cost-stat-card data-stat="glance-month" label="This month" value=${formatUsd(g.month.totals.cost)}
+        sub=${pace.projected === null ? 'Cannot project the month end yet' : `${formatUsd(pace.projected)} by month end`}
+        hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today."></cost-stat-card>
+      ${this._block(g)}
+    </section>`;
+  }
+
+  static override styles = css`
+    :host { display: block; margin-bottom: 16px; }
+    .strip { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
+    /* Room for a two-line second line: a block that starts or ends on a refresh must not shift the page below. */
+    cost-stat-card { min-height: 124px; }
+  `;
+}
+
+customElements.define('cost-glance-strip', CostGlanceStrip);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-glance-strip': CostGlanceStrip;
+  }
+}

@@ -1,0 +1,85 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { Monthly } from '../../../src/http/api-types.ts';
+import { api } from '../api.ts';
+import { scopeParams } from '../state.ts';
+import { exportName } from '../export.ts';
+import { formatInt, formatLongBucket, formatPercent, formatTokens, formatUsd, shortModel } from '../format.ts';
+import type { Column } from './cost-table.ts';
+import { ViewData } from './view-kit.ts';
+import './cost-table.ts';
+
+type Month = Monthly['months'][number] & { change: number | null };
+
+/** 'YYYY-MM' of the calendar month before `key`. */
+const monthBefore = (key: string): string => {
+  const [y, m] = key.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+};
+
+/** Cost change against the calendar month before (no usage that month: null, shown as "new"). */
+export function withChange(months: Monthly['months']): Month[] {
+  const cost = new Map(months.map((m) => [m.month, m.cost]));
+  return months.map((m) => {
+    const before = cost.get(monthBefore(m.month)) ?? 0;
+    return { ...m, change: before > 0 ? (m.cost - before) / before : null };
+  });
+}
+
+/** Every month of the history (all projects or the scoped one): cost, tokens, top model, change. Exportable. */
+export class CostMonthlyTable extends LitElement {
+  static override properties = {
+    scope: { attribute: false },
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+  };
+
+  declare scope: string | null;
+  declare refreshKey: number;
+
+  constructor() {
+    super();
+    this.scope = null;
+    this.refreshKey = 0;
+  }
+
+  private _data = new ViewData(this, {
+    args: () => [this.scope] as const,
+    refreshKey: () => this.refreshKey,
+    load: ([scope], signal) => api.get<Monthly>('/api/monthly', scopeParams(scope), signal),
+  });
+
+  private _columns(): Column<Month>[] {
+    return [
+      { key: 'month', label: 'Month', value: (m) => m.month, render: (m) => formatLongBucket(m.month, 'month') },
+      { key: 'cost', label: 'Cost', numeric: true, value: (m) => m.cost, render: (m) => html`<b>${formatUsd(m.cost)}</b>` },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (m) => m.totalTokens, render: (m) => formatTokens(m.totalTokens) },
+      { key: 'messages', label: 'Messages', numeric: true, value: (m) => m.messages, render: (m) => formatInt(m.messages) },
+      { key: 'top', label: 'Top model', value: (m) => m.topModel, render: (m) => (m.topModel ? html`<span title=${m.topModel}>${shortModel(m.topModel)}</span>` : '—') },
+      { key: 'change', label: 'Change', numeric: true, value: (m) => m.change, title: 'Cost against the calendar month before',
+        render: (m) => (m.change === null ? 'new' : `${m.change > 0 ? '+' : m.change < 0 ? '−' : ''}${formatPercent(Math.abs(m.change), 0)}`) },
+    ];
+  }
+
+  override render() {
+    const d = this._data.loaded?.data;
+    if (!d || !d.months.length) return nothing;
+    const rows = withChange(d.months);
+    return html`<section class="panel">
+      <cost-table view="monthly" caption="Months" .columns=${this._columns()} .rows=${rows} .rowKey=${(m: Month) => m.month}
+        .defaultSort=${{ key: 'month', dir: 'desc' }}
+        export-file=${exportName('monthly', rows.at(-1)!.month, rows[0]!.month, 'csv').replace(/\.csv$/, '')}></cost-table>
+    </section>`;
+  }
+
+  static override styles = css`
+    :host { display: block; margin-top: 16px; }
+    .panel { background: var(--bg-surface); border: 1px solid var(--border); border-radius: 10px; padding: 14px 16px; min-width: 0; }
+  `;
+}
+
+customElements.define('cost-monthly-table', CostMonthlyTable);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-monthly-table': CostMonthlyTable;
+  }
+}
