@@ -1,9 +1,9 @@
-// `repository=` on the data routes (overview, insights, projects) against a real server: a repository's folders
+// `repository=` on the data routes (overview, insights, projects, monthly) against a real server: a repository's folders
 // summed, beside `project=`, cached apart, and 400 `Invalid repository` for one no folder belongs to.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiError, Insights, Overview, ProjectRow } from '../../src/http/api-types.ts';
+import type { ApiError, Insights, Monthly, Overview, ProjectRow } from '../../src/http/api-types.ts';
 import { repositoryOf } from '../../src/main/repository.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -78,6 +78,14 @@ Routes('an unknown repository is 400 Invalid repository; a folder id or a path t
   }
   // ignored where it does not apply, as project= is
   assert.is((await s.request(`/api/projects/-srv-other/sessions?repository=%2Fnowhere`)).status, 200);
+});
+
+Routes('the monthly table sums the repository\'s folders too', async () => {
+  const o = await get<Overview>(`/api/overview?range=all&${repo}`);
+  const m = await get<Monthly>(`/api/monthly?${repo}`);
+  assert.equal(m.months.map((x) => [x.month, x.messages]), [['2026-01', 4]]);
+  assert.ok(Math.abs(m.months[0]!.cost - o.totals.cost) < 1e-12);
+  assert.is((await get<Monthly>('/api/monthly')).months[0]!.messages, 6);
 });
 
 Routes.run();
