@@ -66,7 +66,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     writer = index;
     if (!started) return;
     index.setPrices(opts.prices());
-    pipeline = await opts.startPipeline(index);
+    const next = await opts.startPipeline(index);
+    // Replaced while it started (a damaged file rebuilt meanwhile) or closing: that pipeline must not run on.
+    if (writer !== index || closed) await next.close();
+    else pipeline = next;
   };
 
   const openReader = async (): Promise<IndexReader> => {
@@ -98,9 +101,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
         return;
       }
       log(`index ${file} is damaged (${check}); setting it aside and rebuilding it from the transcripts`);
+      // No reads or new pipelines on the damaged file from here on.
+      writer = null;
       await pipeline?.close();
       pipeline = null;
-      writer = null;
       try {
         damaged.close();
       } catch {
@@ -151,7 +155,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     async start() {
       if (started) return;
       started = true;
-      if (writer) await startWriting(writer);
+      await recovering; // a rebuild under way starts its own pipeline
+      if (writer && !pipeline) await startWriting(writer);
     },
     progress: () =>
       // Without a pipeline: a reader serves what another process indexed; a writer is starting or rebuilding.
