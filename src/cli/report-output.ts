@@ -3,6 +3,7 @@
 import type { Block, Totals } from '../http/api-types.ts';
 import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
+import { addTotals } from '../index-db/queries/fold.ts';
 import { renderTable, tokens, usd, type Column } from './table.ts';
 
 export type PeriodKind = 'daily' | 'weekly' | 'monthly';
@@ -63,15 +64,6 @@ export function periodsOf(days: DayUsage[], kind: PeriodKind): Period[] {
   return out;
 }
 
-function addTotals(into: Totals, t: Totals): void {
-  into.cost += t.cost;
-  into.messages += t.messages;
-  into.inputTokens += t.inputTokens;
-  into.outputTokens += t.outputTokens;
-  into.cacheCreationTokens += t.cacheCreationTokens;
-  into.cacheReadTokens += t.cacheReadTokens;
-  into.totalTokens += t.totalTokens;
-}
 
 const PERIOD_FIELD = { daily: 'date', weekly: 'week', monthly: 'month' } as const;
 

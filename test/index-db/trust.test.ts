@@ -13,7 +13,7 @@ import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 import { skipTest } from '../helpers/skip.ts';
-import { sqlValue } from '../helpers/sqlite.ts';
+import { damageRollupPages, sqlValue } from '../helpers/sqlite.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -273,14 +273,7 @@ Damage('a query that meets a damaged page reports it (and a clean close did not 
     idx.applyBatch(batchOf(`/c/p1/s${i}.jsonl`, [{ ts: T0 + i * 3_600_000, messageId: `m${i}`, requestId: 'r', output: i + 1 }]), role('p1', `s${i}`), 100, 1);
   }
   idx.close();
-  // Damage the rollups' pages only: opening reads none of them, so only a query can find it.
-  const page = sqlValue(file, 'PRAGMA page_size') as number;
-  const fd = fs.openSync(file, 'r+');
-  for (const table of ['usage_hourly', 'usage_hourly_model', 'usage_daily']) {
-    const root = sqlValue(file, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
-    fs.writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
-  }
-  fs.closeSync(fd);
+  damageRollupPages(file);
   const reports: IndexWriteError[] = [];
   const again = openIndex(file, { log: () => {}, onCorrupt: (e) => reports.push(e) });
   assert.throws(() => again.queries.projects(allTime));

@@ -11,7 +11,7 @@ import { FIXTURE_CONFIG_DIR, getJson, startAppServer, untilIndexed, type AppServ
 import { skipTest } from '../helpers/skip.ts';
 import { tmpDir, writeJsonl } from '../helpers/index.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { sqlValue } from '../helpers/sqlite.ts';
+import { damageRollupPages, sqlValue } from '../helpers/sqlite.ts';
 
 const dir = tmpDir('index-trust-main-');
 let n = 0;
@@ -81,13 +81,7 @@ Damaged('is found by the first query, set aside, and rebuilt from the transcript
     await first.close();
   }
   assert.is(sqlValue(index, "SELECT value FROM meta WHERE key = 'open'"), '0', 'closed cleanly');
-  const page = sqlValue(index, 'PRAGMA page_size') as number;
-  const fd = fs.openSync(index, 'r+');
-  for (const table of ['usage_hourly', 'usage_hourly_model', 'usage_daily']) {
-    const root = sqlValue(index, `SELECT rootpage FROM sqlite_schema WHERE name = '${table}'`) as number;
-    fs.writeSync(fd, Buffer.alloc(page, 0x5a), 0, page, (root - 1) * page);
-  }
-  fs.closeSync(fd);
+  damageRollupPages(index);
   const again = await startAppServer({ args: ['--index', index] });
   try {
     await fetch(`${again.url}/api/overview?range=3650`); // meets the damage

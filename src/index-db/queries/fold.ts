@@ -8,6 +8,18 @@ export function emptyTotals(): Totals {
   return { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
 }
 
+/** Adds totals already folded (a day's, a branch's) into an accumulator. */
+export function addTotals<T extends Totals>(into: T, t: Totals): T {
+  into.cost += t.cost;
+  into.messages += t.messages;
+  into.inputTokens += t.inputTokens;
+  into.outputTokens += t.outputTokens;
+  into.cacheCreationTokens += t.cacheCreationTokens;
+  into.cacheReadTokens += t.cacheReadTokens;
+  into.totalTokens += t.totalTokens;
+  return into;
+}
+
 /** Adds one rollup row into a Totals-like accumulator. */
 export function addRow<T extends Totals>(t: T, r: RollRow): T {
   t.cost += r[C.cost]!;

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import type { RepositoryDetail } from '../../http/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { createBranches } from './branches.ts';
+import { addTotals, emptyTotals } from './fold.ts';
 import { projects } from './projects.ts';
 import type { Reader } from './reader.ts';
 import { hourBounds } from '../time.ts';
@@ -14,18 +15,10 @@ export function createRepository(db: Database.Database, reader: Reader, syncTime
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
     const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
-    const totals = { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, sessions: 0 };
+    const totals = { ...emptyTotals(), sessions: 0 };
     const [h0, h1] = hourBounds(scope.range.fromMs, scope.range.toMs);
     const branches = branchesOf(folders.map(([pid]) => pid), h0, h1).branches;
-    for (const b of branches) {
-      totals.cost += b.cost;
-      totals.messages += b.messages;
-      totals.inputTokens += b.inputTokens;
-      totals.outputTokens += b.outputTokens;
-      totals.cacheCreationTokens += b.cacheCreationTokens;
-      totals.cacheReadTokens += b.cacheReadTokens;
-      totals.totalTokens += b.totalTokens;
-    }
+    for (const b of branches) addTotals(totals, b);
     // A session belongs to one folder, so the folders' counts add up.
     for (const p of rows) totals.sessions += p.sessions;
     return { range: scope.range, repository: folders[0]![1].repository, totals, projects: rows, branches };
