@@ -9,10 +9,10 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes('--watch');
 
 const server = {
-  entryPoints: { main: 'src/main/bin.ts', 'parse-worker': 'src/workers/parse-transcript.ts' },
+  entryPoints: { main: 'src/bin.ts', 'parse-worker': 'src/workers/parse-transcript.ts' },
   outdir: 'dist',
   bundle: true,
-  // The server and the command line are chunks that main.js loads on demand (src/main/bin.ts).
+  // The server and the command line are chunks that main.js loads on demand (src/bin.ts).
   splitting: true,
   chunkNames: 'chunk-[name]-[hash]',
   platform: 'node',

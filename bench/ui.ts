@@ -2,7 +2,7 @@
 // against a running server. Each run gets a fresh browser context (empty HTTP and memory caches) and a cold server
 // cache (POST /api/refresh), and waits for the range-cost card to show the figure the API gives for that range.
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Overview } from '../src/http/api-types.ts';
+import type { Overview } from '../src/shared/api-types.ts';
 import { formatUsd } from '../ui/src/format.ts';
 import { clearServerCache, percentile } from './common.ts';
 

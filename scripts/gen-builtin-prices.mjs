@@ -1,4 +1,4 @@
-// Writes src/index-db/pricing/builtin.ts, the built-in price table, from a LiteLLM catalogue snapshot:
+// Writes src/pricing/builtin.ts, the built-in price table, from a LiteLLM catalogue snapshot:
 // every Claude model (keys starting with `claude` or `anthropic/claude`), only the fields the cost rules read.
 //   node scripts/gen-builtin-prices.mjs <catalogue.json> [--out <file>]
 // Deterministic (sorted keys, no date) so a re-run on the same snapshot changes nothing.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// Keep in step with src/index-db/pricing/catalogue.ts (test/index-db/pricing-builtin.test.ts checks the result).
+// Keep in step with src/pricing/catalogue.ts (test/index-db/pricing-builtin.test.ts checks the result).
 const FIELDS = [
   'input_cost_per_token',
   'output_cost_per_token',
@@ -28,7 +28,7 @@ function fail(msg) {
 }
 
 let input;
-let out = path.join(root, 'src/index-db/pricing/builtin.ts');
+let out = path.join(root, 'src/pricing/builtin.ts');
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === '--out') out = path.resolve(process.argv[++i] ?? fail('--out needs a file'));

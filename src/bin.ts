@@ -3,8 +3,8 @@
 // when it runs: a statusline must not pay for loading the server's modules.
 const first = process.argv[2];
 if (first !== undefined && !first.startsWith('-')) {
-  const { runCli } = await import('../cli/index.ts');
+  const { runCli } = await import('./cli/index.ts');
   process.exitCode = await runCli(process.argv.slice(2), process.env);
 } else {
-  await import('./index.ts');
+  await import('./main/index.ts');
 }

@@ -2,7 +2,7 @@
 // the same rules). Only files whose size or mtime differ from their cursor are read (ingest would skip the
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
-import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { createIngest } from '../main/ingest.ts';

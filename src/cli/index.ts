@@ -1,4 +1,4 @@
-// The command line on the dashboard's index: `cost-dashboard <command>` (src/main/bin.ts sends every first
+// The command line on the dashboard's index: `cost-dashboard <command>` (src/bin.ts sends every first
 // argument that is not a flag here). Returns the exit code: 0, 1 when the index cannot be opened, 2 for bad
 // input; the statusline always exits 0 with a line on stdout.
 import { IndexWriteError } from '../index-db/index.ts';

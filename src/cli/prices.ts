@@ -2,10 +2,10 @@
 // (a different table reprices every stored cost), so a command uses what the server would: a --prices
 // file, the built-in table when offline, else the catalogue the server last fetched (price-cache.ts),
 // fetched again only when that copy is older than the server's refetch period.
-import { PriceTable } from '../index-db/pricing/table.ts';
+import { PriceTable } from '../pricing/table.ts';
 import type { Config } from '../main/config.ts';
-import { loadPriceCache, priceCacheFile } from '../main/price-cache.ts';
-import { createPriceSource, DEFAULT_PRICES_URL, REFETCH_MS } from '../main/prices.ts';
+import { loadPriceCache, priceCacheFile } from '../pricing/price-cache.ts';
+import { createPriceSource, DEFAULT_PRICES_URL, REFETCH_MS } from '../pricing/price-source.ts';
 
 type PriceConfig = Pick<Config, 'prices' | 'offline' | 'costMode' | 'indexPath'>;
 

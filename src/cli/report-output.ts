@@ -1,6 +1,6 @@
 // Report rows -> JSON with ccusage's field names (scripts written for ccusage keep working where the
 // meaning is the same) and readable tables. Figures are the index's, untouched.
-import type { Block, Totals } from '../http/api-types.ts';
+import type { Block, Totals } from '../shared/api-types.ts';
 import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { addTotals } from '../index-db/queries/fold.ts';

@@ -1,7 +1,7 @@
 // `cost-dashboard daily | weekly | monthly | session | blocks`: the index brought up to date (when this
 // process gets the writer lock; a running server keeps it fresh otherwise), then one report.
 import { parseRange, localDate } from '../http/params.ts';
-import type { RangeInfo } from '../http/api-types.ts';
+import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
 import { BIG_BYTES, catchUp } from './catch-up.ts';

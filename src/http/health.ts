@@ -1,7 +1,7 @@
 // The overview's `health`: lines the index skipped, by reason, and whether the clock is behind the newest entry
 // (a server clock behind the data shows $0 for "today" with no other hint).
 import type { IndexStats } from '../index-db/types.ts';
-import type { DataHealth } from './api-types.ts';
+import type { DataHealth } from '../shared/api-types.ts';
 
 /** Clocks of machines that share synced folders drift by seconds; a minute ahead is not a clock problem. */
 const FUTURE_SLACK_MS = 60_000;

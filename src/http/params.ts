@@ -1,7 +1,7 @@
 // Query parameters of the data routes -> a resolved RangeInfo and project (spec "Query parameters").
 // Days are local to the process TZ: midnights come from Date's local constructor, so a DST day is
 // 23 or 25 hours long. Bad input throws an HttpError with status 400.
-import type { RangeInfo } from './api-types.ts';
+import type { RangeInfo } from '../shared/api-types.ts';
 import { Errors } from './errors.ts';
 import { MACHINE_RE } from '../main/config.ts';
 

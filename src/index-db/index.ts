@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
 import { SCHEMA_VERSION } from './migrate.ts';
 import { closeDatabase, openDatabase } from './open.ts';
-import { PriceTable } from './pricing/table.ts';
+import { PriceTable } from '../pricing/table.ts';
 import { createQueries } from './queries/index.ts';
 import { createReports } from './queries/reports.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';

@@ -1,8 +1,8 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../http/api-types.ts';
-import type { PriceTable } from './pricing/table.ts';
+import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../shared/api-types.ts';
+import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */

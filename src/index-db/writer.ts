@@ -7,10 +7,10 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
-import { Catalog, type FileInfo } from './catalog.ts';
+import { Catalog, type FileInfo } from './id-maps.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
-import { PriceTable } from './pricing/table.ts';
+import { PriceTable } from '../pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
 import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';

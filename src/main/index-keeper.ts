@@ -2,9 +2,9 @@
 // when another process writes it, serves it read-only and takes over when that writer stops. A file
 // found damaged while running is checked, set aside (never deleted) and rebuilt from the transcripts.
 import { IndexLockedError, IndexWriteError, openIndex, openIndexReader, setAside } from '../index-db/index.ts';
-import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
-import type { IndexingState } from '../http/api-types.ts';
+import type { IndexingState } from '../shared/api-types.ts';
 import type { Log } from './log.ts';
 import type { Pipeline } from './pipeline.ts';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { IndexWriteError } from '../index-db/errors.ts';
 import type { FileRole, IndexDb } from '../index-db/types.ts';
 import { HEAD_BYTES, type ParseStats } from '../workers/protocol.ts';
-import type { IndexingState } from '../http/api-types.ts';
+import type { IndexingState } from '../shared/api-types.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
 

@@ -1,7 +1,7 @@
 // Reads LiteLLM's model_prices_and_context_window.json format into our per-token prices.
 // Entries without numeric input and output prices (e.g. `sample_spec`, image or embedding
 // models) are skipped and counted, never fatal.
-import type { PriceEntry } from '../../http/api-types.ts';
+import type { PriceEntry } from '../shared/api-types.ts';
 import type { ModelPrice } from './table.ts';
 
 export interface CatalogueModel {

@@ -1,7 +1,7 @@
 // PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md). cost() runs once per
 // usage row, so model-name resolution is cached per name.
 import { createHash } from 'node:crypto';
-import type { PriceEntry } from '../../http/api-types.ts';
+import type { PriceEntry } from '../shared/api-types.ts';
 import { parseCatalogue, type CatalogueModel } from './catalogue.ts';
 import { createLookup, type Lookup } from './lookup.ts';
 import { defaultFastMultiplier, tokenCost } from './cost.ts';

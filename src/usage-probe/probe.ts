@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import readline from 'node:readline';
-import type { UsageDrivers, UsageLimits } from '../http/api-types.ts';
-import { driversOf, limitsOf } from './usage-reply.ts';
+import type { UsageDrivers, UsageLimits } from '../shared/api-types.ts';
+import { driversOf, limitsOf } from './reply.ts';
 
 export interface UsageProbe {
   /** Plan usage; `refresh` skips the cache (a probe already running is still shared). */

@@ -4,7 +4,7 @@
 // | null, resets_at ISO | null}), model_scoped: [{display_name, utilization, resets_at}], extra_usage: {is_enabled,
 // monthly_limit, used_credits (both in cents), utilization, currency}} | null, behaviors: {day, week} | null}.
 // Other window-shaped keys in rate_limits (the CLI passes the usage endpoint's object through) are shown too.
-import type { UsageBehavior, UsageDrivers, UsageDriversWindow, UsageLimits, UsageShare, UsageWindow } from '../http/api-types.ts';
+import type { UsageBehavior, UsageDrivers, UsageDriversWindow, UsageLimits, UsageShare, UsageWindow } from '../shared/api-types.ts';
 
 export const NOT_APPLICABLE_NOTE =
   'Plan limits do not apply to this login: Claude Code is using an API key or a cloud provider (Bedrock, Vertex), ' +

@@ -2,7 +2,7 @@
 // statusline's text, and tables that fit a width.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Totals } from '../../src/http/api-types.ts';
+import type { Totals } from '../../src/shared/api-types.ts';
 import type { DayUsage, ReportBlock } from '../../src/index-db/queries/reports.ts';
 import { parseCliArgs } from '../../src/cli/args.ts';
 import { blocksJson, periodsOf, weekOf } from '../../src/cli/report-output.ts';

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { pricesFor } from '../../src/cli/prices.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
-import { loadPriceCache, priceCacheFile } from '../../src/main/price-cache.ts';
-import { createPriceSource } from '../../src/main/prices.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import { loadPriceCache, priceCacheFile } from '../../src/pricing/price-cache.ts';
+import { createPriceSource } from '../../src/pricing/price-source.ts';
 import { PRICES_FILE } from '../helpers/app-server.ts';
 import { tmpDir } from '../helpers/index.ts';
 

@@ -2,7 +2,7 @@
 // pipeline closed: the "open, price, scan, idle, close" steps the pipeline-level suites share.
 import fs from 'node:fs';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb } from '../../src/index-db/types.ts';
 import { startPipeline } from '../../src/main/pipeline.ts';
 

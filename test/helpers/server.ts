@@ -5,12 +5,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { createServer, type DashboardServer } from '../../src/http/server.ts';
-import type { IndexingState } from '../../src/http/api-types.ts';
+import type { IndexingState } from '../../src/shared/api-types.ts';
 import { parseConfig, type Config } from '../../src/main/config.ts';
-import { createUsageProbe, type UsageProbe } from '../../src/main/usage-probe.ts';
+import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
 export const INDEXING_DONE: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 10, bytesDone: 10 };

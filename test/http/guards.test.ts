@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUsageProbe } from '../../src/main/usage-probe.ts';
+import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { startServer, request, type TestServer } from '../helpers/server.ts';
 import { skipTest } from '../helpers/skip.ts';
 

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Overview } from '../../src/http/api-types.ts';
+import type { Overview } from '../../src/shared/api-types.ts';
 import { ingestFile, sessionRole, startServer } from '../helpers/server.ts';
 import { usageLine } from '../helpers/jsonl.ts';
 

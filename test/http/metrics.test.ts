@@ -5,12 +5,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Overview } from '../../src/http/api-types.ts';
+import type { Overview } from '../../src/shared/api-types.ts';
 import { createServer } from '../../src/http/server.ts';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import { parseConfig } from '../../src/main/config.ts';
-import { createUsageProbe } from '../../src/main/usage-probe.ts';
+import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, request, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 

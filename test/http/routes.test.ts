@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, RepositoryDetail, SessionDetail, UsageDrivers, UsageLimits } from '../../src/http/api-types.ts';
-import { createUsageProbe } from '../../src/main/usage-probe.ts';
+import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, RepositoryDetail, SessionDetail, UsageDrivers, UsageLimits } from '../../src/shared/api-types.ts';
+import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block, IndexingState } from '../../src/http/api-types.ts';
+import type { Block, IndexingState } from '../../src/shared/api-types.ts';
 import { parseRange, type Query } from '../../src/http/params.ts';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PriceTable, type CostInput } from '../../src/index-db/pricing/table.ts';
+import { PriceTable, type CostInput } from '../../src/pricing/table.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = path.resolve(root, '../shared/fixtures/prices/catalogue.json');
 const GENERATOR = path.join(root, 'scripts/gen-builtin-prices.mjs');
-const BUILTIN_TS = path.join(root, 'src/index-db/pricing/builtin.ts');
+const BUILTIN_TS = path.join(root, 'src/pricing/builtin.ts');
 const catalogue = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
 const claudeKeys = Object.keys(catalogue).filter((k) => k.startsWith('claude') || k.startsWith('anthropic/claude'));
 

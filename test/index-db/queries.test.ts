@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IndexingState, RangeInfo } from '../../src/http/api-types.ts';
+import type { IndexingState, RangeInfo } from '../../src/shared/api-types.ts';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 

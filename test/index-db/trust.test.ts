@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 import { skipTest } from '../helpers/skip.ts';

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { hashKey } from '../../src/index-db/writer.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf, tmpDir } from '../helpers/index.ts';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, ProjectRow, ProjectSessions } from '../../src/http/api-types.ts';
+import type { Insights, Overview, ProjectRow, ProjectSessions } from '../../src/shared/api-types.ts';
 import { getJson, PRICES_FILE, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { QueryScope } from '../../src/index-db/types.ts';
 import { startPipeline } from '../../src/main/pipeline.ts';
 

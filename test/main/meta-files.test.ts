@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SessionDetail } from '../../src/http/api-types.ts';
+import type { SessionDetail } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 

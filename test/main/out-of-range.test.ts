@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Insights, Overview, ProjectRow } from '../../src/http/api-types.ts';
+import type { Insights, Overview, ProjectRow } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPriceSource, type PriceSourceOptions } from '../../src/main/prices.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { createPriceSource, type PriceSourceOptions } from '../../src/pricing/price-source.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 
 const FIXTURE = new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url);
 const catalogueText = fs.readFileSync(FIXTURE, 'utf8');
@@ -246,7 +246,7 @@ Refetch('the refetch timer does not keep the process alive', async () => {
   const { spawnSync } = await import('node:child_process');
   const file = path.join(tmp, 'child.json');
   fs.writeFileSync(file, catalogueText);
-  const script = `import { createPriceSource } from ${JSON.stringify(new URL('../../src/main/prices.ts', import.meta.url).href)};
+  const script = `import { createPriceSource } from ${JSON.stringify(new URL('../../src/pricing/price-source.ts', import.meta.url).href)};
     const s = createPriceSource({ source: ${JSON.stringify(file)}, offline: false, mode: 'auto', log: () => {}, onChange: () => {} });
     const t = await s.start(); console.log('loaded', t.size);`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ProjectRow } from '../../src/http/api-types.ts';
+import type { ProjectRow } from '../../src/shared/api-types.ts';
 import { getJson, ROOT, SHARED, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { skipTest } from '../helpers/skip.ts';

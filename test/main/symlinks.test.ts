@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/index-db/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { startPipeline, type Pipeline } from '../../src/main/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Overview, ProjectRow, ProjectSessions } from '../../src/http/api-types.ts';
+import type { Overview, ProjectRow, ProjectSessions } from '../../src/shared/api-types.ts';
 import { isTranscript, roleOf, withoutConflictMarker } from '../../src/main/discovery.ts';
 import { getJson, ROOT, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { appendJsonl, tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';

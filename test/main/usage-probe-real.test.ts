@@ -9,9 +9,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLAUDE_CODE_VERSION, ensureClaudeCode } from '../../scripts/ensure-claude-code.mjs';
-import type { UsageDrivers, UsageLimits } from '../../src/http/api-types.ts';
-import { createUsageProbe, runProbe } from '../../src/main/usage-probe.ts';
-import { NOT_APPLICABLE_NOTE } from '../../src/main/usage-reply.ts';
+import type { UsageDrivers, UsageLimits } from '../../src/shared/api-types.ts';
+import { createUsageProbe, runProbe } from '../../src/usage-probe/probe.ts';
+import { NOT_APPLICABLE_NOTE } from '../../src/usage-probe/reply.ts';
 import { getJson, startAppServer } from '../helpers/app-server.ts';
 import { skipTest } from '../helpers/skip.ts';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createUsageProbe } from '../../src/main/usage-probe.ts';
-import { NOT_APPLICABLE_NOTE, driversOf, limitsOf } from '../../src/main/usage-reply.ts';
+import { createUsageProbe } from '../../src/usage-probe/probe.ts';
+import { NOT_APPLICABLE_NOTE, driversOf, limitsOf } from '../../src/usage-probe/reply.ts';
 
 const FAKE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/fake-claude/claude');
 fs.chmodSync(FAKE, 0o755);

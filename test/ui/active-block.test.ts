@@ -6,7 +6,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Insights } from '../../src/http/api-types.ts';
+import type { Insights } from '../../src/shared/api-types.ts';
 import { formatTokens, formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';

@@ -2,7 +2,7 @@
 process.env.TZ = 'America/New_York';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { SeriesPoint } from '../../src/http/api-types.ts';
+import type { SeriesPoint } from '../../src/shared/api-types.ts';
 import { bucketSeries } from '../../ui/src/buckets.ts';
 import { formatLongBucket, formatUsdAxis, formatUsdCompact } from '../../ui/src/format.ts';
 import { niceTicks } from '../../ui/src/components/cost-chart-series.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Insights, ProjectSessions } from '../../src/http/api-types.ts';
+import type { Insights, ProjectSessions } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Insights, Monthly } from '../../src/http/api-types.ts';
+import type { Insights, Monthly } from '../../src/shared/api-types.ts';
 import { formatDuration, formatUsd } from '../../ui/src/format.ts';
 import { changeText } from '../../ui/src/previous-period.ts';
 import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';

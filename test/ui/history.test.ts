@@ -6,7 +6,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview, ProjectSessions } from '../../src/http/api-types.ts';
+import type { Overview, ProjectSessions } from '../../src/shared/api-types.ts';
 import { bucketSeries } from '../../ui/src/buckets.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview } from '../../src/http/api-types.ts';
+import type { Overview } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';

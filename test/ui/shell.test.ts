@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { SessionRow } from '../../src/http/api-types.ts';
+import type { SessionRow } from '../../src/shared/api-types.ts';
 import { startAppServer, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';

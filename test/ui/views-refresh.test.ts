@@ -7,7 +7,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview } from '../../src/http/api-types.ts';
+import type { Overview } from '../../src/shared/api-types.ts';
 import { formatInt, formatTokens, formatUsd } from '../../ui/src/format.ts';
 import { tmpDir } from '../helpers/index.ts';
 import { startAppServer, type AppServer } from '../helpers/app-server.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Insights, Overview, ProjectSessions, SessionDetail } from '../../src/http/api-types.ts';
+import type { Insights, Overview, ProjectSessions, SessionDetail } from '../../src/shared/api-types.ts';
 import { formatInt, formatPercent, formatTokens, formatUsd } from '../../ui/src/format.ts';
 import { bucketSeries } from '../../ui/src/buckets.ts';
 import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';

@@ -1,7 +1,7 @@
 // GET JSON from the local server with a 5-minute in-memory cache keyed by URL. Identical requests in flight share one
 // fetch; the fetch is aborted only when every caller waiting on it has aborted. Nothing is written to storage.
 // The shell listens for indexing progress and errors here, so views need no wiring for either.
-import type { ApiError, IndexingState } from '../../src/http/api-types.ts';
+import type { ApiError, IndexingState } from '../../src/shared/api-types.ts';
 
 const TTL_MS = 5 * 60_000;
 const MAX_ENTRIES = 200;

@@ -1,5 +1,5 @@
 // Long ranges drawn by week or month (hundreds of one-pixel day bars are unreadable): pure, tested in Node.
-import type { SeriesPoint } from '../../src/http/api-types.ts';
+import type { SeriesPoint } from '../../src/shared/api-types.ts';
 
 export type SeriesUnit = 'hour' | 'day' | 'week' | 'month';
 

@@ -1,5 +1,5 @@
 // The period a range is compared with: the same number of days just before it. Pure (tested in Node).
-import type { RangeInfo } from '../../src/http/api-types.ts';
+import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { formatPercent } from './format.ts';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 // Project folders grouped under their repository (decisions.md "Repository"): a repository with several folders in
 // the list becomes one row that sums them, its folders its children; a repository of one folder stays that folder.
-import type { ProjectRow } from '../../src/http/api-types.ts';
+import type { ProjectRow } from '../../src/shared/api-types.ts';
 import { repositoryScope } from './state.ts';
 
 export interface GroupedRow extends ProjectRow {

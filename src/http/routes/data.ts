@@ -8,7 +8,7 @@ import { Errors } from '../errors.ts';
 import { isProjectName, MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
-import type { IndexingState } from '../api-types.ts';
+import type { IndexingState } from '../../shared/api-types.ts';
 import type { RouteContext } from './context.ts';
 import { healthOf } from '../health.ts';
 

@@ -1,7 +1,7 @@
 // Routes that are not index queries: plan usage and usage drivers (the probe), loaded prices, and the cache reset.
 import type { Middleware, Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
-import type { Pricing } from '../api-types.ts';
+import type { Pricing } from '../../shared/api-types.ts';
 import { entryOf } from '../cache.ts';
 import { Errors } from '../errors.ts';
 import { sendEntry, sendJson } from '../send.ts';

@@ -9,7 +9,7 @@
 // before it ended before it. From there the walk reads hourly rollup rows (every entry of one UTC
 // hour joins the same block, except in the hour where a block ends: entries exactly at its end stay,
 // later ones start the next block; that hour alone is read entry by entry).
-import type { Block, BurnRate } from '../../http/api-types.ts';
+import type { Block, BurnRate } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
 import { H, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';

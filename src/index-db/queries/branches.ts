@@ -1,7 +1,7 @@
 // Cost per git branch of the usage of some project folders (one, or a repository's) in a range, and the branches of
 // each session. Read from those folders' messages (through their files' index: their rows only): no rollup keeps it.
 import type Database from 'better-sqlite3';
-import type { BranchRow } from '../../http/api-types.ts';
+import type { BranchRow } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
 
 type Cell = [session: number, branch: string | null, messages: number, input: number, output: number, cacheCreate: number,

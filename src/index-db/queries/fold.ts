@@ -1,5 +1,5 @@
 // Pure folds of rollup rows into the API shapes shared by several query families.
-import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../http/api-types.ts';
+import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
 import { C, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
 import { dayAligned, type Slice } from './slice.ts';

@@ -1,6 +1,6 @@
 // The Queries of types.ts, over one connection; every statement is prepared here, once.
 import type Database from 'better-sqlite3';
-import type { PriceTable } from '../pricing/table.ts';
+import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { insights } from './insights.ts';
 import { createMetrics } from './metrics.ts';

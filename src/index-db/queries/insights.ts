@@ -1,8 +1,8 @@
 // GET /api/insights: blocks and burn rate, run rate, cache savings, token composition, top tools,
 // heatmap, subagent share, weekly cost. All from the rollups of the range, except the blocks: those
 // overlapping the range, computed over the whole history, and the active block whatever the range.
-import type { IndexingState, Insights } from '../../http/api-types.ts';
-import type { PriceTable } from '../pricing/table.ts';
+import type { IndexingState, Insights } from '../../shared/api-types.ts';
+import type { PriceTable } from '../../pricing/table.ts';
 import type { QueryScope } from '../types.ts';
 import { addDays, dayKey, dayNumber, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';

@@ -1,7 +1,7 @@
 // GET /api/monthly: cost, tokens and the top model of every local calendar month of the history, from the local-day
 // rollup (days x models: a few thousand rows a year), so the whole history costs milliseconds.
 import type Database from 'better-sqlite3';
-import type { Monthly } from '../../http/api-types.ts';
+import type { Monthly } from '../../shared/api-types.ts';
 import { dayNumberKey } from '../time.ts';
 import type { QueryScope } from '../types.ts';
 import type { Reader } from './reader.ts';

@@ -1,5 +1,5 @@
 // GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
-import type { IndexingState, MachineRow, Overview, UnpricedModel } from '../../http/api-types.ts';
+import type { IndexingState, MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';

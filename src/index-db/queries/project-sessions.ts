@@ -1,6 +1,6 @@
 // GET /api/projects/:path/sessions: one project's totals, series, models and its sessions in the range.
 import type Database from 'better-sqlite3';
-import type { ProjectSessions, SessionRow } from '../../http/api-types.ts';
+import type { ProjectSessions, SessionRow } from '../../shared/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';

@@ -1,5 +1,5 @@
 // GET /api/projects: projects with usage in the range, most expensive first.
-import type { ProjectRow } from '../../http/api-types.ts';
+import type { ProjectRow } from '../../shared/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { projectRows } from './fold.ts';
 import type { Reader } from './reader.ts';

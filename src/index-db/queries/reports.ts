@@ -4,7 +4,7 @@
 // usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
 // A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
 import type Database from 'better-sqlite3';
-import type { Block, RangeInfo, Totals } from '../../http/api-types.ts';
+import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
 import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, startOfDay, timeZone } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';

@@ -1,7 +1,7 @@
 // GET /api/repository?id=: one repository's project folders (its main checkout and its worktrees) in the range,
 // summed, with the branches of all of them.
 import type Database from 'better-sqlite3';
-import type { RepositoryDetail } from '../../http/api-types.ts';
+import type { RepositoryDetail } from '../../shared/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { createBranches } from './branches.ts';
 import { addTotals, emptyTotals } from './fold.ts';

@@ -1,7 +1,7 @@
 // GET /api/sessions/:id: one session over all time (every message, subagents), plus the slices
 // of it inside the range and inside today. A single session is small, so this reads its messages.
 import type Database from 'better-sqlite3';
-import type { SessionDetail, SessionMessage, Totals } from '../../http/api-types.ts';
+import type { SessionDetail, SessionMessage, Totals } from '../../shared/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { emptyTotals } from './fold.ts';
 import { projectName } from './reader.ts';

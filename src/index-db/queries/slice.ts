@@ -3,7 +3,7 @@
 // project x model), and for hourly series cost_local_hourly. Rolling ranges (24 h) read the UTC hourly
 // rollup. Either way a slice is the same grouped reads, plus the functions that place a series row's
 // unit (day number, local hour number or UTC hour) in a series bucket.
-import type { RangeInfo } from '../../http/api-types.ts';
+import type { RangeInfo } from '../../shared/api-types.ts';
 import {
   dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, type HourSpan,
 } from '../time.ts';

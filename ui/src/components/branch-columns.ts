@@ -1,6 +1,6 @@
 // The columns of a branch table (project and repository views) and how a branch name reads.
 import { html } from 'lit';
-import type { BranchRow } from '../../../src/http/api-types.ts';
+import type { BranchRow } from '../../../src/shared/api-types.ts';
 import { formatDateTime, formatInt, formatTokens, formatUsd } from '../format.ts';
 import type { Column } from './cost-table.ts';
 

@@ -1,5 +1,5 @@
 import { LitElement, html } from 'lit';
-import type { IndexingState, ProjectRow } from '../../../src/http/api-types.ts';
+import type { IndexingState, ProjectRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { connectHub } from '../hub-bridge.ts';
 import type { HubBridge } from '../hub-bridge.ts';

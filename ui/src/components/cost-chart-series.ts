@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing, svg, type PropertyValues } from 'lit';
-import type { SeriesPoint } from '../../../src/http/api-types.ts';
+import type { SeriesPoint } from '../../../src/shared/api-types.ts';
 import { formatBucket, formatLongBucket, formatUsd, formatUsdAxis, shortModel } from '../format.ts';
 import type { SeriesUnit } from '../buckets.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Insights, Overview, UsageLimits } from '../../../src/http/api-types.ts';
+import type { Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { scopeParams } from '../state.ts';
 import { formatDuration, formatPercent, formatTime, formatUsd } from '../format.ts';

@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import type { IndexingState } from '../../../src/http/api-types.ts';
+import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { formatBytes, formatInt } from '../format.ts';
 
 /** A small "Indexing 42%" pill while the first index build runs (any response with `indexing.done === false`). */

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Block, Insights } from '../../../src/http/api-types.ts';
+import type { Block, Insights } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Monthly } from '../../../src/http/api-types.ts';
+import type { Monthly } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { scopeParams } from '../state.ts';
 import { exportName } from '../export.ts';

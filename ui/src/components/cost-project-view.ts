@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/http/api-types.ts';
+import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';

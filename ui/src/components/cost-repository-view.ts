@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/http/api-types.ts';
+import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
 import type { RangeSel } from '../state.ts';

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { SessionDetail, SessionMessage, Totals } from '../../../src/http/api-types.ts';
+import type { SessionDetail, SessionMessage, Totals } from '../../../src/shared/api-types.ts';
 import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';

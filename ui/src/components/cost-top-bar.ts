@@ -1,5 +1,5 @@
 import { LitElement, html } from 'lit';
-import type { IndexingState } from '../../../src/http/api-types.ts';
+import type { IndexingState } from '../../../src/shared/api-types.ts';
 import type { RangeSel, TopView, View } from '../state.ts';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';

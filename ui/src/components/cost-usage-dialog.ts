@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import type { UsageLimits, UsageWindow } from '../../../src/http/api-types.ts';
+import type { UsageLimits, UsageWindow } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
 import { formatDateTime, formatDuration, formatMoney, formatRelative } from '../format.ts';
 import { icons } from './icons.ts';

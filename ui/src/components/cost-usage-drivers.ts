@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { UsageDrivers, UsageDriversWindow, UsageShare } from '../../../src/http/api-types.ts';
+import type { UsageDrivers, UsageDriversWindow, UsageShare } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { formatCount, formatRelative } from '../format.ts';
 import { viewStyles } from './view-kit.ts';
