@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CostMode } from '../pricing/table.ts';
+import type { CostMode } from '../pricing/types.ts';
 
 export interface Config {
   port: number;

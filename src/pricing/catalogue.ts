@@ -2,7 +2,7 @@
 // Entries without numeric input and output prices (e.g. `sample_spec`, image or embedding
 // models) are skipped and counted, never fatal.
 import type { PriceEntry } from '../shared/api-types.ts';
-import type { ModelPrice } from './table.ts';
+import type { ModelPrice } from './types.ts';
 
 export interface CatalogueModel {
   price: ModelPrice;

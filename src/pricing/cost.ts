@@ -1,5 +1,5 @@
 // The cost of one request from its tokens (decisions.md "What counts, and what it costs"). Pure.
-import type { CostInput, ModelPrice } from './table.ts';
+import type { CostInput, ModelPrice } from './types.ts';
 
 export const LONG_CONTEXT_THRESHOLD = 200_000;
 export const WEB_SEARCH_USD = 0.01;

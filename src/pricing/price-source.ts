@@ -3,7 +3,8 @@
 // the table in use. onChange fires whenever the table in use changes fingerprint, including when
 // start() replaces the built-in table current() returned before it.
 import fs from 'node:fs/promises';
-import { PriceTable, type CostMode } from './table.ts';
+import { PriceTable } from './table.ts';
+import type { CostMode } from './types.ts';
 import { savePriceCache } from './price-cache.ts';
 
 export const DEFAULT_PRICES_URL =

@@ -1,4 +1,4 @@
-// PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md). cost() runs once per
+// PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md; its types in types.ts). cost() runs once per
 // usage row, so model-name resolution is cached per name.
 import { createHash } from 'node:crypto';
 import type { PriceEntry } from '../shared/api-types.ts';
@@ -6,17 +6,7 @@ import { parseCatalogue, type CatalogueModel } from './catalogue.ts';
 import { createLookup, type Lookup } from './lookup.ts';
 import { defaultFastMultiplier, tokenCost } from './cost.ts';
 import { BUILTIN_CATALOGUE, BUILTIN_SOURCE } from './builtin.ts';
-
-export interface ModelPrice {            // USD per token
-  input: number; output: number; cacheRead: number;
-  cacheWrite5m: number;                  // cache_creation_input_token_cost (else input * 1.25)
-  cacheWrite1h: number;                  // cache_creation_input_token_cost_above_1hr, else 2 * input
-  above200k: null | { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number };
-  fast: number | null;                   // provider_specific_entry.fast when present
-}
-export interface CostInput { model: string; input: number; output: number; cacheCreate: number; cacheRead: number;
-  cache1h: number /* part of cacheCreate */; webSearch: number; fast: boolean; costUSD: number | null }
-export type CostMode = 'auto' | 'calculate';   // auto: a line's costUSD wins (decisions.md); calculate: always from tokens
+import type { CostInput, CostMode, ModelPrice } from './types.ts';
 
 interface Resolved { key: string; price: ModelPrice; fastMultiplier: number }
 

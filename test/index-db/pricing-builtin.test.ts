@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PriceTable, type CostInput } from '../../src/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import type { CostInput } from '../../src/pricing/types.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = path.resolve(root, '../shared/fixtures/prices/catalogue.json');

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PriceTable, type CostInput } from '../../src/pricing/table.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import type { CostInput } from '../../src/pricing/types.ts';
 
 const FIXTURE = new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url);
 const catalogue: unknown = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
