@@ -1,10 +1,16 @@
 // A query's scope as the set of project folders it reads: one folder (`project=`), a repository's folders
 // (`repository=`), a machine's folders (`machine=`), or several at once (their intersection). A folder is stored once
 // per machine, so one folder name may be several ids. Every ranged read takes this one notion.
-import type { ProjectInfo } from './reader.ts';
 
 /** null: every folder; else a non-empty list of project ids. */
 export type ProjectSet = readonly number[] | null;
+
+/** What a folder is matched on (reader.ts's ProjectInfo, which imports ProjectSet from here). */
+export interface ScopedFolder {
+  id: string;
+  repository: { id: string };
+  machine: string | null;
+}
 
 /** What a route asks for: an encoded folder name and/or a repository's main checkout path. */
 export interface ScopeAsk {
@@ -15,7 +21,7 @@ export interface ScopeAsk {
 }
 
 /** The folders of `ask`; undefined when none matches (an unknown folder or repository, or an empty intersection). */
-export function resolveScope(projects: Map<number, ProjectInfo>, ask: ScopeAsk): ProjectSet | undefined {
+export function resolveScope(projects: Map<number, ScopedFolder>, ask: ScopeAsk): ProjectSet | undefined {
   const repository = ask.repository ?? null;
   const machine = ask.machine;
   if (ask.project === null && repository === null && machine === undefined) return null;
