@@ -3,7 +3,7 @@
 // 23 or 25 hours long. Bad input throws an HttpError with status 400.
 import type { RangeInfo } from '../shared/api-types.ts';
 import { Errors } from './errors.ts';
-import { MACHINE_RE } from '../main/config.ts';
+import { MACHINE_RE } from '../shared/machine-label.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CostMode } from '../pricing/types.ts';
+import { MACHINE_RE } from '../shared/machine-label.ts';
 
 export interface Config {
   port: number;
@@ -181,9 +182,6 @@ function isDirectory(p: string): boolean {
     return false;
   }
 }
-
-/** Machine labels (decisions.md "Several machines"). */
-export const MACHINE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function parseMachine(raw: string, from: string): string {
   if (!MACHINE_RE.test(raw)) {

@@ -1,6 +1,7 @@
 // Navigation and range state, and the only place that reads or writes browser storage for them.
 // URL (?view=&project=&session=&repository=&range=) <-> state, localStorage cost:range / cost:scope / cost:view / cost:sort:<view>,
 // sessionStorage cost:nav. API payloads are never stored (api.ts keeps them in memory).
+import { MACHINE_RE } from '../../src/shared/machine-label.ts';
 
 /** Calendar periods the server resolves in its TZ: this week (from Monday) and month so far, last month, all time. */
 export type PeriodKind = 'week' | 'month' | 'lastmonth' | 'all';
@@ -233,9 +234,6 @@ export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
   if (view === 'insights') return { view, project: null, session: null, repository: null };
   return { view: 'overview', project: null, session: null, repository: null };
 }
-
-/** The server's machine label pattern (decisions.md "Several machines"). */
-const MACHINE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The machine filter of a URL (`machine=<label>`), null for every machine. Kept in the URL only, not in storage. */
 export function machineFromUrl(search: string): string | null {
