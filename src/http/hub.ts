@@ -7,7 +7,6 @@ import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Middleware, NextHandler, Polka, Request } from 'polka';
-import type { Config } from '../main/config.ts';
 
 /** The SDK route of each hub naming (spec: agent, public hub: claude); whichever mount registers is served at both. */
 const SDK_ROUTES = ['/vendor/agent-hub-sdk.js', '/vendor/claude-hub-sdk.js'];
@@ -105,11 +104,18 @@ function polkaHandler(route: string, handlers: ExpressHandler[]): Middleware {
   };
 }
 
+/** The hub's environment: AGENT_HUB set (hub), the hub's origin (HUB_URL) and its server SDK file (HUB_SDK_SERVER). */
+export interface HubConfig {
+  hub: boolean;
+  hubUrl: string | null;
+  hubSdkServer: string | null;
+}
+
 /**
  * Mounts the hub's server SDK (when HUB_SDK_SERVER is set) and the hub fallbacks. A missing or
  * throwing SDK file is logged and the app keeps running with whatever it registered.
  */
-export function mountHub(app: Polka, config: Config, log: (m: string) => void): void {
+export function mountHub(app: Polka, config: HubConfig, log: (m: string) => void): void {
   const registered = new Map<string, ExpressHandler[]>();
   const adapter: ExpressAdapter = {
     get(route, ...handlers) {

@@ -7,7 +7,6 @@ import polka, { type Polka, type Request } from 'polka';
 import sirv from 'sirv';
 import type { IndexReader } from '../index-db/types.ts';
 import type { PriceTable } from '../pricing/table.ts';
-import type { Config } from '../main/config.ts';
 import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import { ResultCache } from './cache.ts';
@@ -18,12 +17,13 @@ import { listen, type Listening } from './listen.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
+import type { ServerConfig } from './server-config.ts';
 import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
   /** Read through `queries` on every request: the index behind it may be reopened. */
   index: Pick<IndexReader, 'queries' | 'stats'>;
-  config: Config;
+  config: ServerConfig;
   indexing(): IndexingState;
   prices(): PriceTable;
   probe: UsageProbe;
