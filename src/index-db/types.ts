@@ -1,7 +1,7 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, IndexingState, RepositoryDetail } from '../shared/api-types.ts';
+import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 
@@ -79,26 +79,36 @@ export interface MetricsSnapshot {
   skippedLines: number;
 }
 
+/**
+ * What the queries answer: the figures of a response without its envelope, the range and scope the route resolved and
+ * the server's own state (indexing progress, dirs, health), which the route (src/http/routes/data.ts) adds around them.
+ */
+export type OverviewData = Omit<Overview, 'range' | 'project' | 'repository' | 'indexing' | 'dirs' | 'health'>;
+export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | 'indexing'>;
+export type MonthlyData = Omit<Monthly, 'project'>;
+export type ProjectSessionsData = Omit<ProjectSessions, 'range'>;
+export type RepositoryData = Omit<RepositoryDetail, 'range'>;
+export type SessionData = Omit<SessionDetail, 'range'>;
+
 export interface Queries {
   /** The /metrics figures at instant `now`. */
   metrics(now: number): MetricsSnapshot;
-  /** Without `health`, which the route adds from stats(). */
   /** `machine`: this machine's name (--machine), the name of what the unlabelled dirs hold in `machines`. */
-  overview(scope: QueryScope, indexing: IndexingState, dirs: string[], machine?: string): Omit<Overview, 'health'>;
-  insights(scope: QueryScope, indexing: IndexingState): Insights;
+  overview(scope: QueryScope, machine?: string): OverviewData;
+  insights(scope: QueryScope): InsightsData;
   /** Every local month of the history, all projects or one (an unknown one: no months). */
-  monthly(scope: QueryScope): Monthly;
+  monthly(scope: QueryScope): MonthlyData;
   projects(scope: QueryScope): ProjectRow[];
   /** null when the project is unknown. */
-  projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
+  projectSessions(project: string, scope: QueryScope): ProjectSessionsData | null;
   /** null when the session is unknown. */
-  session(sessionId: string, scope: QueryScope): SessionDetail | null;
+  session(sessionId: string, scope: QueryScope): SessionData | null;
   /** Whether some project folder belongs to the repository (its main checkout's path). */
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */
   knowsMachine(label: string): boolean;
   /** null when no project folder belongs to the repository (its main checkout's path). */
-  repository(id: string, scope: QueryScope): RepositoryDetail | null;
+  repository(id: string, scope: QueryScope): RepositoryData | null;
 }
 
 /** What a process that does not write the index may do with it. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block, IndexingState } from '../../src/shared/api-types.ts';
+import type { Block } from '../../src/shared/api-types.ts';
 import { parseRange, type Query } from '../../src/http/params.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -16,7 +16,6 @@ import { batchOf, tmpDir } from '../helpers/index.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M
-const indexing: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 0, bytesDone: 0 };
 const dir = tmpDir('blocks-');
 const HOUR = 3_600_000;
 const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
@@ -36,7 +35,7 @@ function build(entries: [string | number, number, string?][]): IndexDb {
 }
 
 const insights = (idx: IndexDb, q: Query, now: number, project: string | null = null) =>
-  idx.queries.insights({ range: parseRange(q, 'days30', now), project, now } satisfies QueryScope, indexing);
+  idx.queries.insights({ range: parseRange(q, 'days30', now), project, now } satisfies QueryScope);
 const shape = (b: Block): [string, string, number, boolean] => [b.start.slice(5, 16), b.lastActivity.slice(5, 19), b.messages, b.active];
 
 const Blocks = suite('5-hour blocks');

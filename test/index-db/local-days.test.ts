@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IndexingState } from '../../src/shared/api-types.ts';
 import { parseRange, type Query } from '../../src/http/params.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -18,7 +17,6 @@ import { batchOf, tmpDir } from '../helpers/index.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M: 1000 output tokens cost 0.005
-const indexing: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 0, bytesDone: 0 };
 const dir = tmpDir('local-days-');
 const near = (a: number | undefined, b: number, what: string): void => assert.ok(a !== undefined && Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
 
@@ -46,12 +44,12 @@ function build(zone: string, entries: Entry[], file = path.join(dir, `${zone.rep
 
 const scope = (q: Query, now: number): QueryScope => ({ range: parseRange(q, 'days30', now), project: null, now });
 const days = (idx: IndexDb, q: Query, now: number): [string, number][] =>
-  idx.queries.overview(scope(q, now), indexing, []).costSeries.points.filter((p) => p.cost !== 0).map((p) => [p.key, Math.round(p.cost / 0.005)]);
+  idx.queries.overview(scope(q, now)).costSeries.points.filter((p) => p.cost !== 0).map((p) => [p.key, Math.round(p.cost / 0.005)]);
 const hours = (idx: IndexDb, q: Query, now: number): [string, number][] =>
-  idx.queries.overview(scope(q, now), indexing, []).costSeries.points.filter((p) => p.cost !== 0).map((p) => [p.key.slice(11), Math.round(p.cost / 0.005)]);
+  idx.queries.overview(scope(q, now)).costSeries.points.filter((p) => p.cost !== 0).map((p) => [p.key.slice(11), Math.round(p.cost / 0.005)]);
 /** Non-zero heatmap cells as [weekday (Monday = 0), hour, cost in units of 0.005]. */
 const heat = (idx: IndexDb, q: Query, now: number): [number, number, number][] =>
-  idx.queries.insights(scope(q, now), indexing).heatmap.flatMap((row, d) => row.flatMap((c, h) => (c ? [[d, h, Math.round(c / 0.005)] as [number, number, number]] : [])));
+  idx.queries.insights(scope(q, now)).heatmap.flatMap((row, d) => row.flatMap((c, h) => (c ? [[d, h, Math.round(c / 0.005)] as [number, number, number]] : [])));
 
 // Sunday 23:50 and Monday 00:10 local: one UTC hour, two days, two weeks.
 const KOLKATA: Entry[] = [
@@ -66,7 +64,7 @@ Zones('Asia/Kolkata (+5:30): days, today, a single day, sessions, weeks, heatmap
   const idx = build('Asia/Kolkata', KOLKATA);
   const now = KOLKATA_NOW;
   assert.equal(days(idx, { range: '7' }, now), [['2026-11-15', 1], ['2026-11-16', 2]]);
-  const today = idx.queries.overview(scope({ range: 'today' }, now), indexing, []);
+  const today = idx.queries.overview(scope({ range: 'today' }, now));
   near(today.totals.cost, 0.01, 'today total');
   assert.is(today.totals.sessions, 1);
   near(today.today?.cost, 0.01, 'today slice');
@@ -74,19 +72,19 @@ Zones('Asia/Kolkata (+5:30): days, today, a single day, sessions, weeks, heatmap
   assert.is(today.costSeries.points.length, 24);
   assert.is(today.costSeries.points[0]!.start, Date.parse('2026-11-15T18:30:00Z'), 'the first local hour starts at :30 UTC');
   assert.equal(hours(idx, { range: 'today' }, now), [['00', 2]]);
-  const sunday = idx.queries.overview(scope({ from: '2026-11-15', to: '2026-11-15' }, now), indexing, []);
+  const sunday = idx.queries.overview(scope({ from: '2026-11-15', to: '2026-11-15' }, now));
   near(sunday.totals.cost, 0.005, 'sunday');
   assert.equal(sunday.projects.map((p) => [p.id, p.sessions]), [['p', 1]]);
   assert.equal(hours(idx, { from: '2026-11-15', to: '2026-11-15' }, now), [['23', 1]]);
   assert.equal(idx.queries.projects(scope({ range: 'today' }, now)).map((p) => [p.sessions, p.messages]), [[1, 1]]);
-  const inProject = idx.queries.overview({ ...scope({ range: 'today' }, now), project: 'p' }, indexing, []);
+  const inProject = idx.queries.overview({ ...scope({ range: 'today' }, now), project: 'p' });
   assert.equal([inProject.totals.sessions, inProject.today?.sessions], [1, 1]);
   assert.equal(idx.queries.projectSessions('p', scope({ range: 'today' }, now))!.sessions.map((s) => s.id), ['mon']);
   assert.equal(idx.queries.projectSessions('p', scope({ from: '2026-11-15', to: '2026-11-15' }, now))!.sessions.map((s) => s.id), ['sun']);
-  const week = idx.queries.insights(scope({ range: '14' }, now), indexing);
+  const week = idx.queries.insights(scope({ range: '14' }, now));
   assert.equal(week.weeklyCost.map((w) => [w.weekStart, Math.round(w.cost / 0.005)]), [['2026-11-02', 0], ['2026-11-09', 1], ['2026-11-16', 2]]);
   assert.equal(heat(idx, { range: '7' }, now), [[0, 0, 2], [6, 23, 1]]);
-  assert.equal(idx.queries.insights(scope({ range: 'today' }, now), indexing).topTools, [{ name: 'Bash', count: 1 }]);
+  assert.equal(idx.queries.insights(scope({ range: 'today' }, now)).topTools, [{ name: 'Bash', count: 1 }]);
   idx.close();
 });
 
@@ -97,7 +95,7 @@ Zones('Asia/Kathmandu (+5:45)', () => {
   ]);
   const now = Date.parse('2026-11-16T06:15:00Z'); // Monday 12:00 NPT
   assert.equal(days(idx, { range: '7' }, now), [['2026-11-15', 1], ['2026-11-16', 2]]);
-  const today = idx.queries.overview(scope({ range: 'today' }, now), indexing, []);
+  const today = idx.queries.overview(scope({ range: 'today' }, now));
   near(today.today?.cost, 0.01, 'today');
   assert.is(today.today?.sessions, 1);
   assert.equal(hours(idx, { range: 'today' }, now), [['00', 2]]);
@@ -116,11 +114,11 @@ Zones('Australia/Adelaide (+9:30, +10:30 from 02:00 on 4 October 2026): the 23-h
   ]);
   const now = Date.parse('2026-10-05T01:30:00Z'); // Monday 12:00 ACDT
   assert.equal(days(idx, { range: '3' }, now), [['2026-10-03', 1], ['2026-10-04', 14], ['2026-10-05', 6]]);
-  const sunday = idx.queries.overview(scope({ from: '2026-10-04', to: '2026-10-04' }, now), indexing, []);
+  const sunday = idx.queries.overview(scope({ from: '2026-10-04', to: '2026-10-04' }, now));
   assert.is(sunday.costSeries.points.length, 23, 'one hour is skipped');
   assert.equal(hours(idx, { from: '2026-10-04', to: '2026-10-04' }, now), [['00', 2], ['01', 3], ['03', 4], ['23', 5]]);
   near(sunday.totals.cost, 0.07, 'sunday');
-  near(idx.queries.overview(scope({ range: 'today' }, now), indexing, []).today?.cost, 0.03, 'monday');
+  near(idx.queries.overview(scope({ range: 'today' }, now)).today?.cost, 0.03, 'monday');
   assert.equal(heat(idx, { range: '3' }, now), [[0, 0, 6], [5, 23, 1], [6, 0, 2], [6, 1, 3], [6, 3, 4], [6, 23, 5]]);
   idx.close();
 });
@@ -136,7 +134,7 @@ Zones('America/St_Johns (-2:30, -3:30 from 02:00 on 1 November 2026): the 25-hou
   ]);
   const now = Date.parse('2026-11-02T15:30:00Z'); // Monday 12:00 NST
   assert.equal(days(idx, { range: '3' }, now), [['2026-10-31', 1], ['2026-11-01', 14], ['2026-11-02', 6]]);
-  const sunday = idx.queries.overview(scope({ from: '2026-11-01', to: '2026-11-01' }, now), indexing, []);
+  const sunday = idx.queries.overview(scope({ from: '2026-11-01', to: '2026-11-01' }, now));
   assert.is(sunday.costSeries.points.length, 24);
   assert.equal(hours(idx, { from: '2026-11-01', to: '2026-11-01' }, now), [['00', 2], ['01', 7], ['23', 5]]);
   assert.equal(heat(idx, { range: '3' }, now), [[0, 0, 6], [5, 23, 1], [6, 0, 2], [6, 1, 7], [6, 23, 5]]);
@@ -148,13 +146,13 @@ Zones('a time zone change rebuilds the local rollups from each entry, and back',
   process.env.TZ = 'UTC';
   assert.equal(days(idx, { range: '7' }, KOLKATA_NOW), [['2026-11-15', 3]]);
   assert.equal(heat(idx, { range: '7' }, KOLKATA_NOW), [[6, 18, 3]]);
-  assert.equal(idx.queries.insights(scope({ from: '2026-11-15', to: '2026-11-15' }, KOLKATA_NOW), indexing).topTools, [
+  assert.equal(idx.queries.insights(scope({ from: '2026-11-15', to: '2026-11-15' }, KOLKATA_NOW)).topTools, [
     { name: 'Bash', count: 1 }, { name: 'Read', count: 1 },
   ]);
   process.env.TZ = 'Asia/Kolkata';
   assert.equal(days(idx, { range: '7' }, KOLKATA_NOW), [['2026-11-15', 1], ['2026-11-16', 2]]);
   assert.equal(heat(idx, { range: '7' }, KOLKATA_NOW), [[0, 0, 2], [6, 23, 1]]);
-  assert.equal(idx.queries.insights(scope({ range: 'today' }, KOLKATA_NOW), indexing).topTools, [{ name: 'Bash', count: 1 }]);
+  assert.equal(idx.queries.insights(scope({ range: 'today' }, KOLKATA_NOW)).topTools, [{ name: 'Bash', count: 1 }]);
   idx.close();
 });
 

@@ -19,7 +19,6 @@ const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/pro
 const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
 const NOW = Date.UTC(2026, 1, 13);
 const scope: QueryScope = { range: parseRange({}, 'all', NOW), project: null, now: NOW };
-const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 
 async function open(file: string, dirs: string[], machines: (string | null)[] = []): Promise<IndexDb> {
   const index = openIndex(file, { log: () => undefined });
@@ -31,7 +30,7 @@ async function open(file: string, dirs: string[], machines: (string | null)[] = 
 }
 
 const figures = (index: IndexDb) => ({
-  overview: index.queries.overview(scope, indexing, [], 'ws'),
+  overview: index.queries.overview(scope, 'ws'),
   projects: index.queries.projects(scope),
   metrics: index.queries.metrics(NOW).series,
 });
@@ -57,11 +56,11 @@ t('a v4 index with history keeps every figure; a labelled folder of the same nam
     writeJsonl(path.join(laptop, folder, 'l1.jsonl'), [usageLine({ sessionId: 'l1', messageId: 'lap-1', requestId: 'lap-r1', timestamp: '2026-02-11T10:00:00.000Z', output: 100 })]);
     const after = await open(file, [fixture]);
     assert.equal(figures(after), want, 'the same figures, metrics included');
-    assert.equal(after.queries.overview(scope, indexing, [], 'ws').machines, [], 'one machine');
+    assert.equal(after.queries.overview(scope, 'ws').machines, [], 'one machine');
     after.close();
 
     const labelled = await open(file, [laptop, fixture], ['laptop', null]);
-    const o = labelled.queries.overview(scope, indexing, [], 'ws');
+    const o = labelled.queries.overview(scope, 'ws');
     assert.equal(o.machines.map((m) => [m.machine, m.messages]), [['ws', want.overview.totals.messages], ['laptop', 1]]);
     assert.is(o.projects.length, want.projects.length, 'the laptop\'s folder merges into the row of its name');
     labelled.close();

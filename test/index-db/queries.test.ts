@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { IndexingState, RangeInfo } from '../../src/shared/api-types.ts';
+import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
@@ -18,7 +18,6 @@ const OPUS = 'claude-opus-4-5-20251101'; // in 5, out 25
 const SONNET = 'claude-sonnet-4-5-20250929'; // in 3, out 15
 const utc = (s: string): number => Date.parse(`${s}Z`);
 const NOW = utc('2026-11-18T14:30:00'); // Wednesday, 15:30 in Berlin
-const indexing: IndexingState = { done: true, filesTotal: 4, filesDone: 4, bytesTotal: 0, bytesDone: 0 };
 
 /** The last `n` local days ending today, as the HTTP layer resolves them. */
 function lastDays(n: number, now = NOW): RangeInfo {
@@ -64,8 +63,7 @@ idx.applyBatch(batchOf(s2, [
 const Overview = suite('overview');
 
 Overview('last 7 days: totals, today, cache efficiency, series with zero days, models, projects, unpriced', () => {
-  const o = idx.queries.overview(scope(lastDays(7)), indexing, ['/cfg']);
-  assert.equal(o.dirs, ['/cfg']);
+  const o = idx.queries.overview(scope(lastDays(7)));
   near(o.totals.cost, 0.094, 'cost');
   assert.equal({ ...o.totals, cost: 0 }, {
     cost: 0, messages: 7, inputTokens: 3600, outputTokens: 5100, cacheCreationTokens: 10_000, cacheReadTokens: 100_000,
@@ -96,24 +94,24 @@ Overview('last 7 days: totals, today, cache efficiency, series with zero days, m
 });
 
 Overview('project filter, a range without today, an unknown project', () => {
-  const p1 = idx.queries.overview(scope(lastDays(7), 'p1'), indexing, []);
+  const p1 = idx.queries.overview(scope(lastDays(7), 'p1'));
   near(p1.totals.cost, 0.053, 'p1');
   assert.is(p1.totals.sessions, 1);
   assert.is(p1.totals.projects, 1);
   assert.equal(p1.today, { ...zero(), sessions: 0 });
   assert.equal(p1.unpricedModels, []);
   const past: RangeInfo = { from: '2026-11-16', to: '2026-11-16', fromMs: utc('2026-11-15T23:00:00'), toMs: utc('2026-11-16T23:00:00'), bucket: 'day', kind: 'custom', days: 1 };
-  const o = idx.queries.overview(scope(past), indexing, []);
+  const o = idx.queries.overview(scope(past));
   assert.is(o.today, null);
   near(o.totals.cost, 0.053, 'one day'); // a + b + d + j
   assert.equal(o.costSeries.points.map((p) => p.key), ['2026-11-16']);
-  const none = idx.queries.overview(scope(lastDays(7), 'nope'), indexing, []);
+  const none = idx.queries.overview(scope(lastDays(7), 'nope'));
   assert.is(none.totals.messages, 0);
   assert.is(none.costSeries.points.length, 7);
 });
 
 Overview('today in hourly buckets, local hour keys', () => {
-  const o = idx.queries.overview(scope(today), indexing, []);
+  const o = idx.queries.overview(scope(today));
   assert.is(o.costSeries.bucket, 'hour');
   assert.is(o.costSeries.points.length, 24);
   assert.is(o.costSeries.points[0]!.key, '2026-11-18T00');
@@ -125,22 +123,22 @@ Overview('today in hourly buckets, local hour keys', () => {
 
 Overview('a rolling 24 h range reads whole UTC hours starting inside it', () => {
   const range: RangeInfo = { from: '2026-11-17', to: '2026-11-18', fromMs: NOW - 86_400_000, toMs: NOW, bucket: 'hour', kind: '24h', days: null };
-  const o = idx.queries.overview(scope(range), indexing, []);
+  const o = idx.queries.overview(scope(range));
   assert.is(o.costSeries.points.length, 24);
   assert.is(o.costSeries.points[0]!.start, utc('2026-11-17T15:00:00'));
   assert.is(o.totals.messages, 3);
   near(o.totals.cost, 0.041, '24h');
-  const asDays = idx.queries.overview(scope({ ...range, bucket: 'day' }), indexing, []);
+  const asDays = idx.queries.overview(scope({ ...range, bucket: 'day' }));
   assert.equal(asDays.costSeries.points.map((p) => p.key), ['2026-11-17', '2026-11-18']);
   near(asDays.costSeries.points[1]!.cost, 0.041, 'by day');
 });
 
 Overview('all time starts the series at the first day with data', () => {
-  const o = idx.queries.overview(scope(allTime), indexing, []);
+  const o = idx.queries.overview(scope(allTime));
   assert.is(o.costSeries.points[0]!.key, '2026-11-01');
   assert.is(o.costSeries.points.at(-1)!.key, '2026-11-18');
   near(o.totals.cost, 0.099, 'all');
-  assert.equal(idx.queries.overview(scope(allTime, 'nope'), indexing, []).costSeries.points.map((p) => p.key), ['2026-11-18']);
+  assert.equal(idx.queries.overview(scope(allTime, 'nope')).costSeries.points.map((p) => p.key), ['2026-11-18']);
 });
 
 Overview.run();
@@ -152,7 +150,7 @@ function zero() {
 const Insights = suite('insights');
 
 Insights('blocks (end rule, gap, active with burn rate), run rate, savings, composition, tools, heatmap, share, weeks', () => {
-  const i = idx.queries.insights(scope(lastDays(7)), indexing);
+  const i = idx.queries.insights(scope(lastDays(7)));
   assert.equal(i.blocks.map((b) => [b.start, b.end, b.messages, b.models, b.active]), [
     ['2026-11-18T13:00:00.000Z', '2026-11-18T18:00:00.000Z', 3, ['claude-sonnet-4-5-20250929', 'mystery-model-x'], true],
     ['2026-11-16T13:00:00.000Z', '2026-11-16T18:00:00.000Z', 1, [HAIKU], false],
@@ -171,7 +169,7 @@ Insights('blocks (end rule, gap, active with burn rate), run rate, savings, comp
   near(i.runRate.dailyAvg, (0.094 - 0.041) / 6, 'daily');
   near(i.runRate.projectedMonthly, ((0.094 - 0.041) / 6) * 30, 'monthly');
   assert.is(i.runRate.days, 6);
-  const t = idx.queries.insights(scope(today), indexing).runRate;
+  const t = idx.queries.insights(scope(today)).runRate;
   assert.equal([t.days, t.dailyAvg, t.projectedMonthly], [0, 0, 0], 'today alone: nothing to project yet');
   const cc = i.costComposition;
   near(cc.cacheRead, 100_000 * 1e-7, 'cache-read cost at the haiku price');
@@ -198,10 +196,10 @@ Insights('blocks (end rule, gap, active with burn rate), run rate, savings, comp
 });
 
 Insights('no block is active once 5 hours have passed since the last entry; project filter', () => {
-  const later = idx.queries.insights(scope(lastDays(7), null, utc('2026-11-18T19:30:00')), indexing);
+  const later = idx.queries.insights(scope(lastDays(7), null, utc('2026-11-18T19:30:00')));
   assert.is(later.blocks[0]!.active, false);
   assert.is(later.burnRate, null);
-  const p2 = idx.queries.insights(scope(lastDays(7), 'p2'), indexing);
+  const p2 = idx.queries.insights(scope(lastDays(7), 'p2'));
   assert.is(p2.blocks.length, 1);
   assert.equal(p2.topTools, []);
   assert.is(p2.subagentShare.share, 0);
@@ -213,7 +211,7 @@ Insights('a long range lists the 100 most recent blocks and counts them all', ()
   // 120 entries 6 h apart: each starts its own block (the gap is over 5 h).
   const rows = Array.from({ length: 120 }, (_, i) => ({ ts: NOW - (119 - i) * 6 * 3_600_000, messageId: `b${i}`, requestId: `rb${i}`, model: HAIKU, output: 1000 }));
   many.applyBatch(batchOf(path.join(root, 'p9', 'many.jsonl'), rows), role('p9', 'many'), 100, 1);
-  const i = many.queries.insights(scope(lastDays(60)), indexing);
+  const i = many.queries.insights(scope(lastDays(60)));
   assert.is(i.blocksInRange, 120);
   assert.is(i.blocks.length, 100);
   assert.is(i.blocks[0]!.start, new Date(Math.floor(NOW / 3_600_000) * 3_600_000).toISOString(), 'most recent first');
@@ -296,17 +294,17 @@ Zones('weeks, days and the heatmap follow the process time zone', () => {
   // Sunday 23:30 UTC is Monday 00:30 in Berlin.
   z.applyBatch(batchOf(path.join(root, 'p3', 's9.jsonl'), [{ ts: utc('2026-11-15T23:30:00'), messageId: 'z', requestId: 'rz', model: HAIKU, output: 1000 }]), role('p3', 's9'), 100, 1);
   const range = (): RangeInfo => lastDays(14);
-  const berlin = z.queries.insights(scope(range()), indexing);
+  const berlin = z.queries.insights(scope(range()));
   assert.equal(berlin.weeklyCost.map((w) => [w.weekStart, w.cost]), [['2026-11-02', 0], ['2026-11-09', 0], ['2026-11-16', 0.005]]);
   assert.is(berlin.heatmap[0]![0], 0.005);
-  const day = z.queries.overview(scope(range()), indexing, []).costSeries.points.find((p) => p.cost > 0)!;
+  const day = z.queries.overview(scope(range())).costSeries.points.find((p) => p.cost > 0)!;
   assert.is(day.key, '2026-11-16');
   process.env.TZ = 'UTC';
   try {
-    const inUtc = z.queries.insights(scope(range()), indexing);
+    const inUtc = z.queries.insights(scope(range()));
     assert.equal(inUtc.weeklyCost.filter((w) => w.cost > 0).map((w) => w.weekStart), ['2026-11-09']);
     assert.is(inUtc.heatmap[6]![23], 0.005);
-    assert.is(z.queries.overview(scope(range()), indexing, []).costSeries.points.find((p) => p.cost > 0)!.key, '2026-11-15');
+    assert.is(z.queries.overview(scope(range())).costSeries.points.find((p) => p.cost > 0)!.key, '2026-11-15');
   } finally {
     process.env.TZ = 'Europe/Berlin';
     z.close();

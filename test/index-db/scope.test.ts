@@ -15,7 +15,6 @@ import { indexDir } from '../helpers/pipeline.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
-const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 const NOW = Date.UTC(2026, 1, 12, 9, 30);
 const WORKTREES = '/home/USER/projects/spotter';
 const MAIN = '/home/marco/projects/spotter';
@@ -29,7 +28,6 @@ const ranges = {
   all: parseRange({}, 'all', NOW),
 };
 const scope = (range: QueryScope['range'], project: string | null = null, repository: string | null = null): QueryScope => ({ range, project, repository, now: NOW });
-const unscoped = <T extends { project: unknown; repository: unknown }>(o: T) => ({ ...o, project: null, repository: null });
 
 const full = await indexOf(fixture);
 const folders = (repo: string) => full.queries.projects(scope(ranges.all)).filter((p) => p.repository.id === repo).map((p) => p.id);
@@ -46,41 +44,39 @@ Scope.after(() => {
 
 for (const [name, range] of Object.entries(ranges)) {
   Scope(`${name}: a repository's scope is the index of its folders alone (overview, insights, projects)`, () => {
-    const o = full.queries.overview(scope(range, null, WORKTREES), indexing, []);
-    assert.is(o.repository, WORKTREES);
-    near(unscoped(o), unscoped(alone.queries.overview(scope(range), indexing, [])));
-    const i = full.queries.insights(scope(range, null, WORKTREES), indexing);
-    assert.is(i.repository, WORKTREES);
-    near(unscoped(i), unscoped(alone.queries.insights(scope(range), indexing)));
+    const o = full.queries.overview(scope(range, null, WORKTREES));
+    near(o, alone.queries.overview(scope(range)));
+    const i = full.queries.insights(scope(range, null, WORKTREES));
+    near(i, alone.queries.insights(scope(range)));
     near(full.queries.projects(scope(range, null, WORKTREES)), alone.queries.projects(scope(range)));
   });
 }
 
 Scope('the scope holds several folders and leaves the rest out', () => {
-  const o = full.queries.overview(scope(ranges.all, null, WORKTREES), indexing, []);
-  const all = full.queries.overview(scope(ranges.all), indexing, []);
+  const o = full.queries.overview(scope(ranges.all, null, WORKTREES));
+  const all = full.queries.overview(scope(ranges.all));
   assert.is(o.totals.projects, 7);
   assert.ok(o.totals.cost > 0 && o.totals.cost < all.totals.cost - 1e-6, `${o.totals.cost} of ${all.totals.cost}`);
-  const main = full.queries.overview(scope(ranges.all, null, MAIN), indexing, []);
+  const main = full.queries.overview(scope(ranges.all, null, MAIN));
   near(o.totals.cost + main.totals.cost, all.totals.cost);
   near(o.totals.sessions + main.totals.sessions, all.totals.sessions);
-  assert.ok(full.queries.insights(scope(ranges.all, null, WORKTREES), indexing).blocks.length > 0);
+  assert.ok(full.queries.insights(scope(ranges.all, null, WORKTREES)).blocks.length > 0);
 });
 
 Scope('a repository of one folder reads as that folder; project and repository together are their intersection', () => {
   const [folder] = folders(MAIN);
   for (const range of Object.values(ranges)) {
-    near(unscoped(full.queries.overview(scope(range, null, MAIN), indexing, [])), unscoped(full.queries.overview(scope(range, folder!), indexing, [])));
-    near(unscoped(full.queries.insights(scope(range, null, MAIN), indexing)), unscoped(full.queries.insights(scope(range, folder!), indexing)));
+    near(full.queries.overview(scope(range, null, MAIN)), full.queries.overview(scope(range, folder!)));
+    near(full.queries.insights(scope(range, null, MAIN)), full.queries.insights(scope(range, folder!)));
   }
   const [worktree] = folders(WORKTREES);
-  const both = full.queries.overview(scope(ranges.all, worktree!, WORKTREES), indexing, []);
-  near(unscoped(both), unscoped(full.queries.overview(scope(ranges.all, worktree!), indexing, [])));
+  const both = full.queries.overview(scope(ranges.all, worktree!, WORKTREES));
+  near(both, full.queries.overview(scope(ranges.all, worktree!)));
   assert.is(both.totals.projects, 1);
-  const none = full.queries.overview(scope(ranges.all, worktree!, MAIN), indexing, []);
+  const none = full.queries.overview(scope(ranges.all, worktree!, MAIN));
   assert.equal([none.totals.cost, none.totals.messages, none.projects], [0, 0, []]);
   assert.equal(full.queries.projects(scope(ranges.all, worktree!, MAIN)), []);
-  assert.is(full.queries.insights(scope(ranges.all, worktree!, MAIN), indexing).blocks.length, 0);
+  assert.is(full.queries.insights(scope(ranges.all, worktree!, MAIN)).blocks.length, 0);
 });
 
 Scope('knowsRepository: a main checkout path of a folder, nothing else', () => {

@@ -274,11 +274,10 @@ Files('queries see a write at once, before its group commit, through the rollups
     project: null,
     now: T0,
   };
-  const indexing = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 1, bytesDone: 1 };
   idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
-  assert.is(idx.queries.overview(scope, indexing, []).totals.messages, 1);
+  assert.is(idx.queries.overview(scope).totals.messages, 1);
   idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0 + MIN, messageId: 'm2', requestId: 'r2', model: HAIKU, input: 1000, output: 1000 }], { from: 100 }), role('a'), 200, 2);
-  const o = idx.queries.overview(scope, indexing, []);
+  const o = idx.queries.overview(scope);
   assert.is(o.totals.messages, 2, 'the second write is visible without a commit');
   assert.ok(Math.abs(o.totals.cost - 2 * 0.006) < 1e-12, String(o.totals.cost));
   idx.close();
@@ -455,7 +454,7 @@ Prices('a reopened index reads with the built-in table without installing it (no
     now: T0,
   };
   // Reads (insights uses the price table for cache savings) before any table is installed.
-  assert.ok(again.queries.insights(scope, { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }));
+  assert.ok(again.queries.insights(scope));
   const v = again.dataVersion();
   assert.is(peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value, stored, 'fingerprint untouched');
   again.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
-import type { Block, IndexingState } from '../../src/shared/api-types.ts';
+import type { Block } from '../../src/shared/api-types.ts';
 import { parseRange, type Query } from '../../src/http/params.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { startPipeline } from '../../src/main/pipeline.ts';
@@ -54,7 +54,6 @@ interface CcBlock {
 }
 
 const HOUR = 3_600_000;
-const indexing: IndexingState = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 
 /** Our blocks against ccusage's (gap blocks left out), both sorted by start. */
 function sameBlocks(ours: Block[], theirs: CcBlock[], what: string): void {
@@ -79,7 +78,7 @@ function allBlocks(index: IndexDb, first: string, now: number): Block[] {
   for (let day = Date.parse(first); day < now; day += 7 * 86_400_000) {
     const from = new Date(day).toISOString().slice(0, 10);
     const to = new Date(day + 6 * 86_400_000).toISOString().slice(0, 10);
-    const ins = index.queries.insights({ range: parseRange({ from, to }, 'days30', now), project: null, now }, indexing);
+    const ins = index.queries.insights({ range: parseRange({ from, to }, 'days30', now), project: null, now });
     assert.ok(ins.blocks.length === ins.blocksInRange, `every block of ${from}..${to} listed`);
     for (const b of ins.blocks) byStart.set(b.start, b);
   }
@@ -139,7 +138,7 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
       project: null,
       now: Date.parse(last) + 86_400_000,
     };
-    const ours = index.queries.overview(scope, { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }, [dir]);
+    const ours = index.queries.overview(scope);
 
     const t = daily.totals;
     assert.ok(close(ours.totals.cost, t.totalCost), `total cost: ours ${ours.totals.cost} ccusage ${t.totalCost}`);
@@ -174,7 +173,7 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
     const n = daily.daily.length;
     for (const q of [{ range: 'today' }, { range: '7' }, { from: daily.daily[Math.floor(n / 3)]!.date, to: daily.daily[Math.floor(n / 2)]!.date }] as Query[]) {
       const range = parseRange(q, 'days30', now);
-      const ins = index.queries.insights({ range, project: null, now }, indexing);
+      const ins = index.queries.insights({ range, project: null, now });
       const theirs = blocks.blocks.filter((b) => !b.isGap && Date.parse(b.startTime) < range.toMs && Date.parse(b.endTime) > range.fromMs);
       assert.ok(theirs.length > 0, `${JSON.stringify(q)} has blocks`);
       assert.is(ins.blocksInRange, theirs.length, `${JSON.stringify(q)}: blocks in range`);
@@ -187,7 +186,7 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
     process.env.TZ = 'Asia/Kolkata';
     const kFirst = kolkata.daily[0]!.date;
     const kLast = kolkata.daily.at(-1)!.date;
-    const inKolkata = index.queries.overview({ range: parseRange({ from: kFirst, to: kLast }, 'days30', now), project: null, now }, indexing, [dir]);
+    const inKolkata = index.queries.overview({ range: parseRange({ from: kFirst, to: kLast }, 'days30', now), project: null, now });
     assert.ok(close(inKolkata.totals.cost, kolkata.totals.totalCost), `Kolkata total: ours ${inKolkata.totals.cost} ccusage ${kolkata.totals.totalCost}`);
     const kDays = new Map(inKolkata.costSeries.points.map((p) => [p.key, p.cost]));
     for (const d of kolkata.daily) {
@@ -238,7 +237,7 @@ Diff('the worktrees fixture matches ccusage daily exactly; session differs only 
     project: null,
     now: Date.parse(last) + 86_400_000,
   };
-  const ours = index.queries.overview(scope, { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }, [dir]);
+  const ours = index.queries.overview(scope);
   const exact = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
   const t = daily.totals;
   assert.ok(exact(ours.totals.cost, t.totalCost), `total cost: ours ${ours.totals.cost} ccusage ${t.totalCost}`);

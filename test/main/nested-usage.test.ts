@@ -57,7 +57,7 @@ Nested('without the subagent file: the streamed responses are subagent usage of 
       ['2026-01-02T03:00:03.000Z', HAIKU, 9, 'a1b2c3d'],
     ], 'times are the nested responses\' own');
     assert.equal(s.subagents.map((a) => [a.agentId, a.messages]), [['a1b2c3d', 2]]);
-    const insights = index.queries.insights(allTime, { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 });
+    const insights = index.queries.insights(allTime);
     assert.ok(Math.abs(insights.subagentShare.subagentCost - streamed.reduce((a, m) => a + m.cost, 0)) < 1e-12);
     assert.is(index.stats().usageLines, 4, 'the text that mentions usage is no usage line');
     assert.is(index.stats().malformed, 0);
@@ -82,7 +82,7 @@ Nested('with the subagent file too: each response counts once, under the same su
     assert.is(s.messageCount, 4);
     assert.is(s.outputTokens, 40 + 2 + 9 + 7);
     assert.equal(s.subagents.map((a) => [a.agentId, a.messages]), [['a1b2c3d', 3]]);
-    const overview = index.queries.overview(allTime, { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 }, []);
+    const overview = index.queries.overview(allTime);
     assert.is(overview.totals.messages, 4);
     assert.is(index.stats().duplicates, 3, 'three streamed lines, copies of two responses of the subagent\'s file');
     index.close();

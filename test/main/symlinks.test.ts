@@ -17,7 +17,6 @@ const allTime = (): QueryScope => ({
   project: null,
   now: Date.now(),
 });
-const DONE = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 
 /** A $4 line with no message id: every copy read counts, so a file read twice shows at once. */
 const line = (sessionId: string): string =>
@@ -46,7 +45,7 @@ async function stop(r: Running): Promise<void> {
 }
 
 const totals = (index: IndexDb) => {
-  const o = index.queries.overview(allTime(), DONE, []);
+  const o = index.queries.overview(allTime());
   return { cost: o.totals.cost, messages: o.totals.messages, projects: o.projects.map((p) => [p.id, p.cost, p.messages]) };
 };
 

@@ -15,7 +15,6 @@ const allTime: QueryScope = {
   project: null,
   now: Date.UTC(2026, 1, 13),
 };
-const indexing = { done: true, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 
 const indexFixture = (): Promise<IndexDb> => indexDir(projects, { mode: 'calculate' });
 
@@ -23,7 +22,7 @@ const index = await indexFixture();
 const Worktrees = suite('worktrees fixture');
 
 Worktrees('each day and the total match ccusage daily (nested progress usage included)', () => {
-  const o = index.queries.overview(allTime, indexing, []);
+  const o = index.queries.overview(allTime);
   // PROVENANCE.md: ccusage daily $58.118722 (02-10 $1.053870, 02-11 $23.890094, 02-12 $33.174758)
   assert.ok(Math.abs(o.totals.cost - 58.11872185) < 1e-9, `total ${o.totals.cost}`);
   const days = Object.fromEntries(o.costSeries.points.map((p) => [p.key, p.cost]));

@@ -1,4 +1,5 @@
-// The data routes (spec "Endpoints" and "Query parameters"): params -> cache -> index query ->
+// The data routes (spec "Endpoints" and "Query parameters"): params -> cache -> index query -> the response (the
+// query's figures inside the envelope assembled here: the range and scope resolved, the server's state) ->
 // serialised Buffer + ETag. While the first index build runs, results live 2 s instead of 30 s so
 // progress and fresh rows show up quickly; the key carries the build state so no in-progress
 // result outlives the build.
@@ -8,7 +9,7 @@ import { Errors } from '../errors.ts';
 import { isProjectName, MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
-import type { IndexingState } from '../../shared/api-types.ts';
+import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, RepositoryDetail, SessionDetail } from '../../shared/api-types.ts';
 import type { RouteContext } from './context.ts';
 import { healthOf } from '../health.ts';
 
@@ -18,6 +19,11 @@ const MAX_ID_LENGTH = 256;
 interface Resolved {
   scope: QueryScope;
   indexing: IndexingState;
+}
+
+/** The envelope's echo of what was asked: the resolved range, the folder and the repository scope. */
+function scopeOf(scope: QueryScope): Pick<Overview, 'range' | 'project' | 'repository'> {
+  return { range: scope.range, project: scope.project, repository: scope.repository ?? null };
 }
 
 /** Registers one cached data route. `projectParam`: whether `?project=`, `?repository=` and `?machine=` apply (else they are ignored). */
@@ -54,23 +60,31 @@ function dataRoute(
 export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const q = () => ctx.index.queries;
 
-  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) => ({
-    ...q().overview(scope, indexing, ctx.config.dirs, ctx.config.machine),
+  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Overview => ({
+    ...scopeOf(scope),
+    indexing,
+    dirs: ctx.config.dirs,
+    ...q().overview(scope, ctx.config.machine),
     health: healthOf(ctx.index.stats(), scope.now),
   }));
-  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }) =>
-    q().insights(scope, indexing),
-  );
+  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Insights => ({
+    ...scopeOf(scope),
+    indexing,
+    ...q().insights(scope),
+  }));
   dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope));
   // Every month of the history: the range parameters do not apply.
-  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope }) => q().monthly(scope));
+  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope }): Monthly => ({
+    project: scope.project,
+    ...q().monthly(scope),
+  }));
 
   const projectOf = (req: Request) => req.params.path ?? '';
   dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope }, req) => {
     const project = projectOf(req);
     const found = isProjectName(project) ? q().projectSessions(project, scope) : null;
     if (!found) throw Errors.projectNotFound();
-    return found;
+    return { range: scope.range, ...found } satisfies ProjectSessions;
   });
 
   // The repository id is a path: a query parameter, not a path segment.
@@ -82,7 +96,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     const id = repositoryOf(req);
     const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope) : null;
     if (!found) throw Errors.repositoryNotFound();
-    return found;
+    return { range: scope.range, ...found } satisfies RepositoryDetail;
   });
 
   const sessionOf = (req: Request) => req.params.id ?? '';
@@ -90,6 +104,6 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     const id = sessionOf(req);
     const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope) : null;
     if (!found) throw Errors.sessionNotFound();
-    return found;
+    return { ...found, range: scope.range } satisfies SessionDetail;
   });
 }

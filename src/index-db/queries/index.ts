@@ -20,8 +20,8 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
   const reader = new Reader(db);
   return {
     metrics: createMetrics(db, reader, syncTimeZone),
-    overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, syncTimeZone, scope, indexing, dirs, machine),
-    insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
+    overview: (scope, machine = LOCAL) => overview(reader, syncTimeZone, scope, machine),
+    insights: (scope) => insights(reader, syncTimeZone, prices(), scope),
     monthly: createMonthly(db, reader, syncTimeZone),
     projects: (scope) => projects(reader, syncTimeZone, scope),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),

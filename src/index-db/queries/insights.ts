@@ -1,9 +1,9 @@
 // GET /api/insights: blocks and burn rate, run rate, cache savings, token composition, top tools,
 // heatmap, subagent share, weekly cost. All from the rollups of the range, except the blocks: those
 // overlapping the range, computed over the whole history, and the active block whatever the range.
-import type { IndexingState, Insights } from '../../shared/api-types.ts';
 import type { PriceTable } from '../../pricing/table.ts';
-import type { QueryScope } from '../types.ts';
+import type { Insights } from '../../shared/api-types.ts';
+import type { InsightsData, QueryScope } from '../types.ts';
 import { addDays, dayKey, dayNumber, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
@@ -16,7 +16,7 @@ const TOP_TOOLS = 15;
 /** Blocks listed in an answer (most recent first). */
 export const MAX_BLOCKS = 100;
 
-export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
+export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope): InsightsData {
   const { range, now } = scope;
   const pid = resolveScope(reader.projects(), scope);
   const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
@@ -42,7 +42,6 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   }
 
   return {
-    range, project: scope.project, repository: scope.repository ?? null, indexing,
     blocks,
     blocksInRange: allBlocks.length,
     activeBlock,

@@ -1,15 +1,14 @@
 // GET /api/monthly: cost, tokens and the top model of every local calendar month of the history, from the local-day
 // rollup (days x models: a few thousand rows a year), so the whole history costs milliseconds.
 import type Database from 'better-sqlite3';
-import type { Monthly } from '../../shared/api-types.ts';
 import { dayNumberKey } from '../time.ts';
-import type { QueryScope } from '../types.ts';
+import type { MonthlyData, QueryScope } from '../types.ts';
 import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
 
 type Row = [day: number, model: number, cost: number, tokens: number, messages: number];
 
-export function createMonthly(db: Database.Database, reader: Reader, syncTimeZone: () => void): (scope: QueryScope) => Monthly {
+export function createMonthly(db: Database.Database, reader: Reader, syncTimeZone: () => void): (scope: QueryScope) => MonthlyData {
   const all = db.prepare(`SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
     FROM usage_daily GROUP BY day, model_id`).raw(true);
   const one = db.prepare(`SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
@@ -33,7 +32,6 @@ export function createMonthly(db: Database.Database, reader: Reader, syncTimeZon
       if (model && !model.hidden) m.byModel.set(model.name, (m.byModel.get(model.name) ?? 0) + cost);
     }
     return {
-      project: scope.project,
       months: [...months].sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([month, m]) => ({
         month, cost: m.cost, totalTokens: m.totalTokens, messages: m.messages,
         topModel: [...m.byModel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null,

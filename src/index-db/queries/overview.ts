@@ -1,6 +1,6 @@
 // GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
-import type { IndexingState, MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
-import type { QueryScope } from '../types.ts';
+import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
+import type { OverviewData, QueryScope } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { C, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
 import { addDays, dayNumber, exactHours, iso, startOfDay } from '../time.ts';
@@ -8,13 +8,12 @@ import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[], machine: string): Omit<Overview, 'health'> {
+export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, machine: string): OverviewData {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
   const pid = resolveScope(folders, scope);
-  const empty: Omit<Overview, 'health'> = {
-    range, project: scope.project, repository: scope.repository ?? null, indexing, dirs,
+  const empty: OverviewData = {
     totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
     costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [], machines: [],
   };

@@ -1,7 +1,7 @@
 // GET /api/projects/:path/sessions: one project's totals, series, models and its sessions in the range.
 import type Database from 'better-sqlite3';
-import type { ProjectSessions, SessionRow } from '../../shared/api-types.ts';
-import type { QueryScope } from '../types.ts';
+import type { SessionRow } from '../../shared/api-types.ts';
+import type { ProjectSessionsData, QueryScope } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
@@ -28,7 +28,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
   const branchesOf = createBranches(db);
 
-  return function projectSessions(project: string, scope: QueryScope): ProjectSessions | null {
+  return function projectSessions(project: string, scope: QueryScope): ProjectSessionsData | null {
     // One folder name is one project, however many machines hold it (a row per machine, summed here).
     const all = reader.projects();
     const pids = [...all].filter(([, p]) => p.id === project).map(([id]) => id);
@@ -75,7 +75,6 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
       .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
 
     return {
-      range,
       project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
       costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pids)), models),

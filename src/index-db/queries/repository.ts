@@ -1,8 +1,7 @@
 // GET /api/repository?id=: one repository's project folders (its main checkout and its worktrees) in the range,
 // summed, with the branches of all of them.
 import type Database from 'better-sqlite3';
-import type { RepositoryDetail } from '../../shared/api-types.ts';
-import type { QueryScope } from '../types.ts';
+import type { QueryScope, RepositoryData } from '../types.ts';
 import { createBranches } from './branches.ts';
 import { addTotals, emptyTotals } from './fold.ts';
 import { projects } from './projects.ts';
@@ -11,7 +10,7 @@ import { hourBounds } from '../time.ts';
 
 export function createRepository(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
   const branchesOf = createBranches(db);
-  return function repository(id: string, scope: QueryScope): RepositoryDetail | null {
+  return function repository(id: string, scope: QueryScope): RepositoryData | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
     const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
@@ -21,6 +20,6 @@ export function createRepository(db: Database.Database, reader: Reader, syncTime
     for (const b of branches) addTotals(totals, b);
     // A session belongs to one folder, so the folders' counts add up.
     for (const p of rows) totals.sessions += p.sessions;
-    return { range: scope.range, repository: folders[0]![1].repository, totals, projects: rows, branches };
+    return { repository: folders[0]![1].repository, totals, projects: rows, branches };
   };
 }

@@ -1,8 +1,8 @@
 // GET /api/sessions/:id: one session over all time (every message, subagents), plus the slices
 // of it inside the range and inside today. A single session is small, so this reads its messages.
 import type Database from 'better-sqlite3';
-import type { SessionDetail, SessionMessage, Totals } from '../../shared/api-types.ts';
-import type { QueryScope } from '../types.ts';
+import type { SessionMessage, Totals } from '../../shared/api-types.ts';
+import type { QueryScope, SessionData } from '../types.ts';
 import { emptyTotals } from './fold.ts';
 import { projectName } from './reader.ts';
 import { addDays, iso, startOfDay } from '../time.ts';
@@ -24,7 +24,7 @@ export function createSession(db: Database.Database) {
     ORDER BY m.ts, m.id`);
   const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
 
-  return function session(sessionId: string, scope: QueryScope): SessionDetail | null {
+  return function session(sessionId: string, scope: QueryScope): SessionData | null {
     const s = head.get(sessionId) as
       | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null }
       | undefined;
@@ -71,7 +71,6 @@ export function createSession(db: Database.Database) {
       subagents: [...subs.values()].filter((a) => a.messages > 0),
       inRange: inRange.messages ? inRange : null,
       today: today.messages ? today : null,
-      range: scope.range,
     };
   };
 }
