@@ -17,10 +17,10 @@ interface AgentInfo {
   description: string | null;
 }
 
-/** Key of a project folder of a machine in `Catalog.projects` (machine id null: this machine). */
+/** Key of a project folder of a machine in `IdMaps.projects` (machine id null: this machine). */
 const projectKey = (encoded: string, machine: number | null): string => (machine === null ? encoded : `${machine}\n${encoded}`);
 
-export class Catalog {
+export class IdMaps {
   /** projectKey -> id. */
   readonly projects = new Map<string, number>();
   readonly machines = new Map<string, number>();

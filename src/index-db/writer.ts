@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
-import { Catalog, type FileInfo } from './id-maps.ts';
+import { IdMaps, type FileInfo } from './id-maps.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
 import { PriceTable } from '../pricing/table.ts';
@@ -65,7 +65,7 @@ const params = (m: Msg): unknown[] => [
 ];
 
 export class Writer {
-  readonly catalog: Catalog;
+  readonly ids: IdMaps;
   private readonly undo = new UndoLog();
   private prices: PriceTable | null = null;
   /** Fingerprint of the table the stored costs were computed with, as of the last write (null: unknown). */
@@ -89,7 +89,7 @@ export class Writer {
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
-    this.catalog = new Catalog(db, this.undo);
+    this.ids = new IdMaps(db, this.undo);
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
@@ -143,7 +143,7 @@ export class Writer {
     db.function('cd_cost', { deterministic: true }, ((model: number, input: number, output: number, cacheCreate: number,
       cacheRead: number, cache1h: number, webSearch: number, fast: number, costUSD: number | null) =>
       this.prices!.cost({
-        model: this.catalog.modelNames.get(model) ?? '', input, output, cacheCreate, cacheRead, cache1h, webSearch,
+        model: this.ids.modelNames.get(model) ?? '', input, output, cacheCreate, cacheRead, cache1h, webSearch,
         fast: fast === 1, costUSD,
       }).cost) as (...args: unknown[]) => number);
   }
@@ -190,7 +190,7 @@ export class Writer {
   }
 
   resetFile(file: string): void {
-    if (!this.catalog.files.has(file)) return;
+    if (!this.ids.files.has(file)) return;
     this.syncTimeZone();
     this.write(() => this.resetTx(file));
   }
@@ -201,7 +201,7 @@ export class Writer {
   }
 
   markUnreadable(file: string, error: string): void {
-    this.quietly(() => this.write(() => this.s.unreadable!.run(error, this.catalog.file(file).id)));
+    this.quietly(() => this.write(() => this.s.unreadable!.run(error, this.ids.file(file).id)));
   }
 
   unresolvedRepositories(): { project: string; cwd: string }[] {
@@ -376,7 +376,7 @@ export class Writer {
   }
 
   private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): void {
-    const c = this.catalog;
+    const c = this.ids;
     const project = c.project(role.project, role.machine ?? null);
     const file = c.file(batch.path);
     const meta = batch.meta;
@@ -433,7 +433,7 @@ export class Writer {
 
   /** Decodes the batch into messages, keeping only the best copy of each key within the batch; counts the rows it cannot store. */
   private winnersOf(batch: UsageBatch, role: FileRole, project: number, file: FileInfo): { winners: Iterable<Msg>; invalid: number } {
-    const c = this.catalog;
+    const c = this.ids;
     const strs = decodeStrings(batch.strTable);
     const { nums, flags, strIdx } = batch;
     const fallbackSid = path.basename(batch.path, '.jsonl');
@@ -527,7 +527,7 @@ export class Writer {
   private beats(m: Msg, file: FileInfo, old: Msg): boolean {
     if (m.output !== old.output) return m.output > old.output;
     if (old.file === m.file) return m.off < old.off;
-    const other = this.catalog.filesById.get(old.file)!;
+    const other = this.ids.filesById.get(old.file)!;
     const a = file.firstTs ?? Infinity;
     const b = other.firstTs ?? Infinity;
     if (a !== b) return a < b;
@@ -535,7 +535,7 @@ export class Writer {
   }
 
   private reset(file: string): void {
-    const f = this.catalog.files.get(file)!;
+    const f = this.ids.files.get(file)!;
     const delta = new RollupDelta(this.lhourOf);
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
     this.s.deleteFileMsgs!.run(f.id);
@@ -551,12 +551,12 @@ export class Writer {
     }
     delta.flush(this.rollups);
     this.s.fileReset!.run(f.id);
-    this.catalog.setFirstTs(f, null);
+    this.ids.setFirstTs(f, null);
   }
 
   /** New prices: every stored cost, the rollups built from them, and the priced flags. */
   private reprice(table: PriceTable): void {
-    const names = this.catalog.modelNames;
+    const names = this.ids.modelNames;
     const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
     this.db.exec(`UPDATE messages SET cost = cd_cost(${args}); UPDATE alternates SET cost = cd_cost(${args});`);
     this.db.exec(`DELETE FROM usage_hourly; DELETE FROM usage_hourly_model;
