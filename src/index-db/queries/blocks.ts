@@ -11,7 +11,7 @@
 // later ones start the next block; that hour alone is read entry by entry).
 import type { Block, BurnRate } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { H, type ModelInfo, type Reader } from './reader.ts';
+import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 
 export const BLOCK_MS = 5 * HOUR_MS;
@@ -47,10 +47,10 @@ export function blocksOverlapping(reader: Reader, project: ProjectSet, models: M
   const out: Acc[] = [];
   let cur: Acc | null = null;
   for (const r of reader.hours(anchor, endHour, project)) {
-    const hourStart = r[H.hour] * HOUR_MS;
+    const hourStart = r[HOUR_COL.hour] * HOUR_MS;
     const piece: Piece = {
-      first: r[H.first] ?? hourStart, last: r[H.last] ?? r[H.first] ?? hourStart, messages: r[H.messages], input: r[H.input],
-      output: r[H.output], cacheCreate: r[H.cacheCreate], cacheRead: r[H.cacheRead], cost: r[H.cost], models: r[H.models].split(',').map(Number),
+      first: r[HOUR_COL.first] ?? hourStart, last: r[HOUR_COL.last] ?? r[HOUR_COL.first] ?? hourStart, messages: r[HOUR_COL.messages], input: r[HOUR_COL.input],
+      output: r[HOUR_COL.output], cacheCreate: r[HOUR_COL.cacheCreate], cacheRead: r[HOUR_COL.cacheRead], cost: r[HOUR_COL.cost], models: r[HOUR_COL.models].split(',').map(Number),
     };
     if (cur && piece.first - cur.last <= BLOCK_MS && piece.first - cur.start <= BLOCK_MS && piece.last - cur.start > BLOCK_MS) {
       // The hour where the block ends: entry by entry.

@@ -1,6 +1,6 @@
 // Pure folds of rollup rows into the API shapes shared by several query families.
 import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
-import { C, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
+import { ROLL_COL, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
 import { dayAligned, type Slice } from './slice.ts';
 
@@ -22,18 +22,18 @@ export function addTotals<T extends Totals>(into: T, t: Totals): T {
 
 /** Adds one rollup row into a Totals-like accumulator. */
 export function addRow<T extends Totals>(t: T, r: RollRow): T {
-  t.cost += r[C.cost]!;
+  t.cost += r[ROLL_COL.cost]!;
   return addTokens(t, r);
 }
 
 /** Adds one rollup row's message count and tokens (not its cost). */
 export function addTokens<T extends Tokens & { messages: number }>(t: T, r: RollRow): T {
-  t.messages += r[C.messages]!;
-  t.inputTokens += r[C.input]!;
-  t.outputTokens += r[C.output]!;
-  t.cacheCreationTokens += r[C.cacheCreate]!;
-  t.cacheReadTokens += r[C.cacheRead]!;
-  t.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
+  t.messages += r[ROLL_COL.messages]!;
+  t.inputTokens += r[ROLL_COL.input]!;
+  t.outputTokens += r[ROLL_COL.output]!;
+  t.cacheCreationTokens += r[ROLL_COL.cacheCreate]!;
+  t.cacheReadTokens += r[ROLL_COL.cacheRead]!;
+  t.totalTokens += r[ROLL_COL.input]! + r[ROLL_COL.output]! + r[ROLL_COL.cacheCreate]! + r[ROLL_COL.cacheRead]!;
   return t;
 }
 
@@ -47,10 +47,10 @@ export function totalsOf(rows: RollRow[]): Totals {
 export function costByModel(rows: RollRow[], models: Map<number, ModelInfo>): ModelCost[] {
   const by = new Map<number, ModelCost>();
   for (const r of rows) {
-    const m = models.get(r[C.model]!);
+    const m = models.get(r[ROLL_COL.model]!);
     if (!m || m.hidden) continue;
-    let t = by.get(r[C.model]!);
-    if (!t) by.set(r[C.model]!, (t = { model: m.name, ...emptyTotals() }));
+    let t = by.get(r[ROLL_COL.model]!);
+    if (!t) by.set(r[ROLL_COL.model]!, (t = { model: m.name, ...emptyTotals() }));
     addRow(t, r);
   }
   return [...by.values()].sort((a, b) => b.cost - a.cost || a.model.localeCompare(b.model));
@@ -97,7 +97,7 @@ export function costSeries(slice: Slice, range: RangeInfo, startMs: number, mode
 export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>): ProjectRow[] {
   const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; pids: Set<number> }>();
   for (const r of rows) {
-    const pid = r[C.project]!;
+    const pid = r[ROLL_COL.project]!;
     const p = projects.get(pid);
     const id = p?.id ?? String(pid);
     let a = acc.get(id);
@@ -115,11 +115,11 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
       a.pids.add(pid);
       a.row.sessions += sessions.get(pid) ?? 0;
     }
-    a.row.cost += r[C.cost]!;
-    a.row.messages += r[C.messages]!;
-    a.row.totalTokens += r[C.input]! + r[C.output]! + r[C.cacheCreate]! + r[C.cacheRead]!;
-    a.last = Math.max(a.last, r[C.last] ?? -Infinity);
-    if (!models.get(r[C.model]!)?.hidden) a.byModel.set(r[C.model]!, (a.byModel.get(r[C.model]!) ?? 0) + r[C.cost]!);
+    a.row.cost += r[ROLL_COL.cost]!;
+    a.row.messages += r[ROLL_COL.messages]!;
+    a.row.totalTokens += r[ROLL_COL.input]! + r[ROLL_COL.output]! + r[ROLL_COL.cacheCreate]! + r[ROLL_COL.cacheRead]!;
+    a.last = Math.max(a.last, r[ROLL_COL.last] ?? -Infinity);
+    if (!models.get(r[ROLL_COL.model]!)?.hidden) a.byModel.set(r[ROLL_COL.model]!, (a.byModel.get(r[ROLL_COL.model]!) ?? 0) + r[ROLL_COL.cost]!);
   }
   return [...acc.values()]
     .map(({ row, last, byModel }) => {

@@ -7,7 +7,7 @@ import type { InsightsData, QueryScope } from '../types.ts';
 import { addDays, dayKey, dayNumber, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
-import { C, type ModelInfo, type Reader, type RollRow } from './reader.ts';
+import { ROLL_COL, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 
@@ -36,9 +36,9 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   let mainCost = 0;
   let subagentCost = 0;
   for (const r of slice.groups) {
-    cache1h += r[C.cache1h]!;
-    if (r[C.sub] === 1) subagentCost += r[C.cost]!;
-    else mainCost += r[C.cost]!;
+    cache1h += r[ROLL_COL.cache1h]!;
+    if (r[ROLL_COL.sub] === 1) subagentCost += r[ROLL_COL.cost]!;
+    else mainCost += r[ROLL_COL.cost]!;
   }
 
   return {
@@ -66,8 +66,8 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
   const reads = new Map<number, number>();
   let cacheReadTokens = 0;
   for (const r of rows) {
-    reads.set(r[C.model]!, (reads.get(r[C.model]!) ?? 0) + r[C.cacheRead]!);
-    cacheReadTokens += r[C.cacheRead]!;
+    reads.set(r[ROLL_COL.model]!, (reads.get(r[ROLL_COL.model]!) ?? 0) + r[ROLL_COL.cacheRead]!);
+    cacheReadTokens += r[ROLL_COL.cacheRead]!;
   }
   let saved = 0;
   for (const [id, n] of reads) {
@@ -85,14 +85,14 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
 function costComposition(rows: RollRow[], models: Map<number, ModelInfo>, prices: PriceTable): Insights['costComposition'] {
   const out = { input: 0, output: 0, cache5m: 0, cache1h: 0, cacheRead: 0 };
   for (const r of rows) {
-    const m = models.get(r[C.model]!);
+    const m = models.get(r[ROLL_COL.model]!);
     const price = m && !m.hidden ? prices.lookup(m.name)?.price : undefined;
     if (!price) continue;
-    out.input += r[C.input]! * price.input;
-    out.output += r[C.output]! * price.output;
-    out.cache5m += (r[C.cacheCreate]! - r[C.cache1h]!) * price.cacheWrite5m;
-    out.cache1h += r[C.cache1h]! * price.cacheWrite1h;
-    out.cacheRead += r[C.cacheRead]! * price.cacheRead;
+    out.input += r[ROLL_COL.input]! * price.input;
+    out.output += r[ROLL_COL.output]! * price.output;
+    out.cache5m += (r[ROLL_COL.cacheCreate]! - r[ROLL_COL.cache1h]!) * price.cacheWrite5m;
+    out.cache1h += r[ROLL_COL.cache1h]! * price.cacheWrite1h;
+    out.cacheRead += r[ROLL_COL.cacheRead]! * price.cacheRead;
   }
   return out;
 }

@@ -2,7 +2,7 @@
 import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
 import type { OverviewData, QueryScope } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
-import { C, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
+import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
 import { addDays, dayNumber, exactHours, iso, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
@@ -52,12 +52,12 @@ function machineRows(rows: RollRow[], sessions: Map<number, number>, folders: Ma
   if (new Set([...folders.values()].map((p) => p.machine)).size < 2) return [];
   const by = new Map<string, MachineRow & { last: number; pids: Set<number> }>();
   for (const r of rows) {
-    const pid = r[C.project]!;
+    const pid = r[ROLL_COL.project]!;
     const name = folders.get(pid)?.machine ?? machine;
     let m = by.get(name);
     if (!m) by.set(name, (m = { machine: name, ...emptyTotals(), sessions: 0, lastActivity: null, last: -Infinity, pids: new Set() }));
     addRow(m, r);
-    m.last = Math.max(m.last, r[C.last] ?? -Infinity);
+    m.last = Math.max(m.last, r[ROLL_COL.last] ?? -Infinity);
     // A session belongs to one folder of one machine, so the folders' counts add up.
     if (!m.pids.has(pid)) {
       m.pids.add(pid);
@@ -72,10 +72,10 @@ function machineRows(rows: RollRow[], sessions: Map<number, number>, folders: Ma
 function unpriced(rows: RollRow[], models: Map<number, ModelInfo>): UnpricedModel[] {
   const by = new Map<number, UnpricedModel>();
   for (const r of rows) {
-    const m = models.get(r[C.model]!);
+    const m = models.get(r[ROLL_COL.model]!);
     if (!m || m.priced || m.hidden) continue;
-    let u = by.get(r[C.model]!);
-    if (!u) by.set(r[C.model]!, (u = { model: m.name, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }));
+    let u = by.get(r[ROLL_COL.model]!);
+    if (!u) by.set(r[ROLL_COL.model]!, (u = { model: m.name, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }));
     addTokens(u, r);
   }
   return [...by.values()].sort((a, b) => b.totalTokens - a.totalTokens);

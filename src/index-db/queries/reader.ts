@@ -10,14 +10,14 @@ import type { ProjectSet } from './scope.ts';
  * Column positions of a group row (per project x model x main/subagent) as returned by `groups()`.
  * first/last: earliest and latest message timestamps of the group.
  */
-export const C = { project: 0, model: 1, sub: 2, messages: 3, input: 4, output: 5, cacheCreate: 6, cacheRead: 7, cache1h: 8, webSearch: 9, cost: 10, first: 11, last: 12 } as const;
+export const ROLL_COL = { project: 0, model: 1, sub: 2, messages: 3, input: 4, output: 5, cacheCreate: 6, cacheRead: 7, cache1h: 8, webSearch: 9, cost: 10, first: 11, last: 12 } as const;
 export type RollRow = number[];
 
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
 export type SeriesRow = [number, number, number];
 
 /** Column positions of a per-hour total as returned by `hours()`; models is a ',' list of model ids. */
-export const H = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8, models: 9 } as const;
+export const HOUR_COL = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8, models: 9 } as const;
 export type HourRow = [number, number, number, number, number, number, number, number, number, string];
 
 /**

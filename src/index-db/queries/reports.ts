@@ -8,7 +8,7 @@ import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
 import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, startOfDay, timeZone } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
-import { H, type ModelInfo, projectName, Reader } from './reader.ts';
+import { HOUR_COL, type ModelInfo, projectName, Reader } from './reader.ts';
 import { resolveScope, type ProjectSet } from './scope.ts';
 import { sliceOf } from './slice.ts';
 
@@ -183,7 +183,7 @@ export function createReports(db: Database.Database): Reports {
       .map((b) => {
         // A block starts in the hour of its first entry, so that hour's row has the entry's time.
         const hour = Date.parse(b.start) / HOUR_MS;
-        const first = reader.hours(hour, hour + 1, pid)[0]?.[H.first] ?? Date.parse(b.start);
+        const first = reader.hours(hour, hour + 1, pid)[0]?.[HOUR_COL.first] ?? Date.parse(b.start);
         return { ...b, firstActivity: iso(first) };
       });
   }
