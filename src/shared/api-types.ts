@@ -1,5 +1,6 @@
-// Response shapes of the JSON API (field names from decisions.md). The index queries build
-// them, the HTTP layer serialises them, the UI imports them type-only.
+// Response shapes of the JSON API (field names from decisions.md), the vocabulary every layer shares: the index
+// queries build the figures, the routes wrap them in the envelope and serialise them, the command line and the UI
+// (type-only) read them.
 
 /** The token groups that appear on every total. */
 export interface Tokens {
