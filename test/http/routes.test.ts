@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, Pricing, ProjectRow, ProjectSessions, RepositoryDetail, SessionDetail, UsageDrivers, UsageLimits } from '../../src/shared/api-types.ts';
+import type { Insights, Monthly, Overview, Pricing, ProjectRow, ProjectSessions, RepositoryDetail, SessionDetail, UsageDrivers, UsageLimits } from '../../src/shared/api-types.ts';
 import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -109,6 +109,24 @@ data('session detail; unknown session is 404 Session not found', async () => {
   assert.is(r.status, 404);
   assert.equal(r.json(), { error: 'Session not found' });
   assert.is((await s.request(`/api/sessions/${'x'.repeat(300)}`)).status, 404);
+});
+
+data('every data route wraps its query in the envelope: what it resolved (range, project, repository) and the server state', async () => {
+  const repo = encodeURIComponent('/home/dev/proj');
+  const o = (await s.request(`/api/overview?range=7&project=${PROJECT}&repository=${repo}`)).json<Overview>();
+  assert.equal([o.range.kind, o.range.days, o.project, o.repository, o.indexing, o.dirs], ['days', 7, PROJECT, '/home/dev/proj', INDEXING_DONE, s.config.dirs]);
+  assert.is(o.totals.messages, 2, 'and the figures beside it');
+  const i = (await s.request(`/api/insights?range=week&project=${PROJECT}&repository=${repo}`)).json<Insights>();
+  assert.equal([i.range.kind, i.project, i.repository, i.indexing], ['week', PROJECT, '/home/dev/proj', INDEXING_DONE]);
+  const m = (await s.request(`/api/monthly?project=${PROJECT}`)).json<Monthly>();
+  assert.equal([m.project, m.months.map((x) => x.messages)], [PROJECT, [2]]);
+  assert.is((await s.request('/api/monthly')).json<Monthly>().project, null);
+  const ps = (await s.request(`/api/projects/${PROJECT}/sessions?range=today`)).json<ProjectSessions>();
+  assert.equal([ps.range.kind, ps.project.id], ['today', PROJECT]);
+  const d = (await s.request(`/api/repository?id=${repo}&range=month`)).json<RepositoryDetail>();
+  assert.equal([d.range.kind, d.repository.id], ['month', '/home/dev/proj']);
+  const sd = (await s.request('/api/sessions/sess-1?from=2025-01-01&to=2025-01-02')).json<SessionDetail>();
+  assert.equal([sd.range.kind, sd.range.from, sd.id], ['custom', '2025-01-01', 'sess-1']);
 });
 
 data('400s with the spec texts; project only validated where it applies', async () => {
