@@ -11,7 +11,7 @@ import { pricesFor } from '../../src/cli/prices.ts';
 import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import { loadPriceCache, priceCacheFile } from '../../src/main/price-cache.ts';
 import { createPriceSource } from '../../src/main/prices.ts';
-import { PRICES_FILE } from '../helpers/app-server.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 import { tmpDir } from '../helpers/index.ts';
 
 const dir = tmpDir('cli-prices-');
