@@ -12,9 +12,9 @@ import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import { loadPriceCache, priceCacheFile } from '../../src/main/price-cache.ts';
 import { createPriceSource } from '../../src/main/prices.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
-const dir = tmpDir('cli-prices-');
+const { dir } = tempDir('cli-prices-');
 const text = fs.readFileSync(PRICES_FILE, 'utf8');
 const catalogue = JSON.parse(text) as Record<string, Record<string, unknown>>;
 const changed = JSON.stringify({ ...catalogue, 'claude-sonnet-4-5': { ...catalogue['claude-sonnet-4-5'], output_cost_per_token: 2e-5 } });

@@ -11,10 +11,10 @@ import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts'
 import { FIXTURE_CONFIG_DIR, PRICES_FILE, SHARED } from '../helpers/paths.ts';
 import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const dir = tmpDir('cli-reports-');
+const { dir } = tempDir('cli-reports-');
 const index = path.join(dir, 'index.db');
 // Calculate mode on both sides (ccusage's `--mode calculate`); every day in UTC.
 const base = ['--dir', FIXTURE_CONFIG_DIR, '--index', index, '--prices', PRICES_FILE, '--cost-mode', 'calculate', '--timezone', 'UTC'];

@@ -12,12 +12,13 @@ import { parseRange, type Query } from '../../src/http/params.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M
 const indexing: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 0, bytesDone: 0 };
-const dir = tmpDir('blocks-');
+const { dir } = tempDir('blocks-');
 const HOUR = 3_600_000;
 const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
 
