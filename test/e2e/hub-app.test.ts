@@ -14,8 +14,8 @@ import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { FIXTURES } from '../helpers/paths.ts';
 import { READY_LINE } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { appFrame, hubLog } from './browser.ts';
-import { CLIENT_BUNDLE, loadThemes, ping, SDK_SERVER, spawnApp, startHub, type RunningHub } from './conformance-hub.ts';
+import { appFrame, hubLog } from '../hub/browser.ts';
+import { CLIENT_BUNDLE, loadThemes, ping, SDK_SERVER, spawnApp, startHub, type RunningHub } from '../hub/conformance-hub.ts';
 
 const THEMES = loadThemes();
 const OTHER = THEMES[2]!.id;

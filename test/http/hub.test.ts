@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { mountHub } from '../../src/http/hub.ts';
 import { parseConfig } from '../../src/main/config.ts';
 import { FIXTURES, ROOT } from '../helpers/paths.ts';
-import { CLIENT_BUNDLE, SDK_SERVER } from './conformance-hub.ts';
+import { CLIENT_BUNDLE, SDK_SERVER } from '../hub/conformance-hub.ts';
 
 const STUB = fs.readFileSync(path.join(ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8');
 const HUB_URL = 'http://localhost:3540';

@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitFor } from '../helpers/wait.ts';
 import { FIXTURES, ROOT } from '../helpers/paths.ts';
-import { startHub } from './conformance-hub.ts';
+import { startHub } from '../hub/conformance-hub.ts';
 
 const SESSION = 'fe5e1c67-53e7-4862-81ae-d0e013e3270b';
 const ALL = 3650;
