@@ -1,4 +1,4 @@
-// PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md). cost() runs once per
+// PriceTable: one loaded price catalogue plus the cost mode. cost() runs once per
 // usage row, so model-name resolution is cached per name.
 import { createHash } from 'node:crypto';
 import type { PriceEntry } from '../../http/api-types.ts';
