@@ -6,7 +6,7 @@
 // the parse floor and ccusage are medians of three runs over a corpus in the page cache. Corpora are cached in
 // .cache/bench (git-ignored).
 //   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage] [--skip-ui] [--skip-cli]
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
+import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, type CliFigures, type Spread } from './cli.ts';
 import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
@@ -61,41 +62,20 @@ interface Running {
 }
 
 async function startServer(dir: string, indexFile: string): Promise<Running> {
-  const startedAt = performance.now();
-  const child = spawn(
-    process.execPath,
-    [path.join(root, 'dist/main.js'), '--dir', dir, '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } },
-  );
-  let stderr = '';
-  const indexed = new Promise<number>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (/indexed \d+ files|no transcripts found/.test(stderr)) resolve(performance.now());
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  const server = await spawnServer({
+    args: ['--dir', dir, '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
+    env: standaloneEnv({ TZ: 'UTC' }),
+    readyTimeoutMs: 120_000,
   });
+  const indexed = server.logged(/indexed \d+ files|no transcripts found/);
   indexed.catch(() => undefined);
-  const { port, bannerAt } = await new Promise<{ port: number; bannerAt: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /running at http:\/\/localhost:(\d+)/.exec(out);
-      if (m) resolve({ port: Number(m[1]), bannerAt: performance.now() });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
   return {
-    child,
-    port,
-    startedAt,
-    bannerAt,
+    child: server.child,
+    port: server.port,
+    startedAt: server.spawnedAt,
+    bannerAt: server.readyAt,
     indexed,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => void (await server.stop()),
   };
 }
 

@@ -1,4 +1,4 @@
-// PriceTable: one loaded price catalogue plus the cost mode (docs/CONTRACTS.md; its types in types.ts). cost() runs once per
+// PriceTable: one loaded price catalogue plus the cost mode (its types in types.ts). cost() runs once per
 // usage row, so model-name resolution is cached per name.
 import { createHash } from 'node:crypto';
 import type { PriceEntry } from '../shared/api-types.ts';

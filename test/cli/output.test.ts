@@ -9,14 +9,14 @@ import { blocksJson, periodsOf, weekOf } from '../../src/cli/report-output.ts';
 import { statusLine } from '../../src/cli/statusline.ts';
 import { displayWidth, renderTable, type Column } from '../../src/cli/table.ts';
 import { ConfigError } from '../../src/main/config.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const totals = (cost: number, tokens: number): Totals => ({
   cost, messages: 1, inputTokens: tokens, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: tokens,
 });
 
 const Args = suite('arguments');
-const home = tmpDir('cli-args-');
+const { dir: home } = tempDir('cli-args-');
 
 Args('long, short and = forms; project names that start with a dash', () => {
   const a = parseCliArgs(['daily', '-j', '-s', '20250101', '--until=2025-02-28', '--project', '-Users-me-repo', '-z', 'Asia/Kolkata'], { HOME: home });

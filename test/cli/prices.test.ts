@@ -11,10 +11,10 @@ import { pricesFor } from '../../src/cli/prices.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { loadPriceCache, priceCacheFile } from '../../src/pricing/price-cache.ts';
 import { createPriceSource } from '../../src/pricing/price-source.ts';
-import { PRICES_FILE } from '../helpers/app-server.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
-const dir = tmpDir('cli-prices-');
+const { dir } = tempDir('cli-prices-');
 const text = fs.readFileSync(PRICES_FILE, 'utf8');
 const catalogue = JSON.parse(text) as Record<string, Record<string, unknown>>;
 const changed = JSON.stringify({ ...catalogue, 'claude-sonnet-4-5': { ...catalogue['claude-sonnet-4-5'], output_cost_per_token: 2e-5 } });

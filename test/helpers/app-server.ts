@@ -1,16 +1,11 @@
-// The real built server (dist/main.js) as a child process, on a random port, over a temp index file.
-// Run `npm run build` first. The port comes from the ready line the hub also matches.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The real built server (dist/main.js) as a child process, on a random port, over a temp index file, offline, priced
+// from the fixture catalogue. Run `npm run build` first.
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHARED = path.resolve(ROOT, '../shared');
-export const FIXTURE_CONFIG_DIR = path.join(SHARED, 'fixtures/transcripts/config');
-export const PRICES_FILE = path.join(SHARED, 'fixtures/prices/catalogue.json');
-export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/fake-claude/claude');
+import { FIXTURE_CONFIG_DIR, PRICES_FILE, ROOT } from './paths.ts';
+import { spawnServer, standaloneEnv } from './server-process.ts';
 
 export interface AppServer {
   url: string;
@@ -30,62 +25,22 @@ export interface AppServerOptions {
 }
 
 export async function startAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
-  const main = path.join(ROOT, 'dist/main.js');
-  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-app-'));
-  const args = [
-    main,
-    '--dir', opts.dir ?? FIXTURE_CONFIG_DIR,
-    '--port', '0',
-    '--index', path.join(tmp, 'index.db'),
-    '--offline',
-    '--prices', PRICES_FILE,
-    ...(opts.args ?? []),
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '', PORT: '', AGENT_HUB: '', CLAUDE_HUB: '', HUB_URL: '', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (c: string) => (out += c));
-
-  let closed: Promise<void> | null = null;
-  const close = () =>
-    (closed ??= new Promise<void>((resolve) => {
-      const done = () => {
-        fs.rmSync(tmp, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-      child.once('exit', () => {
-        clearTimeout(kill);
-        done();
-      });
-      child.kill('SIGTERM');
-    }));
-
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`server gave no ready line in ${opts.timeoutMs ?? 20_000} ms`)), opts.timeoutMs ?? 20_000);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      void close();
-      reject(new Error(`${err.message}\n--- server output ---\n${out}`));
-    };
-    child.stdout.on('data', (c: string) => {
-      out += c;
-      const m = /running at http:\/\/localhost:(\d+)/i.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
+  const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    const server = await spawnServer({
+      args: ['--dir', opts.dir ?? FIXTURE_CONFIG_DIR, '--port', '0', '--index', path.join(tmp, 'index.db'), '--offline', '--prices', PRICES_FILE, ...(opts.args ?? [])],
+      cwd: ROOT,
+      env: standaloneEnv(opts.env),
+      readyTimeoutMs: opts.timeoutMs,
     });
-    child.once('exit', (code, signal) => fail(new Error(`server exited (${code ?? signal}) before it was ready`)));
-  });
-  return { url: `http://localhost:${port}`, port, child, output: () => out, close };
+    let closed: Promise<void> | null = null;
+    const close = () => (closed ??= server.stop('SIGTERM', 5000).then(removeTmp));
+    return { url: `http://localhost:${server.port}`, port: server.port, child: server.child, output: server.output, close };
+  } catch (err) {
+    removeTmp();
+    throw err;
+  }
 }
 
 /** GET a JSON answer of the server, failing with the status and body otherwise. */

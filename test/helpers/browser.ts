@@ -1,20 +1,23 @@
-// Debian's Chromium through playwright-core, headless, with a fresh profile per launch. Collects console errors,
-// page errors and failed requests per page, so a suite can assert a clean run.
+// Debian's Chromium (or CHROMIUM_PATH) through playwright-core, headless: one browser per launch with a default context
+// that collects console errors, page errors and failed requests, so a suite can assert a clean run; more contexts
+// (the hub tests open one per case) come from newContext.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT } from './app-server.ts';
+import { chromium, type Browser as Chromium, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { ROOT } from './paths.ts';
 
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 export interface Browser {
+  /** The default context, with the viewport and colour scheme of the launch. */
   context: BrowserContext;
-  /** A new page that records its problems in `problems`. */
+  /** A page of the default context that records its problems in `problems`. */
   page(): Promise<Page>;
-  /** Console errors, uncaught page errors and failed requests (aborted fetches excluded), in order. */
+  /** Console errors, uncaught page errors and failed requests (aborted fetches excluded) of the default context, in order. */
   problems: string[];
   screenshot(page: Page, name: string): Promise<string>;
+  /** Another context, isolated from the default one. */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -24,9 +27,8 @@ export interface BrowserOptions {
 }
 
 export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+  const chromiumBrowser: Chromium = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--headless',
@@ -38,13 +40,16 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
       '--disable-component-update',
       '--disable-sync',
     ],
-    viewport: opts.viewport ?? { width: 1280, height: 860 },
-    colorScheme: opts.colorScheme ?? 'dark',
   });
-  // tsx compiles the test files with keepNames, so functions passed to page.evaluate may call esbuild's __name helper.
-  await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
+  const newContext = async (options: BrowserContextOptions = {}): Promise<BrowserContext> => {
+    const context = await chromiumBrowser.newContext(options);
+    // tsx compiles the test files with keepNames, so functions passed to page.evaluate may call esbuild's __name helper.
+    await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
+    return context;
+  };
+  const context = await newContext({ viewport: opts.viewport ?? { width: 1280, height: 860 }, colorScheme: opts.colorScheme ?? 'dark' });
   const problems: string[] = [];
-  const watch = (page: Page) => {
+  context.on('page', (page) => {
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`console: ${m.text()}`);
     });
@@ -56,25 +61,18 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
       const why = r.failure()?.errorText ?? '';
       if (!/ERR_ABORTED/.test(why)) problems.push(`requestfailed: ${r.url()} ${why}`);
     });
-  };
-  context.on('page', watch);
-  for (const p of context.pages()) watch(p);
+  });
   return {
     context,
     problems,
-    page: async () => {
-      const existing = context.pages().find((p) => p.url() === 'about:blank');
-      return existing ?? (await context.newPage());
-    },
+    page: async () => context.pages().find((p) => p.url() === 'about:blank') ?? (await context.newPage()),
     async screenshot(page, name) {
       fs.mkdirSync(ARTIFACTS, { recursive: true });
       const file = path.join(ARTIFACTS, `${name}.png`);
       await page.screenshot({ path: file, fullPage: false });
       return file;
     },
-    async close() {
-      await context.close().catch(() => {});
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
+    newContext,
+    close: () => chromiumBrowser.close().catch(() => {}),
   };
 }

@@ -1,8 +1,7 @@
 // The real built command line (dist/main.js <command>) as a child process. Run `npm run build` first.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT } from './app-server.ts';
+import { DIST_MAIN, ROOT } from './paths.ts';
 
 export interface CliResult {
   code: number | null;
@@ -20,10 +19,9 @@ export interface CliOptions {
 }
 
 export function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  const main = path.join(ROOT, 'dist/main.js');
-  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  if (!fs.existsSync(DIST_MAIN)) throw new Error(`${DIST_MAIN} is missing: run \`npm run build\` first`);
   const started = Date.now();
-  const child = spawn(process.execPath, [main, ...args], {
+  const child = spawn(process.execPath, [DIST_MAIN, ...args], {
     cwd: ROOT,
     // No inherited config dir, index or price settings: each test says what it reads.
     env: { ...process.env, CLAUDE_CONFIG_DIR: '', AGENT_CONFIG_DIR: '', COST_INDEX: '', PRICES_URL: '', COLUMNS: '', ...opts.env },

@@ -1,14 +1,31 @@
-// Builders for transcript lines shaped like Claude Code's, and a writer for JSONL files (tests only).
+// Temp dirs, and JSONL files of transcript lines shaped like Claude Code's (tests only).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 export type Line = Record<string, unknown> | string;
 
-/** A fresh temp dir under the OS temp dir; removed by the returned cleanup. */
+const leftDirs = new Set<string>();
+let exitHook = false;
+
+/** A fresh temp dir under the OS temp dir; removed by the returned cleanup, or at process exit. */
 export function tempDir(prefix = 'cost-test-'): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  // One exit hook for every dir (a listener per dir would trip Node's leak warning in a suite with many).
+  if (!exitHook) process.once('exit', () => leftDirs.forEach(remove));
+  exitHook = true;
+  leftDirs.add(dir);
+  return {
+    dir,
+    cleanup: () => {
+      leftDirs.delete(dir);
+      remove(dir);
+    },
+  };
+}
+
+function remove(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Serialises lines (objects as JSON, strings as they are) joined by `eol`, with a final `eol` unless `partial`. */

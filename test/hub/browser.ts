@@ -1,12 +1,5 @@
-// Headless Chromium for the hub tests (playwright-core with the system browser).
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-}
+// The conformance hub's page as a test sees it in Chromium: an app's iframe, its reloads, the hub's message log.
+import type { Frame, Page } from 'playwright-core';
 
 /** The iframe of the app at `origin` inside the hub page (stays the same Frame across its reloads). */
 export async function appFrame(page: Page, origin: string): Promise<Frame> {

@@ -6,7 +6,6 @@
 // (proxy.ts) and serves the hub page on its own origin; the page part (page/hub-page.js) holds the
 // iframes and speaks the postMessage protocol. A second tiny app, "caller", runs on another origin
 // with the client SDK, so a test can invoke actions as an app.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,19 +13,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { FIXTURES, ROOT } from '../helpers/paths.ts';
+import { spawnServer } from '../helpers/server-process.ts';
 import { startProxy, type Proxy } from './proxy.ts';
 import { ping, supervise, type AppProcess, type Supervisor } from './supervisor.ts';
 
 export { ping, type AppProcess };
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const REPO_ROOT = path.resolve(HERE, '../..');
-export const FIXTURES = path.resolve(REPO_ROOT, '../shared/fixtures');
 export const SDK_SERVER = path.join(HERE, 'sdk/server.cjs');
 /** What the hub's SDK serves at /vendor/claude-hub-sdk.js: keys.js, then client.js. */
 export const CLIENT_BUNDLE: string = (createRequire(import.meta.url)(SDK_SERVER) as { bundle(): string }).bundle();
 
-export const READY_RE = /running at http:\/\/localhost:(\d+)/i;
 const READY_WAIT_MS = 20_000;
 
 export interface ThemeDef {
@@ -145,7 +143,7 @@ export function spawnApp(opts: {
   /** Run it as a user would, with no hub env and no IPC channel. */
   standalone?: boolean;
 }): Promise<AppProcess> {
-  const appRoot = opts.appRoot ?? REPO_ROOT;
+  const appRoot = opts.appRoot ?? ROOT;
   const manifest = readManifest(appRoot);
   // The hub's whole environment goes through; the hub adds its own variables on top.
   const env: Record<string, string> = {};
@@ -166,39 +164,13 @@ export function spawnApp(opts: {
     if (v === null) delete env[k];
     else env[k] = v;
   }
-  const child = spawn(process.execPath, ['--max-http-header-size=65536', manifest.entry], {
+  return spawnServer({
+    entry: manifest.entry,
+    nodeArgs: ['--max-http-header-size=65536'],
     cwd: opts.hubRoot,
     env,
-    stdio: opts.standalone ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  const stdout: string[] = [];
-  let stderr = '';
-  let partial = '';
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`no ready line within ${READY_WAIT_MS} ms; stderr: ${stderr.slice(-2000)}`));
-    }, READY_WAIT_MS);
-    const early = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`app exited (${code}) before its ready line; stderr: ${stderr.slice(-2000)}`));
-    };
-    child.once('exit', early);
-    child.stdout!.on('data', (d: Buffer) => {
-      const lines = (partial + d.toString()).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        stdout.push(line);
-        const m = READY_RE.exec(line);
-        if (m && stdout.filter((l) => READY_RE.test(l)).length === 1) {
-          clearTimeout(timer);
-          child.off('exit', early);
-          resolve({ child, port: Number(m[1]), stdout, stderr: () => stderr, exited });
-        }
-      }
-    });
+    ipc: !opts.standalone,
+    readyTimeoutMs: READY_WAIT_MS,
   });
 }
 
@@ -259,7 +231,7 @@ export async function startHub(opts: HubOptions = {}): Promise<RunningHub> {
     opts.log?.(line);
   };
   const themes = [...loadThemes(), ...(opts.userThemes ?? [])];
-  const manifest = readManifest(REPO_ROOT);
+  const manifest = readManifest(ROOT);
   const configDir = opts.configDir ?? path.join(FIXTURES, 'transcripts/config');
   let pageConfig = '';
 

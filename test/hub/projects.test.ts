@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeProject, FIXTURES, listProjects } from './conformance-hub.ts';
+import { FIXTURES } from '../helpers/paths.ts';
+import { encodeProject, listProjects } from './conformance-hub.ts';
 
 const test = suite('conformance hub project list');
 

@@ -5,11 +5,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appFrame, hubLog, launchBrowser, reloadFrame } from './browser.ts';
-import { CLIENT_BUNDLE, loadThemes, REPO_ROOT, startHub, type RunningHub } from './conformance-hub.ts';
+import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { appFrame, hubLog, reloadFrame } from './browser.ts';
+import { CLIENT_BUNDLE, loadThemes, startHub, type RunningHub } from './conformance-hub.ts';
 
 const THEMES = loadThemes();
 const vars = (id: string, mode: 'light' | 'dark') => THEMES.find((t) => t.id === id)!.vars[mode];
@@ -360,7 +362,7 @@ test('the client SDK and the stub expose the same functions', async () => {
         return Object.keys(hubObj).filter((k) => typeof hubObj[k] === 'function').sort();
       });
     };
-    const stub = await names(fs.readFileSync(path.join(REPO_ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8'));
+    const stub = await names(fs.readFileSync(path.join(ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8'));
     assert.equal(stub, await names(CLIENT_BUNDLE));
     for (const fn of ['subscribe', 'publish', 'bindTheme', 'onThemes', 'onActive', 'onStatus', 'handle', 'invoke', 'can', 'forwards', 'keyLabel', 'closeGuard', 'openExternal', 'terminalToken']) {
       assert.ok(stub.includes(fn), fn);

@@ -12,11 +12,12 @@ import { parseRange, type Query } from '../../src/http/params.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M
-const dir = tmpDir('blocks-');
+const { dir } = tempDir('blocks-');
 const HOUR = 3_600_000;
 const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
 

@@ -13,11 +13,12 @@ import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { timeZone } from '../../src/index-db/time.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M: 1000 output tokens cost 0.005
-const dir = tmpDir('local-days-');
+const { dir } = tempDir('local-days-');
 const near = (a: number | undefined, b: number, what: string): void => assert.ok(a !== undefined && Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
 
 interface Entry {

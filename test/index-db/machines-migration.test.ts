@@ -4,30 +4,19 @@ process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { parseRange } from '../../src/http/params.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { FIXTURES } from '../helpers/paths.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixture = path.resolve(root, '../shared/fixtures/transcripts/worktrees/projects');
-const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
+const fixture = path.join(FIXTURES, 'transcripts/worktrees/projects');
 const NOW = Date.UTC(2026, 1, 13);
 const scope: QueryScope = { range: parseRange({}, 'all', NOW), project: null, now: NOW };
 
-async function open(file: string, dirs: string[], machines: (string | null)[] = []): Promise<IndexDb> {
-  const index = openIndex(file, { log: () => undefined });
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-  const pipeline = await startPipeline({ projectsDirs: dirs, machines, index, log: () => undefined, threads: 1 });
-  await pipeline.ingest.idle();
-  await pipeline.close();
-  return index;
-}
+const open = (file: string, dirs: string[], machines: (string | null)[] = []): Promise<IndexDb> =>
+  indexDir(dirs, { file, machines, mode: 'calculate' });
 
 const figures = (index: IndexDb) => ({
   overview: index.queries.overview(scope, 'ws'),

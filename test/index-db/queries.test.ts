@@ -10,7 +10,8 @@ import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // per M: in 1, out 5, cache read 0.1, write 5m 1.25, 1h 2
@@ -35,7 +36,7 @@ const allTime: RangeInfo = { ...lastDays(1), from: '2026-01-01', fromMs: 0, kind
 const scope = (range: RangeInfo, project: string | null = null, now = NOW): QueryScope => ({ range, project, now });
 const near = (a: number, b: number, what = ''): void => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} != ${b}`);
 
-const dir = tmpDir('index-queries-');
+const { dir } = tempDir('index-queries-');
 const root = path.join(dir, 'projects');
 const idx = openIndex(path.join(dir, 'q.db'), { log: () => {} });
 idx.setPrices(prices);

@@ -11,14 +11,15 @@ import * as assert from 'uvu/assert';
 import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 import { skipTest } from '../helpers/skip.ts';
 import { damageRollupPages, sqlValue } from '../helpers/sqlite.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
 const T0 = Date.UTC(2026, 10, 20, 10, 15);
-const dir = tmpDir('index-trust-');
+const { dir } = tempDir('index-trust-');
 let n = 0;
 const role = (project: string, session: string): FileRole => ({ project, session, agentId: null, agentType: null, agentDescription: null });
 const allTime: QueryScope = {
@@ -33,7 +34,7 @@ function tmpfs(size: string): { dir: string; remount(opts: string): void; unmoun
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', at], { encoding: 'utf8' });
   if (r.status !== 0) return null;
   const unmount = () => void spawnSync('umount', ['-l', at]);
-  process.prependOnceListener('exit', unmount); // before tmpDir's removal of the folder
+  process.prependOnceListener('exit', unmount); // before tempDir's removal of the folder
   return {
     dir: at,
     remount: (opts) => {

@@ -10,7 +10,8 @@ import { openIndex } from '../../src/index-db/index.ts';
 import { hashKey } from '../../src/index-db/writer.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
-import { batchOf, tmpDir } from '../helpers/index.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 
 const catalogue = JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -18,7 +19,7 @@ const HAIKU = 'claude-haiku-4-5-20251001'; // $1/M in, $5/M out
 const T0 = Date.UTC(2026, 10, 20, 10, 15);
 const MIN = 60_000;
 
-const dir = tmpDir('index-writer-');
+const { dir } = tempDir('index-writer-');
 let n = 0;
 /** Open indexes; their pending writes are committed before a second connection looks. */
 const live = new Set<ReturnType<typeof openIndex>>();

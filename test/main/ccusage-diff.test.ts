@@ -11,22 +11,15 @@ process.env.TZ = 'UTC';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
 import type { Block } from '../../src/shared/api-types.ts';
 import { parseRange, type Query } from '../../src/http/params.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
-import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { FIXTURES, SHARED } from '../helpers/paths.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 import { skipTest } from '../helpers/skip.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const catalogue = JSON.parse(fs.readFileSync(path.resolve(root, '../shared/fixtures/prices/catalogue.json'), 'utf8')) as unknown;
 
 interface CcDay {
   date: string;
@@ -87,22 +80,30 @@ function allBlocks(index: IndexDb, first: string, now: number): Block[] {
 
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b), 1e-9);
 
-const Diff = suite('ccusage 20.0.24 differential');
-
-Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generated corpus', async () => {
-  let bin: string;
+/** ccusage's binary; where it cannot be installed the test is skipped (counted as such), or fails under CI. */
+function ccusageOrSkip(): string | null {
   try {
-    bin = ensureCcusage();
+    return ensureCcusage();
   } catch (err) {
     const message = `CCUSAGE NOT INSTALLABLE: the differential test did not run (${err instanceof Error ? err.message : String(err)})`;
     if (process.env.CI) throw new Error(message);
     skipTest(message);
-    return;
+    return null;
   }
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-diff-'));
+}
+
+/** Several parse workers, so files finish out of order as in the server. */
+const THREADS = 2;
+
+const Diff = suite('ccusage 20.0.24 differential');
+
+Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generated corpus', async () => {
+  const bin = ccusageOrSkip();
+  if (bin === null) return;
+  const { dir: work, cleanup } = tempDir('cost-diff-');
   try {
     const dir = path.join(work, 'config');
-    execFileSync(process.execPath, [path.resolve(root, '../shared/tools/gen-corpus.mjs'), '--out', dir, '--mb', '24', '--days', '60', '--seed', '7', '--projects', '6', '--context-cap', '190000',
+    execFileSync(process.execPath, [path.join(SHARED, 'tools/gen-corpus.mjs'), '--out', dir, '--mb', '24', '--days', '60', '--seed', '7', '--projects', '6', '--context-cap', '190000',
       '--end', new Date(Date.now() - 3_600_000).toISOString()], {
       stdio: 'ignore',
     });
@@ -125,11 +126,7 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
     const now = Date.now();
     const blocks = JSON.parse(cc('blocks')) as { blocks: CcBlock[] };
 
-    const index = openIndex(path.join(work, 'index.db'));
-    index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-    const pipeline = await startPipeline({ projectsDirs: [path.join(dir, 'projects')], index, log: () => undefined });
-    await pipeline.ingest.idle();
-    await pipeline.close();
+    const index = await indexDir(path.join(dir, 'projects'), { file: path.join(work, 'index.db'), mode: 'calculate', threads: THREADS });
 
     const first = daily.daily[0]!.date;
     const last = daily.daily.at(-1)!.date;
@@ -198,7 +195,7 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
     process.env.TZ = 'UTC';
     index.close();
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    cleanup();
   }
 });
 
@@ -207,16 +204,9 @@ Diff('daily (UTC and Asia/Kolkata), session and block figures agree on a generat
 // checkout's subagent.jsonl holds five responses that exist only there. ccusage's `session` report leaves those five
 // out (its parser reads no progress line), so there the only difference is that session, by exactly their cost.
 Diff('the worktrees fixture matches ccusage daily exactly; session differs only by the progress-only responses', async () => {
-  let bin: string;
-  try {
-    bin = ensureCcusage();
-  } catch (err) {
-    const message = `CCUSAGE NOT INSTALLABLE: the differential test did not run (${err instanceof Error ? err.message : String(err)})`;
-    console.error(`\n!!! ${message}\n`);
-    if (process.env.CI) throw new Error(message);
-    return;
-  }
-  const dir = path.resolve(root, '../shared/fixtures/transcripts/worktrees');
+  const bin = ccusageOrSkip();
+  if (bin === null) return;
+  const dir = path.join(FIXTURES, 'transcripts/worktrees');
   const cc = (report: string): string =>
     execFileSync(bin, ['claude', report, '--json', '--offline', '--mode', 'calculate', '--timezone', 'UTC'], {
       env: { ...process.env, CLAUDE_CONFIG_DIR: dir, TZ: 'UTC' },
@@ -225,11 +215,7 @@ Diff('the worktrees fixture matches ccusage daily exactly; session differs only 
   const daily = JSON.parse(cc('daily')) as { daily: CcDay[]; totals: CcDay };
   const sessions = JSON.parse(cc('session')) as { sessions: CcSession[] };
 
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'calculate'));
-  const pipeline = await startPipeline({ projectsDirs: [path.join(dir, 'projects')], index, log: () => undefined });
-  await pipeline.ingest.idle();
-  await pipeline.close();
+  const index = await indexDir(path.join(dir, 'projects'), { mode: 'calculate', threads: THREADS });
   const first = daily.daily[0]!.date;
   const last = daily.daily.at(-1)!.date;
   const scope: QueryScope = {

@@ -3,15 +3,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
-import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline, type Pipeline } from '../../src/main/pipeline.ts';
+import type { QueryScope } from '../../src/index-db/types.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { startIndexing, type Indexing } from '../helpers/pipeline.ts';
 import { waitFor, sleep } from '../helpers/wait.ts';
-
-const catalogue = JSON.parse(fs.readFileSync(new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url), 'utf8')) as unknown;
 
 const allTime = (): QueryScope => ({
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
@@ -32,29 +28,13 @@ function assistant(sessionId: string, output: number, ts = '2026-11-20T10:00:00.
   })}\n`;
 }
 
-interface Ctx {
-  dir: string;
-  projects: string;
-  dbFile: string;
-  index: IndexDb;
-  pipeline: Pipeline;
+interface Ctx extends Indexing {
   logs: string[];
 }
 
-async function start(ctx: Pick<Ctx, 'dir' | 'projects' | 'dbFile'>): Promise<Ctx> {
+async function start(projects: string, dbFile: string): Promise<Ctx> {
   const logs: string[] = [];
-  const log = (m: string): void => void logs.push(m);
-  const index = openIndex(ctx.dbFile, { log });
-  index.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const pipeline = await startPipeline({ projectsDirs: [ctx.projects], index, log, threads: 1 });
-  await pipeline.watching;
-  await pipeline.ingest.idle();
-  return { ...ctx, index, pipeline, logs };
-}
-
-async function stop(ctx: Ctx): Promise<void> {
-  await ctx.pipeline.close();
-  ctx.index.close();
+  return { ...(await startIndexing(projects, { file: dbFile, log: (m) => void logs.push(m) })), logs };
 }
 
 const count = (ctx: Ctx, session: string): number => ctx.index.queries.session(session, allTime())?.messageCount ?? 0;
@@ -62,13 +42,13 @@ const count = (ctx: Ctx, session: string): number => ctx.index.queries.session(s
 const Ingest = suite('ingest');
 
 Ingest('append, half-written line, truncate, delete, new project, restart, corrupt index', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-ingest-'));
+  const { dir, cleanup } = tempDir('cost-ingest-');
   const projects = path.join(dir, 'projects');
   const file = path.join(projects, '-home-dev-alpha', 's1.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, assistant('s1', 10) + assistant('s1', 20));
   const dbFile = path.join(dir, 'index.db');
-  let ctx = await start({ dir, projects, dbFile });
+  let ctx = await start(projects, dbFile);
   try {
     assert.is(count(ctx, 's1'), 2, 'start-up scan');
     assert.is(ctx.pipeline.ingest.progress().done, true);
@@ -104,57 +84,57 @@ Ingest('append, half-written line, truncate, delete, new project, restart, corru
 
     // Restart on the same index: nothing is parsed again.
     const lines = ctx.index.stats().lines;
-    await stop(ctx);
-    ctx = await start({ dir, projects, dbFile });
+    await ctx.stop();
+    ctx = await start(projects, dbFile);
     assert.is(ctx.index.stats().lines, lines, 'restart reads no line again');
     assert.is(count(ctx, 's1'), 1);
     assert.is(count(ctx, 's2'), 1, 'history of the deleted file survives a restart');
 
     // Corrupt index: rebuilt from the transcripts (the deleted file's history cannot come back).
-    await stop(ctx);
+    await ctx.stop();
     fs.writeFileSync(dbFile, Buffer.from('this is not a sqlite database at all, just junk bytes'.repeat(200)));
     for (const ext of ['-wal', '-shm']) fs.rmSync(dbFile + ext, { force: true });
-    ctx = await start({ dir, projects, dbFile });
+    ctx = await start(projects, dbFile);
     assert.ok(ctx.logs.some((l) => /rebuil/i.test(l)), `a log line says the index was rebuilt: ${ctx.logs.join(' | ')}`);
     assert.is(count(ctx, 's1'), 1, 'rebuilt from the transcripts');
   } finally {
-    await stop(ctx).catch(() => undefined);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await ctx.stop().catch(() => undefined);
+    cleanup();
   }
 });
 
 Ingest('a burst of appends to one file is coalesced and fully read', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-burst-'));
+  const { dir, cleanup } = tempDir('cost-burst-');
   const projects = path.join(dir, 'projects');
   const file = path.join(projects, '-home-dev-alpha', 's3.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '');
-  const ctx = await start({ dir, projects, dbFile: path.join(dir, 'index.db') });
+  const ctx = await start(projects, path.join(dir, 'index.db'));
   try {
     for (let i = 0; i < 200; i++) fs.appendFileSync(file, assistant('s3', i + 1));
     await waitFor(() => count(ctx, 's3') === 200, '200 appended lines', 10_000);
     assert.is(ctx.index.stats().lines, 200, 'no line read twice');
   } finally {
-    await stop(ctx);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await ctx.stop();
+    cleanup();
   }
 });
 
 Ingest('a file first seen shorter than the head fingerprint is not mistaken for a rewrite when it grows', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-head-'));
+  const { dir, cleanup } = tempDir('cost-head-');
   const projects = path.join(dir, 'projects');
   const file = path.join(projects, '-home-dev-alpha', 's4.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '{}\n'); // 3 bytes: the cursor's head is 3 bytes long
-  const ctx = await start({ dir, projects, dbFile: path.join(dir, 'index.db') });
+  const ctx = await start(projects, path.join(dir, 'index.db'));
   try {
     fs.appendFileSync(file, assistant('s4', 1));
     await waitFor(() => count(ctx, 's4') === 1, 'the appended line');
     assert.not.ok(ctx.logs.some((l) => l.includes('re-reading')), `no rewrite: ${ctx.logs.join(' | ')}`);
     assert.is(ctx.index.stats().lines, 2, 'each line read once');
   } finally {
-    await stop(ctx);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await ctx.stop();
+    cleanup();
   }
 });
 

@@ -2,12 +2,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
 import type { QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { indexDir } from '../helpers/pipeline.ts';
 
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
@@ -27,7 +25,7 @@ const usage = (i: number): string =>
 const Malformed = suite('malformed input');
 
 Malformed('garbage, a 20 MB line, binary junk, empty and unreadable files are skipped and counted', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bad-'));
+  const { dir, cleanup } = tempDir('cost-bad-');
   const project = path.join(dir, 'projects', '-home-dev-bad');
   fs.mkdirSync(project, { recursive: true });
   try {
@@ -46,11 +44,7 @@ Malformed('garbage, a 20 MB line, binary junk, empty and unreadable files are sk
     fs.symlinkSync('loop.jsonl', path.join(project, 'loop.jsonl'));
 
     const logs: string[] = [];
-    const index = openIndex(':memory:', { log: (m) => logs.push(m) });
-    index.setPrices(PriceTable.builtin());
-    const pipeline = await startPipeline({ projectsDirs: [path.join(dir, 'projects')], index, log: (m) => logs.push(m), threads: 1 });
-    await pipeline.ingest.idle();
-    await pipeline.close();
+    const index = await indexDir(path.join(dir, 'projects'), { prices: 'builtin', log: (m) => logs.push(m) });
 
     const good = index.queries.session('good', allTime);
     assert.ok(good, 'the good lines are indexed');
@@ -69,7 +63,7 @@ Malformed('garbage, a 20 MB line, binary junk, empty and unreadable files are sk
     assert.is(skipped.length, 2, `no line for files that skipped nothing: ${skipped.join(' | ')}`);
     index.close();
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 });
 

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPriceSource, type PriceSourceOptions } from '../../src/pricing/price-source.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 
 const FIXTURE = new URL('../../../shared/fixtures/prices/catalogue.json', import.meta.url);
 const catalogueText = fs.readFileSync(FIXTURE, 'utf8');
@@ -52,15 +53,6 @@ function harness(opts: Partial<PriceSourceOptions>) {
   return { source, logs, changes };
 }
 
-async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const builtinFingerprint = PriceTable.builtin().fingerprint;
 
 // ---------------------------------------------------------------------------------------------
@@ -197,12 +189,12 @@ Refetch('refetches on the interval; a change fires onChange, a failure keeps the
     const first = await source.start();
     assert.equal(changes, [first]);
     // same prices: refetched, no change reported
-    await until('two refetches', () => srv.state.requests >= 3);
+    await waitFor(() => srv.state.requests >= 3, 'two refetches', 3000);
     assert.is(changes.length, 1);
     assert.is(source.current().fingerprint, first.fingerprint);
 
     srv.state.reply = { status: 200, body: changedText };
-    await until('the changed table', () => changes.length === 2);
+    await waitFor(() => changes.length === 2, 'the changed table', 3000);
     const changed = changes[1]!;
     assert.is.not(changed.fingerprint, first.fingerprint);
     assert.is(source.current(), changed);
@@ -211,7 +203,7 @@ Refetch('refetches on the interval; a change fires onChange, a failure keeps the
 
     srv.state.reply = { status: 500, body: '' };
     const before = srv.state.requests;
-    await until('failed refetches', () => srv.state.requests >= before + 2);
+    await waitFor(() => srv.state.requests >= before + 2, 'failed refetches', 3000);
     assert.is(source.current(), changed, 'a failed refetch keeps the table');
     assert.is(changes.length, 2);
     assert.ok(logs.some((l) => l.includes('reloading') && l.includes('HTTP 500') && l.includes('keeping')), logs.join('\n'));
@@ -233,7 +225,7 @@ Refetch('a refetch after a failed start replaces the built-in table', async () =
   try {
     assert.is((await source.start()).fingerprint, builtinFingerprint);
     srv.state.reply = { status: 200, body: catalogueText };
-    await until('the catalogue', () => changes.length === 1);
+    await waitFor(() => changes.length === 1, 'the catalogue', 3000);
     assert.is(source.current().source, srv.url);
   } finally {
     source.close();

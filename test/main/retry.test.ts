@@ -5,11 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { startIndexing } from '../helpers/pipeline.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 
 const allTime = (): QueryScope => ({
@@ -44,12 +42,8 @@ function exhaustDescriptors(): number[] {
 
 async function start(projects: string, recheckMs: number) {
   const logs: string[] = [];
-  const index = openIndex(':memory:', { log: (m) => logs.push(m) });
-  index.setPrices(PriceTable.builtin());
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: (m) => logs.push(m), threads: 1, recheckMs });
-  await pipeline.watching;
-  await pipeline.ingest.idle();
-  return { index, pipeline, logs };
+  const running = await startIndexing(projects, { prices: 'builtin', recheckMs, log: (m) => logs.push(m) });
+  return { ...running, logs };
 }
 
 const Retry = suite('missed work');
@@ -60,7 +54,7 @@ Retry('a read that failed (EMFILE) is retried with no further event', async () =
   const file = path.join(projects, '-home-dev-a', 's1.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, line('s1'));
-  const { index, pipeline, logs } = await start(projects, 3_600_000); // no periodic re-list in this test
+  const { index, logs, stop } = await start(projects, 3_600_000); // no periodic re-list in this test
   let fds: number[] = [];
   try {
     assert.is(count(index, 's1'), 1);
@@ -78,8 +72,7 @@ Retry('a read that failed (EMFILE) is retried with no further event', async () =
     assert.is(index.stats().unreadable, 0, 'no longer counted unreadable');
   } finally {
     for (const fd of fds) fs.closeSync(fd);
-    await pipeline.close();
-    index.close();
+    await stop();
     tmp.cleanup();
   }
 });
@@ -91,7 +84,7 @@ Retry('a folder the watcher could not watch (EMFILE) is found by the periodic re
   fs.writeFileSync(path.join(projects, '-home-dev-a', 's1.jsonl'), line('s1')); // the parse worker is up before
   const staged = path.join(tmp.dir, 'staged.jsonl');
   fs.writeFileSync(staged, line('s2'));
-  const { index, pipeline, logs } = await start(projects, 1500);
+  const { index, logs, stop } = await start(projects, 1500);
   let fds: number[] = [];
   try {
     fds = exhaustDescriptors();
@@ -105,8 +98,7 @@ Retry('a folder the watcher could not watch (EMFILE) is found by the periodic re
     await waitFor(() => count(index, 's2') === 1, 'the new folder, from the re-list', 10_000).catch((e: Error) => { throw new Error(e.message + ' ' + logs.join(' | ') + JSON.stringify(index.stats())); });
   } finally {
     for (const fd of fds) fs.closeSync(fd);
-    await pipeline.close();
-    index.close();
+    await stop();
     tmp.cleanup();
   }
 });

@@ -5,11 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline, type Pipeline } from '../../src/main/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { startIndexing } from '../helpers/pipeline.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 
 const allTime = (): QueryScope => ({
@@ -22,27 +20,7 @@ const allTime = (): QueryScope => ({
 const line = (sessionId: string): string =>
   `${JSON.stringify({ type: 'assistant', sessionId, timestamp: '2026-11-20T10:00:00.000Z', costUSD: 4, message: { model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 10, output_tokens: 1 } } })}\n`;
 
-interface Running {
-  index: IndexDb;
-  pipeline: Pipeline;
-}
-
-async function start(projects: string): Promise<Running> {
-  const index = openIndex(':memory:');
-  index.setPrices(PriceTable.builtin());
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1 });
-  // bounded: a watcher that walks a link loop never gets ready
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the watcher was not ready in 15 s')), 15_000)));
-  await Promise.race([pipeline.watching, late]).finally(() => clearTimeout(timer));
-  await pipeline.ingest.idle();
-  return { index, pipeline };
-}
-
-async function stop(r: Running): Promise<void> {
-  await r.pipeline.close();
-  r.index.close();
-}
+const start = (projects: string) => startIndexing(projects, { prices: 'builtin' });
 
 const totals = (index: IndexDb) => {
   const o = index.queries.overview(allTime());
@@ -60,7 +38,7 @@ async function freshTotals(files: Record<string, string>): Promise<ReturnType<ty
     }
     const r = await start(path.join(plain.dir, 'projects'));
     const t = totals(r.index);
-    await stop(r);
+    await r.stop();
     return t;
   } finally {
     plain.cleanup();
@@ -108,7 +86,7 @@ Links('a link loop and a symlinked project folder: each real file read once, at 
     assert.equal(live, await freshTotals(real()));
     assert.is(live.cost, 32);
   } finally {
-    await stop(r);
+    await r.stop();
     tmp.cleanup();
   }
 });

@@ -12,7 +12,8 @@ import type { Page } from 'playwright-core';
 import type { Insights, Monthly } from '../../src/shared/api-types.ts';
 import { formatDuration, formatUsd } from '../../ui/src/format.ts';
 import { changeText } from '../../ui/src/previous-period.ts';
-import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { FAKE_CLAUDE } from '../helpers/paths.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 

@@ -7,11 +7,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
+import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appFrame, hubLog, launchBrowser } from './browser.ts';
-import { CLIENT_BUNDLE, FIXTURES, loadThemes, ping, READY_RE, SDK_SERVER, spawnApp, startHub, type RunningHub } from './conformance-hub.ts';
+import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { FIXTURES } from '../helpers/paths.ts';
+import { READY_LINE } from '../helpers/server-process.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { appFrame, hubLog } from '../hub/browser.ts';
+import { CLIENT_BUNDLE, loadThemes, ping, SDK_SERVER, spawnApp, startHub, type RunningHub } from '../hub/conformance-hub.ts';
 
 const THEMES = loadThemes();
 const OTHER = THEMES[2]!.id;
@@ -38,14 +42,6 @@ async function openHub(): Promise<{ ctx: BrowserContext; page: Page; frame: Fram
   return { ctx, page, frame, requests };
 }
 
-async function waitFor(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const test = suite('dashboard under the conformance hub');
 
 test.before(async () => {
@@ -59,7 +55,7 @@ test.after(async () => {
 
 test('launch: one ready line with the real port; IPC ping answered', async () => {
   await new Promise((r) => setTimeout(r, 300));
-  const ready = hub.app!.stdout.filter((l) => READY_RE.test(l));
+  const ready = hub.app!.stdout.filter((l) => READY_LINE.test(l));
   assert.is(ready.length, 1);
   assert.match(ready[0]!, /^Cost Dashboard running at http:\/\/localhost:\d+$/);
   assert.equal(await (await fetch(`${hub.appUrl}/hub-config`)).json(), { enabled: true, url: hub.hubUrl });
@@ -138,10 +134,10 @@ test('handshake and theme both ways, with the shell following the hub', async ()
 test('project.changed scopes the API queries, with the project path decoded losslessly; a second pick moves the scope', async () => {
   const { ctx, page, frame, requests } = await openHub();
   try {
-    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview');
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview', 10_000);
     assert.not.ok(requests.some((u) => u.searchParams.has('project')));
     await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
-    await waitFor(() => requests.some((u) => u.pathname === '/api/overview' && u.searchParams.get('project') === PROJECT), 'scoped overview');
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview' && u.searchParams.get('project') === PROJECT), 'scoped overview', 10_000);
     const scope = () => frame.evaluate(() => (document.querySelector('cost-app') as any)._scope);
     assert.is(await scope(), PROJECT);
     const sent = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost' && s.msg.topic === 'project.changed').map((s) => s.msg.payload);
@@ -168,7 +164,7 @@ test('project.changed scopes the API queries, with the project path decoded loss
 test('session.cost while live: message mode opens the session; with no session the view stays', async () => {
   const { ctx, page, frame, requests } = await openHub();
   try {
-    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview');
+    await waitFor(() => requests.some((u) => u.pathname === '/api/overview'), 'first overview', 10_000);
     const before = frame.url();
     assert.equal(await page.evaluate(() => (window as any).hub.invoke('session.cost', {})), { ok: true, handledBy: 'cost' });
     await page.waitForTimeout(300);
@@ -176,7 +172,7 @@ test('session.cost while live: message mode opens the session; with no session t
     assert.not.ok(requests.some((u) => u.pathname.startsWith('/api/sessions/')));
 
     assert.equal(await page.evaluate((s) => (window as any).hub.invoke('session.cost', { session: s }), SESSION), { ok: true, handledBy: 'cost' });
-    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request');
+    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request', 10_000);
     assert.match(frame.url(), `session=${SESSION}`);
     // Message mode: the hub did not load a new document.
     assert.is(await page.evaluate(() => (window as any).hub.frameUrl('cost')), `${hub.appUrl}/`);
@@ -204,13 +200,13 @@ test('session.cost while not live: url mode loads the detail URL, with no projec
     });
     await page.goto(hub.hubUrl);
     await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
-    await waitFor(() => held.length === 1, 'held /hub-config');
+    await waitFor(() => held.length === 1, 'held /hub-config', 10_000);
     assert.equal(await page.evaluate((s) => (window as any).hub.invoke('session.cost', { session: s }), SESSION), { ok: true, handledBy: 'cost' });
     assert.is(await page.evaluate(() => (window as any).hub.frameUrl('cost')), `${hub.appUrl}/?view=detail&session=${SESSION}`);
     hold = false;
     held.splice(0).forEach((r) => r());
     await page.waitForFunction(() => (window as any).hub.state().live.cost === true);
-    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request');
+    await waitFor(() => requests.some((u) => u.pathname === `/api/sessions/${SESSION}`), 'session request', 10_000);
     const sent = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost').map((s) => s.msg.type + (s.msg.topic ? ` ${s.msg.topic}` : ''));
     assert.equal(sent, ['hub:welcome', 'hub:event theme.changed', 'hub:active']);
     assert.not.ok(requests.some((u) => u.searchParams.get('project') === PROJECT));

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Overview } from '../../src/shared/api-types.ts';
 import { formatInt, formatTokens, formatUsd } from '../../ui/src/format.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 import { startAppServer, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -64,7 +64,7 @@ const stat = async (page: Page, name: string) =>
   ((await page.locator(`cost-overview-view cost-stat-card[data-stat="${name}"] .value`).textContent()) ?? '').trim();
 
 test.before(async () => {
-  ctx.dir = tmpDir('cost-ui-refresh-');
+  ctx.dir = tempDir('cost-ui-refresh-').dir;
   writeConfig(ctx.dir);
   ctx.server = await startAppServer({ dir: ctx.dir });
   await waitFor(async () => {

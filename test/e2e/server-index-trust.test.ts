@@ -7,13 +7,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE_CONFIG_DIR, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { FIXTURE_CONFIG_DIR } from '../helpers/paths.ts';
 import { skipTest } from '../helpers/skip.ts';
-import { tmpDir, writeJsonl } from '../helpers/index.ts';
+import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { damageRollupPages, sqlValue } from '../helpers/sqlite.ts';
 
-const dir = tmpDir('index-trust-main-');
+const { dir } = tempDir('index-trust-main-');
 let n = 0;
 interface Overview { totals: { cost: number; messages: number } }
 const totals = async (s: AppServer) => {

@@ -7,13 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
-import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, SHARED, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { FIXTURE_CONFIG_DIR, PRICES_FILE, SHARED } from '../helpers/paths.ts';
 import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
-import { tmpDir } from '../helpers/index.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { skipTest } from '../helpers/skip.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const dir = tmpDir('cli-reports-');
+const { dir } = tempDir('cli-reports-');
 const index = path.join(dir, 'index.db');
 // Calculate mode on both sides (ccusage's `--mode calculate`); every day in UTC.
 const base = ['--dir', FIXTURE_CONFIG_DIR, '--index', index, '--prices', PRICES_FILE, '--cost-mode', 'calculate', '--timezone', 'UTC'];
@@ -157,8 +159,8 @@ Ccusage('the same days, weeks, months, sessions and blocks under the same field 
     bin = ensureCcusage();
   } catch (err) {
     const message = `CCUSAGE NOT INSTALLABLE: the comparison with ccusage did not run (${err instanceof Error ? err.message : String(err)})`;
-    console.error(`\n!!! ${message}\n`);
     if (process.env.CI) throw new Error(message);
+    skipTest(message);
     return;
   }
   const cc = <T>(...args: string[]): T =>

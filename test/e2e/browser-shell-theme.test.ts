@@ -7,7 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Overview, ProjectSessions } from '../../src/shared/api-types.ts';
-import { ROOT, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 
 interface ThemeFile {

@@ -12,9 +12,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mountHub } from '../../src/http/hub.ts';
 import { parseConfig } from '../../src/main/config.ts';
-import { CLIENT_BUNDLE, FIXTURES, REPO_ROOT, SDK_SERVER } from './conformance-hub.ts';
+import { FIXTURES, ROOT } from '../helpers/paths.ts';
+import { CLIENT_BUNDLE, SDK_SERVER } from '../hub/conformance-hub.ts';
 
-const STUB = fs.readFileSync(path.join(REPO_ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8');
+const STUB = fs.readFileSync(path.join(ROOT, 'ui/vendor/agent-hub-sdk.js'), 'utf8');
 const HUB_URL = 'http://localhost:3540';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-mount-'));

@@ -3,7 +3,8 @@
 // Needs `npm run build`.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAKE_CLAUDE, startAppServer } from '../helpers/app-server.ts';
+import { startAppServer } from '../helpers/app-server.ts';
+import { FAKE_CLAUDE } from '../helpers/paths.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 

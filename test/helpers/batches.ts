@@ -1,22 +1,5 @@
-// Helpers shared by the test suites: temp dirs, JSONL files, and usage batches built with the
-// worker's own encoder (protocol.ts) so the index is fed exactly what the worker would send.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// Usage batches built with the worker's own encoder (protocol.ts), so the index is fed exactly what the worker would send.
 import { encodeBatch, type FileMeta, type ParseStats, type UsageBatch, type UsageRow } from '../../src/workers/protocol.ts';
-
-/** A fresh temp dir, removed at process exit. */
-export function tmpDir(prefix = 'cost-test-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** Writes objects (or raw strings) as JSONL lines, creating parent dirs. */
-export function writeJsonl(file: string, lines: readonly (object | string)[]): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''));
-}
 
 /** A usage row with zeros and empty strings for everything not given. */
 export function usageRow(r: Partial<UsageRow> & { ts: number }): UsageRow {

@@ -11,7 +11,8 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Insights, ProjectSessions } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
-import { FAKE_CLAUDE, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { FAKE_CLAUDE } from '../helpers/paths.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
 

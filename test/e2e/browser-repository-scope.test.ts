@@ -7,7 +7,8 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Insights, Overview } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
-import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { SHARED } from '../helpers/paths.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -5,13 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { getJson, PRICES_FILE, startAppServer, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, type AppServer } from '../helpers/app-server.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 import { cli, type CliResult } from '../helpers/cli.ts';
-import { tmpDir, writeJsonl } from '../helpers/index.ts';
+import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { sqlValue } from '../helpers/sqlite.ts';
 
-const dir = tmpDir('cli-one-writer-');
+const { dir } = tempDir('cli-one-writer-');
 
 const line = (session: string, i: number, ts: number) => ({
   type: 'assistant', timestamp: new Date(ts).toISOString(), sessionId: session, requestId: `req-${i}`, cwd: '/home/u/proj',

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAKE_CLAUDE, startAppServer } from '../helpers/app-server.ts';
+import { startAppServer } from '../helpers/app-server.ts';
+import { FAKE_CLAUDE } from '../helpers/paths.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 

@@ -11,7 +11,8 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitFor } from '../helpers/wait.ts';
-import { FIXTURES, REPO_ROOT, startHub } from './conformance-hub.ts';
+import { FIXTURES, ROOT } from '../helpers/paths.ts';
+import { startHub } from '../hub/conformance-hub.ts';
 
 const SESSION = 'fe5e1c67-53e7-4862-81ae-d0e013e3270b';
 const ALL = 3650;
@@ -62,8 +63,8 @@ function indexState(file: string): { open: string | undefined; messages: number 
 
 /** The hub as its own process (test/hub/dev.ts), in its own process group, as a terminal runs it. */
 async function runHub(indexFile: string): Promise<{ hub: ChildProcess; appUrl: string; appPid: number; err: () => string }> {
-  const hub = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/hub/dev.ts'), '--index', indexFile], {
-    cwd: REPO_ROOT,
+  const hub = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/hub/dev.ts'), '--index', indexFile], {
+    cwd: ROOT,
     env: { ...process.env, CLAUDE_CONFIG_DIR: path.join(FIXTURES, 'transcripts/config') },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,

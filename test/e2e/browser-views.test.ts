@@ -11,7 +11,8 @@ import type { Page } from 'playwright-core';
 import type { Insights, Overview, ProjectSessions, SessionDetail } from '../../src/shared/api-types.ts';
 import { formatInt, formatPercent, formatTokens, formatUsd } from '../../ui/src/format.ts';
 import { bucketSeries } from '../../ui/src/buckets.ts';
-import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { SHARED } from '../helpers/paths.ts';
 import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.ts';
 
 const ALL = '3650'; // every day the fixture and the corpus cover

@@ -2,43 +2,15 @@
 // (exit 0, index committed), and a restart on the same index answers from it at once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE_CONFIG_DIR, PRICES_FILE, ROOT } from '../helpers/app-server.ts';
+import { FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { spawnServer, standaloneEnv, type ServerProcess } from '../helpers/server-process.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-interface Run {
-  port: number;
-  stderr(): string;
-  stop(signal: NodeJS.Signals): Promise<number | null>;
-}
-
-async function start(indexFile: string): Promise<Run> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'dist/main.js'), '--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--index', indexFile, '--offline', '--prices', PRICES_FILE],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOST: '', PORT: '', AGENT_HUB: '', HUB_URL: '' } },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const port = Number((await waitFor(() => /running at http:\/\/localhost:(\d+)/.exec(out), 'the ready line', 15_000))[1]);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    port,
-    stderr: () => err,
-    async stop(signal) {
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-}
+const start = (indexFile: string): Promise<ServerProcess> =>
+  spawnServer({ args: ['--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--index', indexFile, '--offline', '--prices', PRICES_FILE] });
 
 async function session(port: number, id: string): Promise<{ messageCount: number } | null> {
   const res = await fetch(`http://127.0.0.1:${port}/api/sessions/${id}`);
@@ -48,7 +20,7 @@ async function session(port: number, id: string): Promise<{ messageCount: number
 const Lifecycle = suite('server lifecycle');
 
 Lifecycle('SIGTERM and SIGINT stop the server with exit code 0; a restart answers from the index at once', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-life-'));
+  const { dir, cleanup } = tempDir('cost-life-');
   const indexFile = path.join(dir, 'index.db');
   try {
     const first = await start(indexFile);
@@ -65,27 +37,22 @@ Lifecycle('SIGTERM and SIGINT stop the server with exit code 0; a restart answer
     assert.not.match(second.stderr(), /re-reading|rebuild/, 'nothing re-read, nothing rebuilt');
     assert.is(await second.stop('SIGINT'), 0, 'SIGINT exits 0');
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 });
 
 Lifecycle('a fresh machine: the default index goes into a cache dir that does not exist yet', async () => {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-home-'));
+  const { dir: home, cleanup } = tempDir('cost-home-');
   try {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js'), '--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--offline'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HOME: home, XDG_CACHE_HOME: '', COST_INDEX: '', HOST: '', PORT: '', AGENT_HUB: '', HUB_URL: '' },
+    const server = await spawnServer({
+      args: ['--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--offline'],
+      env: standaloneEnv({ HOME: home, XDG_CACHE_HOME: '', COST_INDEX: '' }),
     });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await waitFor(() => /running at http:\/\/localhost:\d+/.test(out), 'the ready line', 15_000);
     const dbs = fs.readdirSync(path.join(home, '.cache', 'cost-dashboard'));
     assert.ok(dbs.some((f) => f.endsWith('.db')), `index created in ~/.cache/cost-dashboard: ${dbs.join(', ')}`);
-    child.kill('SIGTERM');
-    assert.is(await exited, 0);
+    assert.is(await server.stop('SIGTERM'), 0);
   } finally {
-    fs.rmSync(home, { recursive: true, force: true });
+    cleanup();
   }
 });
 

@@ -6,12 +6,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FIXTURE_CONFIG_DIR, getJson, PRICES_FILE, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts';
+import { FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
 import { cli, type CliResult } from '../helpers/cli.ts';
-import { tmpDir, writeJsonl } from '../helpers/index.ts';
+import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const dir = tmpDir('cli-statusline-');
+const { dir } = tempDir('cli-statusline-');
 const SID = '0b6a4d1e-5c57-4a55-9c1e-2f7f2a1d9e01';
 const usd = (n: number): string => `$${n.toFixed(2)}`;
 let n = 0;

@@ -9,7 +9,8 @@ import type { Page } from 'playwright-core';
 import type { Overview, ProjectSessions } from '../../src/shared/api-types.ts';
 import { bucketSeries } from '../../ui/src/buckets.ts';
 import { formatUsd } from '../../ui/src/format.ts';
-import { SHARED, getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { SHARED } from '../helpers/paths.ts';
 import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.ts';
 
 const DIR = path.join(SHARED, 'fixtures/transcripts/worktrees');

@@ -1,0 +1,15 @@
+// Where the tests find the repository, the built server and the shared fixtures.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built server and command line (`npm run build`). */
+export const DIST_MAIN = path.join(ROOT, 'dist/main.js');
+export const SHARED = path.resolve(ROOT, '../shared');
+export const FIXTURES = path.join(SHARED, 'fixtures');
+/** A config dir of real Claude Code transcripts. */
+export const FIXTURE_CONFIG_DIR = path.join(FIXTURES, 'transcripts/config');
+/** A LiteLLM catalogue snapshot. */
+export const PRICES_FILE = path.join(FIXTURES, 'prices/catalogue.json');
+/** A stand-in `claude` CLI speaking stream-json (test/fixtures/fake-claude). */
+export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/fake-claude/claude');

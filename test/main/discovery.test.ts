@@ -1,0 +1,139 @@
+// Discovery on real folders: a transcript's role from its path (sessions, subagents, other files, sync conflict
+// copies), which names are transcripts, subagent meta files (missing, bad, odd, too big, a FIFO), the machine of each
+// dir, and the start-up listing: breadth-first, by name, sizes and mtimes, hidden and non-transcript names left out,
+// each real file once through links (the pipeline-level suite test/main/symlinks.test.ts checks the totals).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { agentMeta, fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker } from '../../src/main/discovery.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+
+const { dir: root } = tempDir('cost-discovery-');
+const projects = path.join(root, 'projects');
+const at = (...parts: string[]): string => path.join(projects, ...parts);
+
+/** Writes a file (and its folders) with `text`. */
+function put(file: string, text = '{}\n'): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const Roles = suite('roles from paths');
+
+Roles('a session file, its subagents at any depth, other files, and paths outside a project', () => {
+  assert.equal(roleOf(projects, at('-home-me-p', 'sess-1.jsonl')), { project: '-home-me-p', session: 'sess-1', agentId: null });
+  assert.equal(roleOf(projects, at('-home-me-p', 'sess-1', 'subagents', 'agent-a1.jsonl')), { project: '-home-me-p', session: 'sess-1', agentId: 'a1' });
+  assert.equal(roleOf(projects, at('-home-me-p', 'sess-1', 'subagents', 'deep', 'agent-a2.jsonl')), { project: '-home-me-p', session: 'sess-1', agentId: 'a2' });
+  assert.equal(roleOf(projects, at('-home-me-p', 'sess-1', 'subagents', 'notes.jsonl')), { project: '-home-me-p', session: 'sess-1', agentId: 'notes' });
+  assert.equal(roleOf(projects, at('-home-me-p', 'agent-old.jsonl')), { project: '-home-me-p', session: null, agentId: 'old' }, 'an old-style agent file');
+  assert.equal(roleOf(projects, at('-home-me-p', 'misc', 'other.jsonl')), { project: '-home-me-p', session: null, agentId: null });
+  assert.is(roleOf(projects, at('loose.jsonl')), null, 'directly in projects/: no project');
+  assert.is(roleOf(projects, path.join(root, 'elsewhere', 'p', 's.jsonl')), null);
+  assert.is(roleOf(projects, projects), null);
+});
+
+Roles("a sync conflict copy is its original's", () => {
+  assert.is(withoutConflictMarker("sess-1 (Bob's conflicted copy 2025-01-02)"), 'sess-1');
+  assert.is(withoutConflictMarker('sess-1.sync-conflict-20250102-101112-ABCDEF7'), 'sess-1');
+  assert.is(withoutConflictMarker('sess-1.sync-conflict-2025'), 'sess-1.sync-conflict-2025', 'not the full marker');
+  assert.equal(roleOf(projects, at('-home-me-p', "sess-1 (Bob's conflicted copy 2025-01-02).jsonl"))?.session, 'sess-1');
+  assert.equal(roleOf(projects, at('-home-me-p', 'sess-1', 'subagents', 'agent-a1.sync-conflict-20250102-101112-ABCDEF7.jsonl'))?.agentId, 'a1');
+});
+
+Roles('transcripts are .jsonl files other than journals and hidden (sync tool) files', () => {
+  assert.ok(isTranscript(at('p', 's.jsonl')));
+  for (const name of ['journal.jsonl', '.s.jsonl', '.s.jsonl.icloud', 's.json', 's.jsonl.tmp']) assert.not.ok(isTranscript(at('p', name)), name);
+});
+
+const Meta = suite('subagent meta files');
+
+Meta('type and description from agent-<id>.meta.json; anything odd gives nulls, without blocking', async () => {
+  const dir = at('-home-me-meta', 'sess', 'subagents');
+  const none = { agentType: null, agentDescription: null };
+  put(path.join(dir, 'agent-good.meta.json'), JSON.stringify({ agentType: 'Explore', description: 'find the bug' }));
+  assert.equal(await agentMeta(path.join(dir, 'agent-good.jsonl')), { agentType: 'Explore', agentDescription: 'find the bug' });
+  put(path.join(dir, 'agent-typed.meta.json'), JSON.stringify({ agentType: 7, description: ['x'] }));
+  assert.equal(await agentMeta(path.join(dir, 'agent-typed.jsonl')), none, 'fields that are not strings');
+  put(path.join(dir, 'agent-bad.meta.json'), '{"agentType": ');
+  assert.equal(await agentMeta(path.join(dir, 'agent-bad.jsonl')), none, 'malformed JSON');
+  put(path.join(dir, 'agent-null.meta.json'), 'null');
+  assert.equal(await agentMeta(path.join(dir, 'agent-null.jsonl')), none);
+  put(path.join(dir, 'agent-big.meta.json'), JSON.stringify({ agentType: 'Explore', description: 'x'.repeat(70_000) }));
+  assert.equal(await agentMeta(path.join(dir, 'agent-big.jsonl')), none, 'over 64 KiB');
+  assert.equal(await agentMeta(path.join(dir, 'agent-missing.jsonl')), none);
+  fs.mkdirSync(path.join(dir, 'agent-folder.meta.json'));
+  assert.equal(await agentMeta(path.join(dir, 'agent-folder.jsonl')), none, 'a folder');
+  execFileSync('mkfifo', [path.join(dir, 'agent-fifo.meta.json')]);
+  assert.equal(await agentMeta(path.join(dir, 'agent-fifo.jsonl')), none, 'a FIFO with no writer');
+});
+
+Meta('fileRoles: each file of a dir gets that dir\'s machine and its meta; unknown paths are null', async () => {
+  const laptop = path.join(root, 'laptop', 'projects');
+  put(path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-x.meta.json'), JSON.stringify({ agentType: 'Plan', description: 'plan it' }));
+  const roles = fileRoles([projects, laptop], [null, 'laptop']);
+  assert.equal(await roles.of(at('-home-me-p', 's.jsonl')), { project: '-home-me-p', session: 's', agentId: null, agentType: null, agentDescription: null, machine: null });
+  assert.equal(await roles.of(path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-x.jsonl')), {
+    project: '-home-me-lap', session: 'sess', agentId: 'x', agentType: 'Plan', agentDescription: 'plan it', machine: 'laptop',
+  });
+  assert.is(await roles.of(path.join(root, 'nowhere', 'p', 's.jsonl')), null);
+  // Found once per path: a meta file written later is read only after forget().
+  const late = path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-late.jsonl');
+  assert.is((await roles.of(late))?.agentType, null);
+  put(late.replace(/\.jsonl$/, '.meta.json'), JSON.stringify({ agentType: 'Explore' }));
+  assert.is((await roles.of(late))?.agentType, null, 'remembered');
+  roles.forget(late);
+  assert.is((await roles.of(late))?.agentType, 'Explore');
+});
+
+const Listing = suite('the start-up listing');
+
+Listing('breadth-first by name, with sizes and mtimes; hidden, non-transcript and missing paths left out', async () => {
+  const base = path.join(root, 'listing', 'projects');
+  const b = put(path.join(base, '-b', 's2.jsonl'), 'x\n'.repeat(5));
+  const a = put(path.join(base, '-a', 's1.jsonl'), 'x\n');
+  const sub = put(path.join(base, '-a', 's1', 'subagents', 'agent-1.jsonl'), 'xyz\n');
+  put(path.join(base, '-a', 'journal.jsonl'));
+  put(path.join(base, '-a', '.s1.jsonl.tmp'));
+  put(path.join(base, '-a', '.hidden.jsonl'));
+  put(path.join(base, '-a', 'notes.txt'));
+  put(path.join(base, '.stversions', '-a', 's1.jsonl'), 'an old version\n');
+  put(path.join(base, '-a', '.sync', 'kept.jsonl'));
+  const found = await listTranscripts([base, path.join(root, 'no-such-dir')]);
+  assert.equal(found.map((f) => f.path), [a, b, sub], 'the top level by name, then the next level');
+  for (const f of found) {
+    const st = fs.statSync(f.path);
+    assert.equal([f.size, f.mtimeMs], [st.size, st.mtimeMs], f.path);
+  }
+  assert.equal(await listTranscripts([path.join(root, 'no-such-dir')]), []);
+});
+
+Listing('links: each real folder and file once, under the first path that reaches it; loops end; broken links are skipped', async () => {
+  const base = path.join(root, 'links', 'projects');
+  const outside = path.join(root, 'links', 'synced', '-c');
+  const real = put(path.join(outside, 's3.jsonl'));
+  const own = put(path.join(base, '-a', 's1.jsonl'));
+  fs.symlinkSync(outside, path.join(base, '-c'));
+  fs.symlinkSync(outside, path.join(base, '-d')); // a second link to the same folder
+  fs.symlinkSync(base, path.join(base, '-a', 'loop')); // a cycle back to projects/
+  fs.symlinkSync(own, path.join(base, '-a', 'zz-s1.jsonl')); // a second name (later by name) of a file already listed
+  fs.symlinkSync(path.join(root, 'links', 'gone.jsonl'), path.join(base, '-a', 'broken.jsonl'));
+  fs.symlinkSync('self.jsonl', path.join(base, '-a', 'self.jsonl')); // a link to itself cannot be read: listed, so ingest counts it
+  const paths = new TranscriptPaths();
+  const found = await paths.list([base]);
+  assert.equal(found.map((f) => path.relative(base, f.path)), ['-a/s1.jsonl', '-a/self.jsonl', '-c/s3.jsonl']);
+  assert.equal(found.find((f) => f.path.endsWith('self.jsonl')), { path: path.join(base, '-a', 'self.jsonl'), size: 0, mtimeMs: 0 });
+  assert.ok(paths.linked.has(fs.realpathSync(outside)), 'the real folder behind the link is watched');
+  // The watcher reports real paths; they map back to the listed ones.
+  assert.is(paths.canonical(real), path.join(base, '-c', 's3.jsonl'));
+  assert.is(paths.canonical(path.join(base, '-d', 's3.jsonl')), path.join(base, '-c', 's3.jsonl'));
+  const fresh = put(path.join(outside, 's4.jsonl'));
+  assert.is(paths.canonical(fresh), path.join(base, '-c', 's4.jsonl'), 'a new file in a linked folder');
+  assert.equal((await paths.list([base])).map((f) => path.relative(base, f.path)), ['-a/s1.jsonl', '-a/self.jsonl', '-c/s3.jsonl', '-c/s4.jsonl'], 'a later listing agrees');
+});
+
+Roles.run();
+Meta.run();
+Listing.run();

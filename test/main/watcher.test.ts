@@ -1,0 +1,143 @@
+// The watcher (chokidar) on real folders while real files are written, appended and removed: transcripts are
+// reported, other names are not (non-.jsonl, journals, hidden files and sync tools' hidden folders); a projects folder
+// that does not exist yet is picked up when it appears; folders reached through links are watched once added; close()
+// stops the reports. Files written before a test's sentinel transcript must have been reported (or not) by the time
+// the sentinel is.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { watchProjects, type Watcher } from '../../src/main/watcher.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+
+interface Watching {
+  watcher: Watcher;
+  changed: string[];
+  removed: string[];
+  logs: string[];
+}
+
+async function watch(dirs: string[]): Promise<Watching> {
+  const w: Omit<Watching, 'watcher'> = { changed: [], removed: [], logs: [] };
+  const watcher = watchProjects(dirs, { changed: (p) => w.changed.push(p), removed: (p) => w.removed.push(p) }, (m) => w.logs.push(m));
+  await watcher.ready;
+  return { watcher, ...w };
+}
+
+function put(file: string, text = '{}\n'): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** Writes a transcript and waits until it is reported: what was written before it has been seen by then. */
+async function sentinel(w: Watching, file: string): Promise<void> {
+  put(file);
+  await waitFor(() => w.changed.includes(file), `the sentinel ${path.basename(file)}`, 10_000);
+  await sleep(200); // events of other files are not ordered with it to the millisecond
+}
+
+const Watch = suite('watcher');
+
+Watch('new, appended and removed transcripts are reported; other names are not', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-');
+  const projects = path.join(dir, 'projects');
+  const existing = put(path.join(projects, '-a', 's1.jsonl'));
+  const w = await watch([projects]);
+  try {
+    assert.equal(w.changed, [], 'files present at the start are the start-up scan\'s, not the watcher\'s');
+    fs.appendFileSync(existing, '{"more":1}\n');
+    await waitFor(() => w.changed.includes(existing), 'the append', 10_000);
+
+    const created = put(path.join(projects, '-b', 's2.jsonl'));
+    const subagent = put(path.join(projects, '-b', 's2', 'subagents', 'agent-x.jsonl'));
+    await waitFor(() => w.changed.includes(created) && w.changed.includes(subagent), 'a new project folder, a new subagent folder', 10_000);
+
+    const ignored = [
+      path.join(projects, '-a', 'notes.txt'),
+      path.join(projects, '-a', 'agent-x.meta.json'),
+      path.join(projects, '-a', 'journal.jsonl'),
+      path.join(projects, '-a', '.s1.jsonl.tmp'),
+      path.join(projects, '-a', '.s3.jsonl'),
+      path.join(projects, '.stversions', '-a', 's1.jsonl'),
+      path.join(projects, '-a', '.sync', 'copy.jsonl'),
+    ];
+    for (const f of ignored) put(f);
+    await sentinel(w, path.join(projects, '-a', 'sentinel-1.jsonl'));
+    assert.equal(w.changed.filter((p) => ignored.includes(p)), [], 'no other name reported');
+
+    fs.rmSync(created);
+    await waitFor(() => w.removed.includes(created), 'the removal', 10_000);
+    fs.rmSync(path.join(projects, '-a', 'notes.txt'));
+    await sentinel(w, path.join(projects, '-a', 'sentinel-2.jsonl'));
+    assert.equal(w.removed, [created], 'only the transcript\'s removal');
+    assert.equal(w.logs, []);
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('a projects folder that does not exist yet is watched from its parent', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-late-');
+  const config = path.join(dir, 'config');
+  fs.mkdirSync(config);
+  const w = await watch([path.join(config, 'projects')]);
+  try {
+    const first = path.join(config, 'projects', '-a', 'first.jsonl');
+    put(first);
+    await waitFor(() => w.changed.includes(first), 'the first session of a new config dir', 10_000);
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('links are not followed: a linked folder is watched at its real path once added; a linked projects folder at its target', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-links-');
+  const projects = path.join(dir, 'projects');
+  const outside = path.join(dir, 'synced', '-c');
+  fs.mkdirSync(outside, { recursive: true });
+  fs.mkdirSync(path.join(projects, '-a'), { recursive: true });
+  fs.symlinkSync(outside, path.join(projects, '-c'));
+  const linkedProjects = path.join(dir, 'linked-projects');
+  fs.symlinkSync(projects, linkedProjects);
+  const w = await watch([linkedProjects]);
+  try {
+    const beyond = put(path.join(outside, 's1.jsonl'));
+    await sentinel(w, path.join(projects, '-a', 'sentinel-1.jsonl'));
+    assert.not.ok(w.changed.includes(beyond) || w.changed.includes(path.join(projects, '-c', 's1.jsonl')), 'the link is not followed');
+    assert.ok(w.changed.includes(path.join(fs.realpathSync(projects), '-a', 'sentinel-1.jsonl')), 'reported at the real path');
+
+    w.watcher.add([fs.realpathSync(outside)]);
+    const later = path.join(outside, 's2.jsonl');
+    await waitFor(async () => {
+      // chokidar reports nothing until its walk of the added folder is done: append until it does.
+      fs.appendFileSync(later, '{}\n');
+      await sleep(100);
+      return w.changed.includes(fs.realpathSync(later));
+    }, 'a file of the added folder', 10_000);
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('close() stops the reports', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-close-');
+  const projects = path.join(dir, 'projects');
+  const file = put(path.join(projects, '-a', 's1.jsonl'));
+  const w = await watch([projects]);
+  try {
+    await w.watcher.close();
+    fs.appendFileSync(file, '{}\n');
+    put(path.join(projects, '-a', 's2.jsonl'));
+    await sleep(500);
+    assert.equal(w.changed, []);
+  } finally {
+    cleanup();
+  }
+});
+
+Watch.run();
