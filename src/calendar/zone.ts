@@ -61,9 +61,12 @@ export const localHourCeil = (zone: Zone, ms: number): number => Math.ceil((ms +
  * as far after the gap's start as it was asked after it (a skipped midnight becomes the first instant of the day).
  */
 export function instantOf(zone: Zone, wall: number): number {
-  // Offsets a day either side: a zone changes offset at most once in two days.
-  const early = wall - zone.offsetAt(wall - DAY_MS);
-  const late = wall - zone.offsetAt(wall + DAY_MS);
+  // Offsets a day either side: a zone changes offset at most once in two days, and mostly not at all.
+  const before = zone.offsetAt(wall - DAY_MS);
+  const after = zone.offsetAt(wall + DAY_MS);
+  if (before === after) return wall - before;
+  const early = wall - before;
+  const late = wall - after;
   const fits = (t: number): boolean => t + zone.offsetAt(t) === wall;
   if (fits(early) && fits(late)) return Math.min(early, late);
   if (fits(early)) return early;

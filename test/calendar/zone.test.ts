@@ -43,6 +43,21 @@ Days('keys, dates, weekdays, weeks and months, across year ends and leap days', 
   for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-01', '2024-1-01', '24-01-01', '2024-01-01T00']) assert.is(parseDayKey(bad), null, bad);
 });
 
+Days('day numbers and dates agree with Date.UTC for every day from 1600 to 2400', () => {
+  const first = Date.UTC(1600, 0, 1) / 86_400_000;
+  const last = Date.UTC(2400, 0, 1) / 86_400_000;
+  for (let d = first; d <= last; d++) {
+    const t = new Date(d * 86_400_000);
+    const want = { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+    const got = dateOfDay(d);
+    if (got.y !== want.y || got.m !== want.m || got.d !== want.d) assert.equal(got, want, `day ${d}`);
+    if (dayFromDate(want.y, want.m, want.d) !== d) assert.is(dayFromDate(want.y, want.m, want.d), d, `date ${t.toISOString()}`);
+    if (dayKey(d) !== t.toISOString().slice(0, 10)) assert.is(dayKey(d), t.toISOString().slice(0, 10));
+  }
+  assert.is(dayKey(dayFromDate(2024, -1, 1)), '2023-11-01', 'months before January roll back');
+  assert.is(dayKey(dayFromDate(2024, 1, -30)), '2023-12-01');
+});
+
 Days.run();
 
 const Zones = suite('zones');
