@@ -50,6 +50,14 @@ export function resolveRange(sel: RangeSel, now: number, zone: Zone): RangeWindo
   }
 }
 
+/** The dates a selection covers, to pre-fill date inputs: a custom range as asked, all time today, else its window's. */
+export function selectionDays(sel: RangeSel, now: number, zone: Zone): { from: string; to: string } {
+  if (sel.kind === 'custom') return { from: sel.from, to: sel.to };
+  if (sel.kind === 'all') return { from: dayKey(dayOf(zone, now)), to: dayKey(dayOf(zone, now)) };
+  const { from, to } = resolveRange(sel, now, zone);
+  return { from, to };
+}
+
 /** Whole local days, both ends included. */
 function daysWindow(zone: Zone, span: DaySpan, kind: RangeKind): RangeWindow {
   const fromMs = dayStartMs(zone, span.from);

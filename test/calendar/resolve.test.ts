@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { dayKey, parseDayKey } from '../../src/calendar/days.ts';
 import { lastDays, lastMonth, previousPeriod, thisMonth, thisWeek, type DaySpan } from '../../src/calendar/periods.ts';
 import { MAX_RANGE_DAYS, type RangeSel } from '../../src/calendar/range.ts';
-import { exactHours, firstWholeDay, rangeSpan, resolveRange, todaySpan } from '../../src/calendar/resolve.ts';
+import { exactHours, firstWholeDay, rangeSpan, resolveRange, selectionDays, todaySpan } from '../../src/calendar/resolve.ts';
 import { ianaZone } from '../../src/calendar/zone.ts';
 
 const H = 3_600_000;
@@ -85,6 +85,17 @@ Resolve('24h, all time, the day limit, custom days after today', () => {
   assert.is(resolveRange({ kind: 'days', days: MAX_RANGE_DAYS }, now, NY).days, MAX_RANGE_DAYS);
   assert.equal(window({ kind: 'custom', from: '2024-03-09', to: '2030-01-01' }, now), { from: '2024-03-09', to: '2024-03-10', hours: 47, bucket: 'day', kind: 'custom', days: 2 });
   assert.equal(window({ kind: 'custom', from: '2031-01-01', to: '2030-01-01' }, now).from, '2024-03-10');
+});
+
+Resolve('the dates a selection covers (the pre-fill of the custom inputs), in the zone of the page', () => {
+  const now = utc('2024-12-31T10:20:00'); // Tuesday; already 2025-01-01 in Chatham
+  assert.equal(selectionDays({ kind: 'days', days: 7 }, now, NY), { from: '2024-12-25', to: '2024-12-31' });
+  assert.equal(selectionDays({ kind: 'days', days: 7 }, now, CHATHAM), { from: '2024-12-26', to: '2025-01-01' });
+  assert.equal(selectionDays({ kind: 'week' }, now, NY), { from: '2024-12-30', to: '2024-12-31' });
+  assert.equal(selectionDays({ kind: 'lastmonth' }, now, CHATHAM), { from: '2024-12-01', to: '2024-12-31' });
+  assert.equal(selectionDays({ kind: '24h' }, now, KATHMANDU), { from: '2024-12-30', to: '2024-12-31' });
+  assert.equal(selectionDays({ kind: 'all' }, now, CHATHAM), { from: '2025-01-01', to: '2025-01-01' });
+  assert.equal(selectionDays({ kind: 'custom', from: '2030-01-01', to: '2030-02-01' }, now, NY), { from: '2030-01-01', to: '2030-02-01' }, 'as asked');
 });
 
 Resolve.run();

@@ -1,22 +1,13 @@
 import { LitElement, html } from 'lit';
 import { RANGE_PRESETS, customRange, rangeLabel, sameRange } from '../state.ts';
 import { dayKey } from '../../../src/calendar/days.ts';
-import { resolveRange } from '../../../src/calendar/resolve.ts';
+import { selectionDays } from '../../../src/calendar/resolve.ts';
 import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDayRange } from '../format.ts';
 import { icons } from './icons.ts';
 import { placePopover } from './popover.ts';
 
-/** Today in the browser's zone, 'YYYY-MM-DD'. */
-const today = (): string => dayKey(dayOf(systemZone, Date.now()));
-
-/** The days a range covers, for pre-filling the custom inputs (all time: today). */
-function spanOf(range: RangeSel): { from: string; to: string } {
-  if (range.kind === 'custom') return { from: range.from, to: range.to };
-  if (range.kind === 'all') return { from: today(), to: today() };
-  return resolveRange(range, Date.now(), systemZone);
-}
 
 /**
  * Range presets as a segmented control plus a "Custom" popover with from/to calendar inputs.
@@ -53,13 +44,13 @@ export class CostRangePicker extends LitElement {
   private onToggle(e: ToggleEvent): void {
     if (e.newState !== 'open') return;
     this._error = '';
-    const span = spanOf(this.range);
+    const span = selectionDays(this.range, Date.now(), systemZone);
     const from = this.querySelector<HTMLInputElement>('#range-from');
     const to = this.querySelector<HTMLInputElement>('#range-to');
     if (from && to) {
       from.value = span.from;
       to.value = span.to;
-      from.max = to.max = today();
+      from.max = to.max = dayKey(dayOf(systemZone, Date.now()));
     }
     placePopover(this.panel, this.querySelector('#range-custom-btn'));
     from?.focus();
