@@ -7,8 +7,6 @@ import { rangeFromQuery, RangeSyntaxError, type RangeSel } from '../calendar/ran
 import { resolveRange } from '../calendar/resolve.ts';
 import { systemZone } from '../calendar/zone.ts';
 
-export { MAX_RANGE_DAYS } from '../calendar/range.ts';
-
 export type Query = Record<string, string | string[] | undefined>;
 
 const PROJECT_RE = /^[A-Za-z0-9._-]+$/;
