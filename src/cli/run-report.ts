@@ -1,6 +1,8 @@
 // `cost-dashboard daily | weekly | monthly | session | blocks`: the index brought up to date (when this
 // process gets the writer lock; a running server keeps it fresh otherwise), then one report.
-import { parseRange, localDate } from '../http/params.ts';
+import { parseRange } from '../http/params.ts';
+import { dayKey } from '../calendar/days.ts';
+import { dayOf, systemZone } from '../calendar/zone.ts';
 import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
@@ -14,7 +16,7 @@ import { markUpdated } from './update.ts';
 /** The local days asked for (inclusive); all time without --since/--until. */
 function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
   if (!args.since && !args.until) return parseRange({}, 'all', now);
-  return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? localDate(now) }, 'all', now);
+  return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? dayKey(dayOf(systemZone, now)) }, 'all', now);
 }
 
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {

@@ -1,5 +1,7 @@
 // Every error a route can answer with. Routes throw these; the server's one error sink turns
 // `status` + `message` into the JSON body `{error}` (texts from the spec and decisions.md).
+import { INVALID_RANGE } from '../calendar/range.ts';
+
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
@@ -8,7 +10,7 @@ export class HttpError extends Error {
 }
 
 export const Errors = {
-  badRange: () => new HttpError(400, 'Invalid date range'),
+  badRange: () => new HttpError(400, INVALID_RANGE),
   badProject: () => new HttpError(400, 'Invalid project'),
   badRepository: () => new HttpError(400, 'Invalid repository'),
   badMachine: () => new HttpError(400, 'Invalid machine'),

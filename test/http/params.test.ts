@@ -4,7 +4,8 @@ process.env.TZ = 'America/New_York';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HttpError } from '../../src/http/errors.ts';
-import { MAX_RANGE_DAYS, parseProject, parseRange, rangeKey } from '../../src/http/params.ts';
+import { MAX_RANGE_DAYS } from '../../src/calendar/range.ts';
+import { parseProject, parseRange, rangeKey } from '../../src/http/params.ts';
 
 const H = 3_600_000;
 const NY = 'America/New_York';

@@ -1,5 +1,7 @@
 // Long ranges drawn by week or month (hundreds of one-pixel day bars are unreadable): pure, tested in Node.
 import type { SeriesPoint } from '../../src/shared/api-types.ts';
+import { dayKey, monthStart, parseDayKey, weekStart } from '../../src/calendar/days.ts';
+import { dayStartMs, systemZone } from '../../src/calendar/zone.ts';
 
 export type SeriesUnit = 'hour' | 'day' | 'week' | 'month';
 
@@ -8,35 +10,22 @@ export const WEEKS_AFTER_DAYS = 90;
 /** ... and by calendar month beyond two years. */
 export const MONTHS_AFTER_DAYS = 731;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const dayKey = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-
-function localDate(key: string): Date {
-  const [y, m, d] = key.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d);
-}
+/** The day number of a day series key ('YYYY-MM-DD', the server's). */
+const dayOfKey = (key: string): number => parseDayKey(key.slice(0, 10)) ?? Number.NaN;
 
 /** The unit a series of `bucket` points is drawn in, and its points summed into that unit (cost and byModel). */
 export function bucketSeries(points: readonly SeriesPoint[], bucket: 'hour' | 'day'): { unit: SeriesUnit; points: SeriesPoint[] } {
   if (bucket !== 'day' || points.length < 2) return { unit: bucket, points: [...points] };
-  const days = Math.round((localDate(points.at(-1)!.key).getTime() - localDate(points[0]!.key).getTime()) / 86_400_000) + 1;
+  const days = dayOfKey(points.at(-1)!.key) - dayOfKey(points[0]!.key) + 1;
   if (days <= WEEKS_AFTER_DAYS) return { unit: 'day', points: [...points] };
   const unit = days > MONTHS_AFTER_DAYS ? 'month' : 'week';
   const out: SeriesPoint[] = [];
   for (const p of points) {
-    const d = localDate(p.key);
-    let key: string;
-    let start: Date;
-    if (unit === 'month') {
-      key = p.key.slice(0, 7);
-      start = new Date(d.getFullYear(), d.getMonth(), 1);
-    } else {
-      start = new Date(d.getFullYear(), d.getMonth(), d.getDate() - ((d.getDay() + 6) % 7));
-      key = dayKey(start);
-    }
+    const first = unit === 'month' ? monthStart(dayOfKey(p.key)) : weekStart(dayOfKey(p.key));
+    const key = unit === 'month' ? p.key.slice(0, 7) : dayKey(first);
     let b = out.at(-1);
     if (!b || b.key !== key) {
-      b = { key, start: start.getTime(), cost: 0, byModel: {} };
+      b = { key, start: dayStartMs(systemZone, first), cost: 0, byModel: {} };
       out.push(b);
     }
     b.cost += p.cost;

@@ -3,16 +3,10 @@
 // sessionStorage cost:nav. API payloads are never stored (api.ts keeps them in memory).
 import { MACHINE_RE } from '../../src/shared/machine-label.ts';
 
-/** Calendar periods the server resolves in its TZ: this week (from Monday) and month so far, last month, all time. */
-export type PeriodKind = 'week' | 'month' | 'lastmonth' | 'all';
-const PERIODS: readonly string[] = ['week', 'month', 'lastmonth', 'all'] satisfies PeriodKind[];
+// The range's syntax and calendar are src/calendar's, shared with the server.
+import { customRange, parseRangeString, rangeToString, type RangeSel } from '../../src/calendar/range.ts';
 
-export type RangeSel =
-  | { kind: 'today' }
-  | { kind: '24h' }
-  | { kind: PeriodKind }
-  | { kind: 'days'; days: number }
-  | { kind: 'custom'; from: string; to: string };
+export { customRange, rangeParams, type RangeSel } from '../../src/calendar/range.ts';
 
 export type View = 'overview' | 'insights' | 'project' | 'detail' | 'repository';
 export type TopView = 'overview' | 'insights';
@@ -58,66 +52,10 @@ export const KEYS = {
 
 /** The server's pattern for encoded project folder names; session ids use the same safe set. */
 const ID_RE = /^[A-Za-z0-9._-]+$/;
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 const VIEWS: readonly View[] = ['overview', 'insights', 'project', 'detail', 'repository'];
 
 export function isId(s: unknown): s is string {
   return typeof s === 'string' && s.length > 0 && s.length <= 512 && ID_RE.test(s);
-}
-
-function isDay(s: unknown): s is string {
-  if (typeof s !== 'string' || !DAY_RE.test(s)) return false;
-  const [y, m, d] = s.split('-').map(Number) as [number, number, number];
-  const t = new Date(y, m - 1, d);
-  return t.getFullYear() === y && t.getMonth() === m - 1 && t.getDate() === d;
-}
-
-/** Local calendar day of `d` as 'YYYY-MM-DD'. */
-export function localDay(d: Date = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-}
-
-/** The query the server expects for a range (spec: `range=today|24h|N`, or `from`+`to`). */
-export function rangeParams(range: RangeSel): Record<string, string> {
-  switch (range.kind) {
-    case 'today':
-      return { range: 'today' };
-    case '24h':
-      return { range: '24h' };
-    case 'days':
-      return { range: String(range.days) };
-    case 'custom':
-      return { from: range.from, to: range.to };
-    default:
-      return { range: range.kind };
-  }
-}
-
-/** Compact text form used in the URL and in cost:range: 'today', '24h', '7', '2025-01-01..2025-01-31'. */
-export function rangeToString(range: RangeSel): string {
-  return range.kind === 'custom' ? `${range.from}..${range.to}` : (rangeParams(range).range as string);
-}
-
-/** Inverse of rangeToString; null for anything malformed. A custom range comes back ordered (from <= to). */
-export function parseRange(s: string | null | undefined): RangeSel | null {
-  if (!s) return null;
-  if (s === 'today') return { kind: 'today' };
-  if (s === '24h') return { kind: '24h' };
-  if (PERIODS.includes(s)) return { kind: s as PeriodKind };
-  if (/^\d{1,4}$/.test(s)) {
-    const days = Number(s);
-    return days >= 1 && days <= 3660 ? { kind: 'days', days } : null;
-  }
-  const m = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(s);
-  if (m) return customRange(m[1] as string, m[2] as string);
-  return null;
-}
-
-/** A custom range from two calendar days, swapped into order; null when either is not a real date. */
-export function customRange(a: string, b: string): RangeSel | null {
-  if (!isDay(a) || !isDay(b)) return null;
-  return a <= b ? { kind: 'custom', from: a, to: b } : { kind: 'custom', from: b, to: a };
 }
 
 export function sameRange(a: RangeSel, b: RangeSel): boolean {
@@ -251,7 +189,7 @@ export function fromUrl(search: string): { nav: Nav | null; range: RangeSel | nu
     : null;
   const from = q.get('from');
   const to = q.get('to');
-  const range = from && to ? customRange(from, to) : parseRange(q.get('range'));
+  const range = from && to ? customRange(from, to) : parseRangeString(q.get('range'));
   return { nav, range };
 }
 
@@ -293,6 +231,6 @@ export function initialState(search: string = location.search): { nav: Nav; rang
     url.nav ??
     loadNavSession() ??
     normalizeNav({ view: lastView === 'insights' ? 'insights' : 'overview' });
-  const range = url.range ?? parseRange(readStore(KEYS.range)) ?? DEFAULT_RANGE;
+  const range = url.range ?? parseRangeString(readStore(KEYS.range)) ?? DEFAULT_RANGE;
   return { nav, range, scope: loadScope() };
 }

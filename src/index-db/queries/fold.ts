@@ -1,8 +1,11 @@
 // Pure folds of rollup rows into the API shapes shared by several query families.
-import type { ModelCost, ProjectRow, RangeInfo, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
+import type { ModelCost, ProjectRow, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
 import { ROLL_COL, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
-import { addDays, dayKey, HOUR_MS, hourKey, iso, startOfDay } from '../time.ts';
-import { dayAligned, type Slice } from './slice.ts';
+import { iso } from '../time.ts';
+import { dayKey, HOUR_MS, hourKey } from '../../calendar/days.ts';
+import { dayOf, dayStartMs, localHourOf } from '../../calendar/zone.ts';
+import type { Slice } from './slice.ts';
+import type { SpannedScope } from './spans.ts';
 
 export function emptyTotals(): Totals {
   return { cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
@@ -57,25 +60,27 @@ export function costByModel(rows: RollRow[], models: Map<number, ModelInfo>): Mo
 }
 
 /** Where the series of a range starts: the range start, or for 'all' the first day with data (else today). */
-export function seriesStart(range: RangeInfo, firstHour: number | null): number {
+export function seriesStart({ range, zone }: SpannedScope, firstHour: number | null): number {
   if (range.kind !== 'all') return range.fromMs;
-  return Math.max(range.fromMs, startOfDay(firstHour === null ? range.toMs - 1 : firstHour * HOUR_MS));
+  return Math.max(range.fromMs, dayStartMs(zone, dayOf(zone, firstHour === null ? range.toMs - 1 : firstHour * HOUR_MS)));
 }
 
 /** Every bucket of [startMs, range.toMs), zero buckets included, with cost per visible model. */
-export function costSeries(slice: Slice, range: RangeInfo, startMs: number, models: Map<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
+export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, startMs: number, models: Map<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
   const points: SeriesPoint[] = [];
   const index = new Map<string, SeriesPoint>();
   if (range.bucket === 'hour') {
     // Local hours of whole days (in a :30 zone they start at :30 UTC); UTC hours of a rolling range.
     // A local hour that DST repeats is one bucket.
-    const first = dayAligned(range) ? startMs : Math.ceil(startMs / HOUR_MS) * HOUR_MS;
+    const first = span.days ? startMs : Math.ceil(startMs / HOUR_MS) * HOUR_MS;
     for (let t = first; t < range.toMs; t += HOUR_MS) {
-      const key = hourKey(t);
+      const key = hourKey(localHourOf(zone, t));
       if (points.at(-1)?.key !== key) points.push({ key, start: t, cost: 0, byModel: {} });
     }
   } else {
-    for (let d = startOfDay(startMs); d < range.toMs; d = addDays(d, 1)) points.push({ key: dayKey(d), start: d, cost: 0, byModel: {} });
+    for (let d = dayOf(zone, startMs), start = dayStartMs(zone, d); start < range.toMs; start = dayStartMs(zone, ++d)) {
+      points.push({ key: dayKey(d), start, cost: 0, byModel: {} });
+    }
   }
   for (const p of points) if (!index.has(p.key)) index.set(p.key, p);
   let lastUnit = Number.NaN;

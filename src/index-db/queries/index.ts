@@ -11,6 +11,7 @@ import { projects } from './projects.ts';
 import { Reader } from './reader.ts';
 import { createRepository } from './repository.ts';
 import { createSession } from './session.ts';
+import { withSpans } from './spans.ts';
 
 /** The name of the unlabelled dirs' machine when the caller gives none. */
 const LOCAL = 'local';
@@ -18,16 +19,20 @@ const LOCAL = 'local';
 /** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
 export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
   const reader = new Reader(db);
+  const projectSessions = createProjectSessions(db, reader, syncTimeZone);
+  const session = createSession(db);
+  const repository = createRepository(db, reader, syncTimeZone);
+  // Each ranged query gets its range's spans, resolved here once per call.
   return {
     metrics: createMetrics(db, reader, syncTimeZone),
-    overview: (scope, machine = LOCAL) => overview(reader, syncTimeZone, scope, machine),
-    insights: (scope) => insights(reader, syncTimeZone, prices(), scope),
+    overview: (scope, machine = LOCAL) => overview(reader, syncTimeZone, withSpans(scope), machine),
+    insights: (scope) => insights(reader, syncTimeZone, prices(), withSpans(scope)),
     monthly: createMonthly(db, reader, syncTimeZone),
-    projects: (scope) => projects(reader, syncTimeZone, scope),
-    projectSessions: createProjectSessions(db, reader, syncTimeZone),
-    session: createSession(db),
+    projects: (scope) => projects(reader, syncTimeZone, withSpans(scope)),
+    projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
+    session: (id, scope) => session(id, withSpans(scope)),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
-    repository: createRepository(db, reader, syncTimeZone),
+    repository: (id, scope) => repository(id, withSpans(scope)),
   };
 }

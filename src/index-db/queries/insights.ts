@@ -3,25 +3,28 @@
 // overlapping the range, computed over the whole history, and the active block whatever the range.
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Insights } from '../../shared/api-types.ts';
-import type { InsightsData, QueryScope } from '../types.ts';
-import { addDays, dayKey, dayNumber, startOfDay, startOfWeek, weekStartDay } from '../time.ts';
+import type { InsightsData } from '../types.ts';
+import { dayKey, weekday, weekStart } from '../../calendar/days.ts';
+import { firstWholeDay } from '../../calendar/resolve.ts';
+import { dayOf, dayStartMs, type Zone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { ROLL_COL, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
+import type { SpannedScope } from './spans.ts';
 
 const TOP_TOOLS = 15;
 
 /** Blocks listed in an answer (most recent first). */
 export const MAX_BLOCKS = 100;
 
-export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope): InsightsData {
-  const { range, now } = scope;
+export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: SpannedScope): InsightsData {
+  const { range, now, zone } = scope;
   const pid = resolveScope(reader.projects(), scope);
-  const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
+  const slice = pid === undefined ? emptySlice : sliceOf(reader, scope.span, range.bucket, zone, pid, syncTimeZone);
   const models = reader.models();
-  const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
+  const start = seriesStart(scope, pid === undefined ? null : reader.firstHour(pid));
   const totals = totalsOf(slice.groups);
   const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now);
   // The active block is the one of now, also when the range ends before now.
@@ -30,7 +33,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
   const blocks = allBlocks.slice(0, MAX_BLOCKS);
-  const runRate = wholeDayRate(localHours, start, Math.min(range.toMs, now));
+  const runRate = wholeDayRate(zone, localHours, start, Math.min(range.toMs, now));
 
   let cache1h = 0;
   let mainCost = 0;
@@ -57,7 +60,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     topTools: pid === undefined ? [] : reader.topTools(slice.span, pid, TOP_TOOLS),
     heatmap: heatmap(localHours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
-    weeklyCost: weeklyCost(localHours, start, range.toMs),
+    weeklyCost: weeklyCost(zone, localHours, start, range.toMs),
   };
 }
 
@@ -101,9 +104,9 @@ function costComposition(rows: RollRow[], models: Map<number, ModelInfo>, prices
  * Average cost per day over the whole local days of [startMs, endMs) that have ended (today's part of a day would make
  * a 24-minute day count as one), x 30. No whole day yet: days 0, and the dashboard says it cannot project.
  */
-function wholeDayRate(hours: [number, number][], startMs: number, endMs: number): Insights['runRate'] {
-  const first = dayNumber(startOfDay(startMs) === startMs ? startMs : addDays(startMs, 1));
-  const end = dayNumber(startOfDay(endMs));
+function wholeDayRate(zone: Zone, hours: [number, number][], startMs: number, endMs: number): Insights['runRate'] {
+  const first = firstWholeDay(zone, startMs);
+  const end = dayOf(zone, endMs);
   const days = Math.max(0, end - first);
   let cost = 0;
   for (const [lhour, c] of hours) {
@@ -119,17 +122,17 @@ function heatmap(hours: [number, number][]): number[][] {
   const grid = Array.from({ length: 7 }, () => new Array<number>(24).fill(0));
   for (const [lhour, cost] of hours) {
     const day = Math.floor(lhour / 24);
-    grid[(day + 3) % 7]![lhour - day * 24]! += cost; // day 0 (1970-01-01) was a Thursday
+    grid[weekday(day)]![lhour - day * 24]! += cost;
   }
   return grid;
 }
 
 /** Every local week (Monday start) touching [startMs, toMs), zero weeks included, from the cost per local hour number (in order). */
-function weeklyCost(hours: [number, number][], startMs: number, toMs: number): Insights['weeklyCost'] {
+function weeklyCost(zone: Zone, hours: [number, number][], startMs: number, toMs: number): Insights['weeklyCost'] {
   const weeks = new Map<number, { weekStart: string; cost: number }>();
-  for (let w = startOfWeek(startMs); w < toMs; w = addDays(w, 7)) weeks.set(dayNumber(w), { weekStart: dayKey(w), cost: 0 });
+  for (let w = weekStart(dayOf(zone, startMs)); dayStartMs(zone, w) < toMs; w += 7) weeks.set(w, { weekStart: dayKey(w), cost: 0 });
   for (const [lhour, cost] of hours) {
-    const week = weeks.get(weekStartDay(Math.floor(lhour / 24)));
+    const week = weeks.get(weekStart(Math.floor(lhour / 24)));
     if (week) week.cost += cost;
   }
   return [...weeks.values()];

@@ -5,7 +5,8 @@ import type { MetricsSnapshot } from '../types.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { type Reader } from './reader.ts';
 import type Database from 'better-sqlite3';
-import { addDays, dayNumber, startOfDay } from '../time.ts';
+import { todaySpan } from '../../calendar/resolve.ts';
+import { systemZone } from '../../calendar/zone.ts';
 
 type SumRow = [project: number, model: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
@@ -29,12 +30,12 @@ export function createMetrics(db: Database.Database, reader: Reader, syncTimeZon
       if (!model || model.hidden || !project) continue;
       series.push({ machine: project.machine, project: project.id, projectName: project.name, model: model.name, messages, input, output, cacheCreate, cacheRead, cost });
     }
-    const dayStart = startOfDay(now);
+    const today = todaySpan(now, systemZone).days;
     const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;
     const last = lastEntry.get() as number | null;
     return {
       series,
-      todayCost: dayCost.get(dayNumber(dayStart), dayNumber(addDays(dayStart, 1))) as number,
+      todayCost: dayCost.get(today.from, today.to) as number,
       blockCost: block?.cost ?? 0,
       blockRemainingSeconds: block ? Math.max(0, (Date.parse(block.end) - now) / 1000) : 0,
       lastEntrySeconds: last === null ? null : last / 1000,

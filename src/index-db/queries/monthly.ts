@@ -1,7 +1,7 @@
 // GET /api/monthly: cost, tokens and the top model of every local calendar month of the history, from the local-day
 // rollup (days x models: a few thousand rows a year), so the whole history costs milliseconds.
 import type Database from 'better-sqlite3';
-import { dayNumberKey } from '../time.ts';
+import { dayKey } from '../../calendar/days.ts';
 import type { MonthlyData, QueryScope } from '../types.ts';
 import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
@@ -21,7 +21,7 @@ export function createMonthly(db: Database.Database, reader: Reader, syncTimeZon
     const models = reader.models();
     const months = new Map<string, { cost: number; totalTokens: number; messages: number; byModel: Map<string, number> }>();
     for (const [day, modelId, cost, tokens, messages] of rows) {
-      const key = dayNumberKey(day).slice(0, 7);
+      const key = dayKey(day).slice(0, 7);
       const m = months.get(key) ?? { cost: 0, totalTokens: 0, messages: 0, byModel: new Map<string, number>() };
       months.set(key, m);
       m.cost += cost;

@@ -1,14 +1,15 @@
 // GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
 import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
-import type { OverviewData, QueryScope } from '../types.ts';
+import type { OverviewData } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
-import { addDays, dayNumber, exactHours, iso, startOfDay } from '../time.ts';
+import { iso } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
+import type { SpannedScope } from './spans.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, machine: string): OverviewData {
+export function overview(reader: Reader, syncTimeZone: () => void, scope: SpannedScope, machine: string): OverviewData {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
@@ -17,21 +18,20 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
     totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
     costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [], machines: [],
   };
-  if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, range, seriesStart(range, null), models) };
+  if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, scope, seriesStart(scope, null), models) };
 
-  const slice = sliceOf(reader, range, pid, syncTimeZone);
+  const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pid, syncTimeZone);
   const rows = slice.groups;
   const sessions = reader.sessionCounts(slice.hours, pid);
   const totals = totalsOf(rows);
   const projects = projectRows(rows, sessions, folders, models);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
 
-  const dayStart = startOfDay(scope.now);
-  const dayEnd = addDays(dayStart, 1);
+  const day = scope.today;
   let today: Overview['today'] = null;
-  if (range.fromMs < dayEnd && range.toMs > dayStart) {
-    const todaySessions = reader.sessionCounts(exactHours(dayStart, dayEnd), pid);
-    today = { ...totalsOf(reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, pid)), sessions: sum(todaySessions.values()) };
+  if (range.fromMs < day.toMs && range.toMs > day.fromMs) {
+    const todaySessions = reader.sessionCounts(day.hours, pid);
+    today = { ...totalsOf(reader.groups({ unit: 'day', ...day.days }, pid)), sessions: sum(todaySessions.values()) };
   }
 
   return {
@@ -39,7 +39,7 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
     totals: { ...totals, sessions: sum(sessions.values()), projects: projects.length },
     today,
     cacheEfficiency: input > 0 ? totals.cacheReadTokens / input : 0,
-    costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pid)), models),
+    costSeries: costSeries(slice, scope, seriesStart(scope, reader.firstHour(pid)), models),
     costByModel: costByModel(rows, models),
     projects,
     unpricedModels: unpriced(rows, models),

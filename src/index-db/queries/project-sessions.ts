@@ -1,12 +1,13 @@
 // GET /api/projects/:path/sessions: one project's totals, series, models and its sessions in the range.
 import type Database from 'better-sqlite3';
 import type { SessionRow } from '../../shared/api-types.ts';
-import type { ProjectSessionsData, QueryScope } from '../types.ts';
+import type { ProjectSessionsData } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
 import { createBranches } from './branches.ts';
 import { iso } from '../time.ts';
+import type { SpannedScope } from './spans.ts';
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
   cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
@@ -28,7 +29,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
   const branchesOf = createBranches(db);
 
-  return function projectSessions(project: string, scope: QueryScope): ProjectSessionsData | null {
+  return function projectSessions(project: string, scope: SpannedScope): ProjectSessionsData | null {
     // One folder name is one project, however many machines hold it (a row per machine, summed here).
     const all = reader.projects();
     const pids = [...all].filter(([, p]) => p.id === project).map(([id]) => id);
@@ -36,7 +37,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const { range } = scope;
     const info = all.get(pids[0]!)!;
     const models = reader.models();
-    const slice = sliceOf(reader, range, pids, syncTimeZone);
+    const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids, syncTimeZone);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
     const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
     const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
@@ -77,7 +78,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     return {
       project: { id: info.id, name: info.name, repository: info.repository },
       totals: totalsOf(slice.groups),
-      costSeries: costSeries(slice, range, seriesStart(range, reader.firstHour(pids)), models),
+      costSeries: costSeries(slice, scope, seriesStart(scope, reader.firstHour(pids)), models),
       costByModel: costByModel(slice.groups, models),
       sessions,
       branches: branches.branches,

@@ -1,15 +1,15 @@
 // GET /api/projects: projects with usage in the range, most expensive first.
 import type { ProjectRow } from '../../shared/api-types.ts';
-import type { QueryScope } from '../types.ts';
 import { projectRows } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
+import type { SpannedScope } from './spans.ts';
 
-export function projects(reader: Reader, syncTimeZone: () => void, scope: QueryScope): ProjectRow[] {
+export function projects(reader: Reader, syncTimeZone: () => void, scope: SpannedScope): ProjectRow[] {
   const projects = reader.projects();
   const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
-  const slice = sliceOf(reader, scope.range, pid, syncTimeZone);
+  const slice = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pid, syncTimeZone);
   return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models());
 }

@@ -3,7 +3,7 @@
 // rows; messages are read (by time index) only for the partial UTC hours at the edges of a range in a
 // :30 or :45 zone and for the hour where a 5-hour block ends.
 import type Database from 'better-sqlite3';
-import type { HourSpan } from '../time.ts';
+import type { HourSpan } from '../../calendar/resolve.ts';
 import type { ProjectSet } from './scope.ts';
 
 /**

@@ -5,7 +5,10 @@
 // A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
-import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, startOfDay, timeZone } from '../time.ts';
+import { HOUR_MS, iso, timeZone } from '../time.ts';
+import { dayKey } from '../../calendar/days.ts';
+import { rangeSpan, todaySpan } from '../../calendar/resolve.ts';
+import { dayOf, systemZone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
 import { HOUR_COL, type ModelInfo, projectName, Reader } from './reader.ts';
@@ -103,15 +106,13 @@ export function createReports(db: Database.Database): Reports {
    */
   const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
 
-  /** The range as the hourly rollup reads it (the dashboard's one-day ranges do the same). */
-  const hourly = (range: RangeInfo): RangeInfo => ({ ...range, bucket: 'hour' });
-
   function days(range: RangeInfo, project: string | null): DayUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
+    const span = rangeSpan(range, systemZone);
     const rows: [string, UnitRow][] = dailyMatches()
-      ? (run(perDay, pid, dayNumber(range.fromMs), dayNumber(range.toMs)) as UnitRow[]).map((r) => [dayNumberKey(r[0]), r])
-      : (run(perHour, pid, ...hourBounds(range.fromMs, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0] * HOUR_MS), r]);
+      ? (run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0]), r])
+      : (run(perHour, pid, span.utcHours.from, span.utcHours.to) as UnitRow[]).map((r) => [dayKey(dayOf(systemZone, r[0] * HOUR_MS)), r]);
     const models = reader.models();
     const out: DayUsage[] = [];
     let cells = new Map<number, ModelUsage>();
@@ -136,14 +137,16 @@ export function createReports(db: Database.Database): Reports {
     const pid = scopeOf(project);
     if (pid === undefined) return emptyTotals();
     // The overview's totals: the same slice (rollup and bounds) and the same fold.
-    const scope = range.bucket === 'day' && !dailyMatches() ? hourly(range) : range;
-    return totalsOf(sliceOf(reader, scope, pid, () => {}).groups);
+    // In another zone than the daily rollup's, the hourly rollup, as the dashboard's one-day ranges read it.
+    const bucket = range.bucket === 'day' && !dailyMatches() ? 'hour' : range.bucket;
+    return totalsOf(sliceOf(reader, rangeSpan(range, systemZone), bucket, systemZone, pid, () => {}).groups);
   }
 
   function sessions(range: RangeInfo, project: string | null): SessionUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
-    const rows = run(perSession, pid, ...hourBounds(range.fromMs, range.toMs)) as SessionRow[];
+    const { utcHours } = rangeSpan(range, systemZone);
+    const rows = run(perSession, pid, utcHours.from, utcHours.to) as SessionRow[];
     if (!rows.length) return [];
     const models = reader.models();
     const heads = new Map<number, { sid: string; title: string; encoded: string; cwd: string | null }>();
@@ -193,12 +196,10 @@ export function createReports(db: Database.Database): Reports {
     const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
     if (s) sessionCostUsd = sessionCost.get({ session: s[0], project: s[1] }) as number;
     // The overview's `today`: the local day's row of usage_daily (else, in another zone, the UTC hours starting in it).
-    const dayStart = startOfDay(now);
-    const dayEnd = addDays(dayStart, 1);
-    const [t0, t1] = hourBounds(dayStart, dayEnd);
+    const day = todaySpan(now, systemZone);
     const today = totalsOf(dailyMatches()
-      ? reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, null)
-      : reader.groups({ unit: 'hour', from: t0, to: t1 }, null)).cost;
+      ? reader.groups({ unit: 'day', ...day.days }, null)
+      : reader.groups({ unit: 'hour', ...day.utcHours }, null)).cost;
     const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
     return { sessionCost: sessionCostUsd, todayCost: today, block };
   }

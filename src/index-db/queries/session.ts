@@ -2,10 +2,11 @@
 // of it inside the range and inside today. A single session is small, so this reads its messages.
 import type Database from 'better-sqlite3';
 import type { SessionMessage, Totals } from '../../shared/api-types.ts';
-import type { QueryScope, SessionData } from '../types.ts';
+import type { SessionData } from '../types.ts';
 import { emptyTotals } from './fold.ts';
 import { projectName } from './reader.ts';
-import { addDays, iso, startOfDay } from '../time.ts';
+import { iso } from '../time.ts';
+import type { SpannedScope } from './spans.ts';
 
 interface MsgRow {
   ts: number; model: string; agentId: number | null; input: number; output: number; cacheCreate: number;
@@ -24,7 +25,7 @@ export function createSession(db: Database.Database) {
     ORDER BY m.ts, m.id`);
   const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
 
-  return function session(sessionId: string, scope: QueryScope): SessionData | null {
+  return function session(sessionId: string, scope: SpannedScope): SessionData | null {
     const s = head.get(sessionId) as
       | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null }
       | undefined;
@@ -38,14 +39,12 @@ export function createSession(db: Database.Database) {
     const all = emptyTotals();
     const inRange = emptyTotals();
     const today = emptyTotals();
-    const dayStart = startOfDay(scope.now);
-    const dayEnd = addDays(dayStart, 1);
     const list: SessionMessage[] = [];
     // A row's file is always one of its session's files (or a project-root file, attributed per line).
     for (const m of messages.all({ session: s.id, project: s.projectId }) as MsgRow[]) {
       add(all, m);
       if (m.ts >= scope.range.fromMs && m.ts < scope.range.toMs) add(inRange, m);
-      if (m.ts >= dayStart && m.ts < dayEnd) add(today, m);
+      if (m.ts >= scope.today.fromMs && m.ts < scope.today.toMs) add(today, m);
       const msg: SessionMessage = {
         timestamp: iso(m.ts), model: m.model, cost: m.cost, inputTokens: m.input, outputTokens: m.output,
         cacheCreationTokens: m.cacheCreate, cacheReadTokens: m.cacheRead, totalTokens: m.input + m.output + m.cacheCreate + m.cacheRead,

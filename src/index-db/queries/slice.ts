@@ -3,10 +3,9 @@
 // project x model), and for hourly series cost_local_hourly. Rolling ranges (24 h) read the UTC hourly
 // rollup. Either way a slice is the same grouped reads, plus the functions that place a series row's
 // unit (day number, local hour number or UTC hour) in a series bucket.
-import type { RangeInfo } from '../../shared/api-types.ts';
-import {
-  dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, hourBounds, hourKey, lhourCeil, localHourKey, startOfDay, type HourSpan,
-} from '../time.ts';
+import { dayKey, HOUR_MS, hourKey } from '../../calendar/days.ts';
+import type { HourSpan, RangeSpan } from '../../calendar/resolve.ts';
+import { dayOf, localHourOf, type Zone } from '../../calendar/zone.ts';
 import type { Reader, RollRow, SeriesRow, Span } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 
@@ -30,38 +29,30 @@ export const emptySlice: Slice = {
   groups: [], series: [], bucketOf: String,
 };
 
-export const dayAligned = (range: RangeInfo): boolean =>
-  range.kind === 'all' || (range.fromMs === startOfDay(range.fromMs) && range.toMs === startOfDay(range.toMs));
-
-export function sliceOf(reader: Reader, range: RangeInfo, project: ProjectSet, syncTimeZone: () => void): Slice {
+/** The slice of a range's spans; `bucket`: the range's series bucket. */
+export function sliceOf(reader: Reader, range: RangeSpan, bucket: 'hour' | 'day', zone: Zone, project: ProjectSet, syncTimeZone: () => void): Slice {
   let span: Span;
   let seriesSpan: Span;
-  let hours: HourSpan;
-  let local: Span;
   let bucketOf: (unit: number) => string;
+  const local: Span = { unit: 'lhour', ...range.localHours };
   syncTimeZone();
-  if (dayAligned(range)) {
-    span = { unit: 'day', from: dayNumber(range.fromMs), to: dayNumber(range.toMs) };
-    hours = exactHours(range.fromMs, range.toMs);
-    local = { unit: 'lhour', from: span.from * 24, to: span.to * 24 };
-    if (range.bucket === 'day') {
+  if (range.days) {
+    span = { unit: 'day', ...range.days };
+    if (bucket === 'day') {
       seriesSpan = span;
-      bucketOf = dayNumberKey;
+      bucketOf = dayKey;
     } else {
       seriesSpan = local;
-      bucketOf = localHourKey;
+      bucketOf = hourKey;
     }
   } else {
-    const [from, to] = hourBounds(range.fromMs, range.toMs);
-    span = seriesSpan = { unit: 'hour', from, to };
-    hours = { from, to, edges: [] };
-    local = { unit: 'lhour', from: lhourCeil(range.fromMs), to: lhourCeil(range.toMs) };
-    bucketOf = range.bucket === 'hour' ? (h) => hourKey(h * HOUR_MS) : (h) => dayKey(h * HOUR_MS);
+    span = seriesSpan = { unit: 'hour', ...range.utcHours };
+    bucketOf = bucket === 'hour' ? (h) => hourKey(localHourOf(zone, h * HOUR_MS)) : (h) => dayKey(dayOf(zone, h * HOUR_MS));
   }
   let series: SeriesRow[] | null = null;
   return {
     span,
-    hours,
+    hours: range.hours,
     local,
     groups: reader.groups(span, project),
     get series() {

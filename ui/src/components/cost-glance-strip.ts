@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
+import { dateOfDay, daysInMonth, parseDayKey } from '../../../src/calendar/days.ts';
 import { scopeParams } from '../state.ts';
 import { formatDuration, formatPercent, formatTime, formatUsd } from '../format.ts';
 import { ViewData } from './view-kit.ts';
@@ -20,9 +21,9 @@ export function monthPace(monthCost: number, to: string, days: { key: string; co
   const ended = days.filter((p) => p.key < to);
   if (!ended.length) return { projected: null, wholeDays: 0 };
   const avg = ended.reduce((s, p) => s + p.cost, 0) / ended.length;
-  const [y, m, d] = to.split('-').map(Number) as [number, number, number];
-  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { projected: monthCost + avg * (daysInMonth - d), wholeDays: ended.length };
+  const today = parseDayKey(to) ?? Number.NaN;
+  const daysLeft = daysInMonth(today) - dateOfDay(today).d;
+  return { projected: monthCost + avg * daysLeft, wholeDays: ended.length };
 }
 
 interface Glance {

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { Block, Insights } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
+import { dayKey, parseDayKey } from '../../../src/calendar/days.ts';
 import { rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
@@ -18,8 +19,8 @@ import './cost-usage-drivers.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
-/** 'YYYY-MM-DD' + n calendar days (UTC arithmetic on the date alone: no zone involved). */
-const addDaysKey = (key: string, n: number): string => new Date(Date.parse(`${key}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+/** The Sunday ending the week that starts on `key` (a weekStart of the server's). */
+const weekEnd = (key: string): string => dayKey((parseDayKey(key) ?? Number.NaN) + 6);
 
 /**
  * The active block's projection against the finished blocks of the range: above their average is
@@ -138,7 +139,7 @@ export class CostInsightsView extends LitElement {
 
   /** Weeks the range (or today) cuts: their bars cover fewer than 7 days. */
   private _partialWeeks(d: Insights): string[] {
-    return d.weeklyCost.map((w) => w.weekStart).filter((k) => k < d.range.from || addDaysKey(k, 6) > d.range.to);
+    return d.weeklyCost.map((w) => w.weekStart).filter((k) => k < d.range.from || weekEnd(k) > d.range.to);
   }
 
   private _body(d: Insights) {

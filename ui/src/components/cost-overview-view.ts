@@ -1,7 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { MachineRow, Overview, ProjectRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
-import { customRange, localDay, rangeParams, scopeParams } from '../state.ts';
+import { customRange, rangeParams, scopeParams } from '../state.ts';
+import { dayKey } from '../../../src/calendar/days.ts';
+import { lastDays } from '../../../src/calendar/periods.ts';
+import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
 import type { RangeSel } from '../state.ts';
 import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
@@ -146,8 +149,8 @@ export class CostOverviewView extends LitElement {
   private _lastActivity(d: Overview) {
     const last = d.health.newestEntry;
     if (!last) return nothing;
-    const day = localDay(new Date(last));
-    const range = customRange(localDay(new Date(Date.parse(last) - 29 * 86_400_000)), day);
+    const days = lastDays(30, dayOf(systemZone, Date.parse(last)));
+    const range = customRange(dayKey(days.from), dayKey(days.to));
     return html`<p class="last">Last activity: ${formatDateTime(last)} (${formatRelative(last)}).</p>
       <button class="show-last" @click=${() => range && emit(this, 'range-change', { range })}>Show the 30 days up to ${formatDate(last)}</button>`;
   }

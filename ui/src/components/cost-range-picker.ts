@@ -1,25 +1,13 @@
 import { LitElement, html } from 'lit';
-import { RANGE_PRESETS, customRange, localDay, rangeLabel, sameRange } from '../state.ts';
+import { RANGE_PRESETS, customRange, rangeLabel, sameRange } from '../state.ts';
+import { dayKey } from '../../../src/calendar/days.ts';
+import { selectionDays } from '../../../src/calendar/resolve.ts';
+import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDayRange } from '../format.ts';
 import { icons } from './icons.ts';
 import { placePopover } from './popover.ts';
 
-/** The days a range covers, for pre-filling the custom inputs. */
-function spanOf(range: RangeSel): { from: string; to: string } {
-  const today = new Date();
-  if (range.kind === 'custom') return { from: range.from, to: range.to };
-  if (range.kind === 'days') {
-    const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (range.days - 1));
-    return { from: localDay(from), to: localDay(today) };
-  }
-  if (range.kind === '24h') return { from: localDay(new Date(Date.now() - 86_400_000)), to: localDay(today) };
-  const [y, m, d] = [today.getFullYear(), today.getMonth(), today.getDate()];
-  if (range.kind === 'week') return { from: localDay(new Date(y, m, d - ((today.getDay() + 6) % 7))), to: localDay(today) };
-  if (range.kind === 'month') return { from: localDay(new Date(y, m, 1)), to: localDay(today) };
-  if (range.kind === 'lastmonth') return { from: localDay(new Date(y, m - 1, 1)), to: localDay(new Date(y, m, 0)) };
-  return { from: localDay(today), to: localDay(today) };
-}
 
 /**
  * Range presets as a segmented control plus a "Custom" popover with from/to calendar inputs.
@@ -56,13 +44,13 @@ export class CostRangePicker extends LitElement {
   private onToggle(e: ToggleEvent): void {
     if (e.newState !== 'open') return;
     this._error = '';
-    const span = spanOf(this.range);
+    const span = selectionDays(this.range, Date.now(), systemZone);
     const from = this.querySelector<HTMLInputElement>('#range-from');
     const to = this.querySelector<HTMLInputElement>('#range-to');
     if (from && to) {
       from.value = span.from;
       to.value = span.to;
-      from.max = to.max = localDay();
+      from.max = to.max = dayKey(dayOf(systemZone, Date.now()));
     }
     placePopover(this.panel, this.querySelector('#range-custom-btn'));
     from?.focus();

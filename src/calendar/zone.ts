@@ -1,0 +1,78 @@
+// Instants <-> local days and hours in a time zone. A zone is its UTC offset at each instant; local wall-clock time
+// as epoch ms (instant + offset) then gives the day and hour numbers of days.ts by division, so a DST day of 23 or 25
+// hours, a :30 or :45 offset and a skipped midnight need no special case except where a wall-clock time must become
+// an instant again (`instantOf`).
+import { DAY_MS, HOUR_MS } from './days.ts';
+
+export interface Zone {
+  /** The IANA name. */
+  readonly name: string;
+  /** Offset from UTC at an instant, in ms: local wall-clock time = instant + offset. */
+  offsetAt(ms: number): number;
+}
+
+/**
+ * The zone of Date's local methods: the server's TZ (Node reads it again when it is assigned), the browser's zone.
+ * Offsets come from Date itself, so every day matches what Date's local constructor and getters say.
+ */
+export const systemZone: Zone = {
+  get name() {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  },
+  offsetAt: (ms) => -new Date(ms).getTimezoneOffset() * 60_000 || 0,
+};
+
+const named = new Map<string, Zone>();
+
+/** A zone by IANA name (Intl's tz data); throws RangeError for a name Intl does not know. */
+export function ianaZone(name: string): Zone {
+  let zone = named.get(name);
+  if (zone) return zone;
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  });
+  zone = {
+    name: format.resolvedOptions().timeZone,
+    offsetAt(ms) {
+      const f: Record<string, number> = {};
+      for (const p of format.formatToParts(ms)) if (p.type !== 'literal') f[p.type] = Number(p.value);
+      const wall = new Date(0);
+      wall.setUTCFullYear(f.year!, f.month! - 1, f.day!);
+      wall.setUTCHours(f.hour!, f.minute!, f.second!);
+      return wall.getTime() - (ms - (((ms % 1000) + 1000) % 1000));
+    },
+  };
+  named.set(name, zone);
+  return zone;
+}
+
+/** The local day number of an instant. */
+export const dayOf = (zone: Zone, ms: number): number => Math.floor((ms + zone.offsetAt(ms)) / DAY_MS);
+
+/** The local hour number (day number x 24 + hour) of an instant. */
+export const localHourOf = (zone: Zone, ms: number): number => Math.floor((ms + zone.offsetAt(ms)) / HOUR_MS);
+
+/** The first local hour number starting at or after an instant. */
+export const localHourCeil = (zone: Zone, ms: number): number => Math.ceil((ms + zone.offsetAt(ms)) / HOUR_MS);
+
+/**
+ * The instant of a local wall-clock time (as epoch ms), as Date's local constructor resolves it: a time that occurs
+ * twice (clocks set back) is the earlier one; a time that a DST gap skips takes the offset before the gap, so it lands
+ * as far after the gap's start as it was asked after it (a skipped midnight becomes the first instant of the day).
+ */
+export function instantOf(zone: Zone, wall: number): number {
+  // Offsets a day either side: a zone changes offset at most once in two days, and mostly not at all.
+  const before = zone.offsetAt(wall - DAY_MS);
+  const after = zone.offsetAt(wall + DAY_MS);
+  if (before === after) return wall - before;
+  const early = wall - before;
+  const late = wall - after;
+  const fits = (t: number): boolean => t + zone.offsetAt(t) === wall;
+  if (fits(early) && fits(late)) return Math.min(early, late);
+  if (fits(early)) return early;
+  if (fits(late)) return late;
+  return early;
+}
+
+/** The first instant of a local day. */
+export const dayStartMs = (zone: Zone, day: number): number => instantOf(zone, day * DAY_MS);
