@@ -1,5 +1,5 @@
 import { LitElement, html } from 'lit';
-import { RANGE_PRESETS, customRange, localDay, rangeLabel, sameRange } from '../state.ts';
+import { DEFAULT_RANGE, RANGE_PRESETS, customRange, localDay, rangeLabel, sameRange } from '../state.ts';
 import type { RangeSel } from '../state.ts';
 import { formatDayRange } from '../format.ts';
 import { icons } from './icons.ts';
@@ -37,7 +37,7 @@ export class CostRangePicker extends LitElement {
 
   constructor() {
     super();
-    this.range = { kind: 'days', days: 3 };
+    this.range = DEFAULT_RANGE;
     this._error = '';
   }
 

@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
 import type { IndexingState } from '../../../src/http/api-types.ts';
+import { DEFAULT_RANGE } from '../state.ts';
 import type { RangeSel, TopView, View } from '../state.ts';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';
@@ -48,7 +49,7 @@ export class CostTopBar extends LitElement {
   constructor() {
     super();
     this.view = 'overview';
-    this.range = { kind: 'days', days: 3 };
+    this.range = DEFAULT_RANGE;
     this.scope = null;
     this.scopeName = null;
     this.machine = null;
