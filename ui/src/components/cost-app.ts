@@ -1,4 +1,4 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import { api } from '../api.ts';
 import type { Command } from '../keys.ts';
 import type { TopView } from '../state.ts';
@@ -14,12 +14,48 @@ import './cost-top-bar.ts';
 import './cost-usage-dialog.ts';
 import './cost-help-overlay.ts';
 import './cost-toast.ts';
+import { adoptDocumentStyles, base, buttons } from './shared-styles.ts';
+
+const styles = css`
+  .content {
+    display: block;
+    max-width: 1440px;
+    margin: 0 auto;
+    padding: var(--space-5) var(--space-5) var(--space-6);
+  }
+
+  .crumbs {
+    margin: calc(-1 * var(--space-2)) 0 var(--space-3);
+  }
+
+  .back {
+    padding-left: var(--space-2);
+    color: var(--ink-2);
+  }
+
+  .back:hover {
+    color: var(--ink-1);
+  }
+
+  .back-arrow {
+    font-size: var(--fs-md);
+  }
+
+  @media (max-width: 900px) {
+    .content {
+      padding-left: var(--space-4);
+      padding-right: var(--space-4);
+    }
+  }
+`;
+adoptDocumentStyles(base, buttons, styles);
 
 /**
  * The dashboard shell: composes the navigation (view, range, scope, machine, URL), the refresh clock, the theme, the
  * hub connection and the keys, runs the commands, and renders the top bar and the current view, which gets `range`,
  * `scope` or `project`/`session`, and `refreshKey` (bumped to refetch silently). Views report back with bubbling
- * `navigate`, `scope`, `machine`, `range-change` and `open-usage` events.
+ * `navigate`, `scope`, `machine`, `range-change` and `open-usage` events. Light DOM: it holds the top bar (see there),
+ * the overlays, and <main id="main">, the skip link's target.
  */
 export class CostApp extends LitElement {
   // Controllers connect in the order they are added: the theme is on <body> before the first render.
