@@ -138,13 +138,13 @@ test('project.changed scopes the API queries, with the project path decoded loss
     assert.not.ok(requests.some((u) => u.searchParams.has('project')));
     await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
     await waitFor(() => requests.some((u) => u.pathname === '/api/overview' && u.searchParams.get('project') === PROJECT), 'scoped overview', 10_000);
-    const scope = () => frame.evaluate(() => (document.querySelector('cost-app') as any)._scope);
+    const scope = () => frame.evaluate(() => (document.querySelector('cost-app') as any).navigation.scope);
     assert.is(await scope(), PROJECT);
     const sent = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost' && s.msg.topic === 'project.changed').map((s) => s.msg.payload);
     assert.equal(sent.at(-1), { project: PROJECT_PATH, encoded: PROJECT, name: 'claude-history' });
     // The palette's other project: its path comes from its transcripts, not from its folder name.
     await page.selectOption('#project-picker', 'sample-project');
-    await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === 'sample-project');
+    await frame.waitForFunction(() => (document.querySelector('cost-app') as any).navigation.scope === 'sample-project');
     const last = (await hubLog(page, 'sent')).filter((s) => s.to === 'cost' && s.msg.topic === 'project.changed').at(-1)!.msg.payload;
     assert.equal(last, { project: '/path/to/Demo', encoded: 'sample-project', name: 'Demo' });
     // The hub never sends null: there is no way back to "no project" in it.
@@ -155,7 +155,7 @@ test('project.changed scopes the API queries, with the project path decoded loss
       const f = document.querySelector<HTMLIFrameElement>('iframe[data-app="cost"]')!;
       f.contentWindow!.postMessage({ type: 'hub:event', topic: 'project.changed', payload: null }, origin);
     }, hub.appUrl);
-    await frame.waitForFunction(() => (document.querySelector('cost-app') as any)._scope === null);
+    await frame.waitForFunction(() => (document.querySelector('cost-app') as any).navigation.scope === null);
   } finally {
     await ctx.close();
   }

@@ -1,9 +1,66 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import type { HubKeyRow } from '../hub-bridge.ts';
 import { SHORTCUTS } from '../keys.ts';
 import { icons } from './icons.ts';
+import { adoptDocumentStyles, base, buttons, dialog } from './shared-styles.ts';
 
-/** Modal list of the keyboard shortcuts (`?`). A native <dialog>: focus is trapped and Escape closes it. */
+const styles = css`
+  .shortcuts {
+    margin: 0;
+    padding: var(--space-3) var(--space-5) var(--space-5);
+    display: grid;
+    gap: 2px;
+  }
+
+  .shortcut {
+    display: grid;
+    grid-template-columns: 170px 1fr;
+    align-items: center;
+    gap: var(--space-4);
+    padding: 6px 0;
+    border-bottom: 1px solid var(--line);
+  }
+
+  .shortcut:last-child {
+    border-bottom: 0;
+  }
+
+  .shortcut dt {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+  }
+
+  .shortcut dd {
+    margin: 0;
+    color: var(--ink-2);
+  }
+
+  kbd {
+    display: inline-grid;
+    place-items: center;
+    min-width: 24px;
+    height: 24px;
+    padding: 0 6px;
+    border: 1px solid var(--border);
+    border-bottom-width: 2px;
+    border-radius: 5px;
+    background: var(--bg-surface);
+    color: var(--ink-1);
+    font: 600 var(--fs-sm) / 1 var(--font-mono);
+  }
+
+  .kbd-sep {
+    color: var(--ink-3);
+    font-size: var(--fs-sm);
+  }
+`;
+adoptDocumentStyles(base, buttons, dialog, styles);
+
+/**
+ * Modal list of the keyboard shortcuts (`?`). A native <dialog>: focus is trapped and Escape closes it. Light DOM: an
+ * open dialog owns the keyboard, and the shell's keys find it with a document query (controllers/keys.ts).
+ */
 export class CostHelpOverlay extends LitElement {
   static override properties = { hubKeys: { attribute: false } };
 

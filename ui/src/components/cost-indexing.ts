@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { formatBytes, formatInt } from '../format.ts';
+import { base, spinners } from './shared-styles.ts';
 
 /** A small "Indexing 42%" pill while the first index build runs (any response with `indexing.done === false`). */
 export class CostIndexing extends LitElement {
@@ -13,9 +14,25 @@ export class CostIndexing extends LitElement {
     this.state = null;
   }
 
-  protected override createRenderRoot() {
-    return this;
-  }
+  static override styles = [
+    base,
+    spinners,
+    css`
+      .indexing {
+        display: inline-flex;
+        align-items: center;
+        gap: var(--space-2);
+        height: 28px;
+        padding: 0 10px;
+        border: 1px solid var(--border);
+        border-radius: 999px;
+        background: var(--bg-elevated);
+        color: var(--ink-2);
+        font-size: var(--fs-sm);
+        font-variant-numeric: tabular-nums;
+      }
+    `,
+  ];
 
   protected override render() {
     const s = this.state;

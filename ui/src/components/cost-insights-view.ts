@@ -1,13 +1,13 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { Block, Insights } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { dayKey, parseDayKey } from '../../../src/calendar/days.ts';
 import { rangeParams, scopeParams } from '../state.ts';
-import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatPercent, formatTime, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { seriesVar } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
+import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
@@ -43,30 +43,21 @@ export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''
  *
  * @fires open-usage - the plan usage dialog is asked for.
  */
-export class CostInsightsView extends LitElement {
+export class CostInsightsView extends DataView {
   static override properties = {
-    range: { attribute: false },
-    scope: { attribute: false },
     machine: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
     _by: { state: true },
   };
 
-  declare range: RangeSel;
-  declare scope: string | null;
   /** The machine filter (a label), null for every machine. */
   declare machine: string | null;
-  declare refreshKey: number;
   /** Token composition by token count or by cost. */
   private declare _by: 'tokens' | 'cost';
 
   constructor() {
     super();
     this._by = 'tokens';
-    this.range = { kind: 'days', days: 3 };
-    this.scope = null;
     this.machine = null;
-    this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {

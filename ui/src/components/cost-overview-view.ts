@@ -1,17 +1,17 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { MachineRow, Overview, ProjectRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { customRange, rangeParams, scopeParams } from '../state.ts';
 import { dayKey } from '../../../src/calendar/days.ts';
 import { lastDays } from '../../../src/calendar/periods.ts';
 import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
-import type { RangeSel } from '../state.ts';
 import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
+import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
@@ -43,21 +43,15 @@ interface Loaded {
  * @fires scope - `{project, name}` when a project's scope button is clicked (`project: null` clears it).
  * @fires machine - `{machine}` when a machine row's filter button is clicked.
  */
-export class CostOverviewView extends LitElement {
+export class CostOverviewView extends DataView {
   static override properties = {
-    range: { attribute: false },
-    scope: { attribute: false },
     machine: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
     _flat: { state: true },
     _months: { state: true },
   };
 
-  declare range: RangeSel;
-  declare scope: string | null;
   /** The machine filter (a label), null for every machine. */
   declare machine: string | null;
-  declare refreshKey: number;
   /** List project folders flat instead of grouping worktrees under their repository. */
   private declare _flat: boolean;
   /** The monthly table is opened on demand: it reads the whole history and is not a first question. */
@@ -80,10 +74,7 @@ export class CostOverviewView extends LitElement {
         if (v) this._prev = v;
       },
     });
-    this.range = { kind: 'days', days: 3 };
-    this.scope = null;
     this.machine = null;
-    this.refreshKey = 0;
     this._flat = false;
   }
 

@@ -1,13 +1,13 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
-import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
+import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import './cost-table.ts';
@@ -30,26 +30,17 @@ function modelList(models: string[]) {
  * @fires navigate - `{view: 'detail', session, project}` when a session row is opened; `{view: 'overview'}` for back.
  * @fires scope - `{project, name}` from the "Scope to project" button (`project: null` clears it).
  */
-export class CostProjectView extends LitElement {
+export class CostProjectView extends DataView {
   static override properties = {
-    range: { attribute: false },
-    scope: { attribute: false },
     project: {},
-    refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
-  declare range: RangeSel;
-  declare scope: string | null;
   /** Encoded project folder name. */
   declare project: string;
-  declare refreshKey: number;
 
   constructor() {
     super();
-    this.range = { kind: 'days', days: 3 };
-    this.scope = null;
     this.project = '';
-    this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {

@@ -1,5 +1,5 @@
-import { LitElement, html } from 'lit';
-import { RANGE_PRESETS, customRange, rangeLabel, sameRange } from '../state.ts';
+import { LitElement, css, html } from 'lit';
+import { DEFAULT_RANGE, RANGE_PRESETS, customRange, rangeLabel, sameRange } from '../state.ts';
 import { dayKey } from '../../../src/calendar/days.ts';
 import { selectionDays } from '../../../src/calendar/resolve.ts';
 import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
@@ -7,10 +7,64 @@ import type { RangeSel } from '../state.ts';
 import { formatDayRange } from '../format.ts';
 import { icons } from './icons.ts';
 import { placePopover } from './popover.ts';
+import { adoptDocumentStyles, base, buttons, segmented, popover } from './shared-styles.ts';
 
+
+const styles = css`
+  .range-popover .popover-title {
+    margin-bottom: var(--space-3);
+  }
+
+  .popover-actions {
+    display: flex;
+    justify-content: flex-end;
+    gap: var(--space-2);
+    margin-top: var(--space-3);
+  }
+
+  .field-row {
+    display: flex;
+    gap: var(--space-3);
+    flex-wrap: wrap;
+  }
+
+  .field {
+    display: flex;
+    flex-direction: column;
+    gap: 4px;
+    font-size: var(--fs-sm);
+    color: var(--ink-2);
+    font-weight: 550;
+  }
+
+  .field input {
+    height: 34px;
+    padding: 0 var(--space-2);
+    border: 1px solid var(--border);
+    border-radius: var(--radius-sm);
+    background: var(--bg-surface);
+    color: var(--ink-1);
+    font: 400 var(--fs-md) / 1 var(--font-sans);
+    color-scheme: inherit;
+  }
+
+  .form-note {
+    margin: var(--space-2) 0 0;
+    font-size: var(--fs-sm);
+    color: var(--ink-3);
+  }
+
+  .form-error {
+    margin: var(--space-2) 0 0;
+    font-size: var(--fs-sm);
+    color: var(--error);
+  }
+`;
+adoptDocumentStyles(base, buttons, segmented, popover, styles);
 
 /**
- * Range presets as a segmented control plus a "Custom" popover with from/to calendar inputs.
+ * Range presets as a segmented control plus a "Custom" popover with from/to calendar inputs. Light DOM: an open
+ * popover owns the keyboard, and the shell's keys find it with a document query (controllers/keys.ts).
  *
  * @fires range-change - `{range: RangeSel}` when the user picks a range.
  */
@@ -25,7 +79,7 @@ export class CostRangePicker extends LitElement {
 
   constructor() {
     super();
-    this.range = { kind: 'days', days: 3 };
+    this.range = DEFAULT_RANGE;
     this._error = '';
   }
 

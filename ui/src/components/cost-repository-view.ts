@@ -1,11 +1,11 @@
-import { LitElement, css, html } from 'lit';
+import { css, html } from 'lit';
 import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
-import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDayRange, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
+import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns } from './branch-columns.ts';
 import './cost-table.ts';
@@ -18,27 +18,17 @@ import './cost-empty.ts';
  * @fires navigate - `{view: 'project', project}` when a folder row is opened; `{view: 'overview'}` for back.
  * @fires scope - `{project: <repository scope>, name}` from the "Scope to repository" button (`project: null` clears it).
  */
-export class CostRepositoryView extends LitElement {
+export class CostRepositoryView extends DataView {
   static override properties = {
-    range: { attribute: false },
     repository: {},
-    scope: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
-  declare range: RangeSel;
-  /** The repository's main checkout path. */
+  /** The repository's main checkout path. The scope only shows whether this repository is it. */
   declare repository: string;
-  /** The app's scope (a project id or a repository scope), to show whether this repository is it. */
-  declare scope: string | null;
-  declare refreshKey: number;
 
   constructor() {
     super();
-    this.range = { kind: 'days', days: 3 };
     this.repository = '';
-    this.scope = null;
-    this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {

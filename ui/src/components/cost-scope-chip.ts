@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { icons } from './icons.ts';
 import { scopeRepository } from '../state.ts';
+import { base } from './shared-styles.ts';
 
 /**
  * The project or repository the overview and insights are limited to, with a button to clear it. Hidden when there is no scope.
@@ -29,9 +30,47 @@ export class CostScopeChip extends LitElement {
     this.machine = null;
   }
 
-  protected override createRenderRoot() {
-    return this;
-  }
+  static override styles = [
+    base,
+    css`
+      .chip {
+        display: inline-flex;
+        align-items: center;
+        gap: 6px;
+        height: 28px;
+        padding: 0 4px 0 10px;
+        border: 1px solid var(--accent);
+        border-radius: 999px;
+        background: var(--selected-bg);
+        color: var(--ink-1);
+        font-size: var(--fs-sm);
+        font-weight: 550;
+        max-width: 320px;
+      }
+
+      .chip-label {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+
+      .chip-clear {
+        display: inline-grid;
+        place-items: center;
+        width: 20px;
+        height: 20px;
+        border: 0;
+        border-radius: 50%;
+        background: transparent;
+        color: var(--ink-1);
+        cursor: pointer;
+      }
+
+      .chip-clear:hover {
+        background: var(--bg-hover);
+      }
+    `,
+  ];
 
   protected override render() {
     return html`${this.renderScope()}${this.renderMachine()}`;

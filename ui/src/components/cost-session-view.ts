@@ -1,12 +1,12 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { SessionDetail, SessionMessage, Totals } from '../../../src/shared/api-types.ts';
 import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
-import type { RangeSel } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import type { CumulativePoint } from './cost-cumulative-chart.ts';
+import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-cumulative-chart.ts';
@@ -39,26 +39,21 @@ function withRunningTotals(messages: SessionMessage[]): MessageRow[] {
 
 /**
  * One session over all time: totals with the in-range and today slices, the cumulative cost curve,
- * every message with its tokens and running total, and the subagents.
+ * every message with its tokens and running total, and the subagents. A session belongs to one project, so the scope
+ * does not apply to it.
  *
  * @fires navigate - `{view: 'project', project}` from the project link.
  */
-export class CostSessionView extends LitElement {
+export class CostSessionView extends DataView {
   static override properties = {
-    range: { attribute: false },
     session: {},
-    refreshKey: { type: Number, attribute: 'refresh-key' },
   };
 
-  declare range: RangeSel;
   declare session: string;
-  declare refreshKey: number;
 
   constructor() {
     super();
-    this.range = { kind: 'days', days: 3 };
     this.session = '';
-    this.refreshKey = 0;
   }
 
   private _data = new ViewData(this, {

@@ -1,7 +1,114 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';
 import { placePopover } from './popover.ts';
+import { adoptDocumentStyles, base, buttons, segmented, popover } from './shared-styles.ts';
+
+const styles = css`
+  .popover-head {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--space-4);
+    margin-bottom: var(--space-3);
+  }
+
+  .theme-popover {
+    width: min(440px, calc(100vw - 16px));
+  }
+
+  .theme-grid {
+    display: grid;
+    grid-template-columns: repeat(3, minmax(0, 1fr));
+    gap: 6px;
+    max-height: min(420px, 70vh);
+    overflow-y: auto;
+    padding: 2px;
+  }
+
+  .theme-option {
+    position: relative;
+    display: flex;
+    align-items: center;
+    gap: var(--space-2);
+    min-width: 0;
+    padding: 6px;
+    border: 1px solid transparent;
+    border-radius: var(--radius-sm);
+    background: transparent;
+    color: var(--ink-1);
+    font: 500 var(--fs-sm) / 1.2 var(--font-sans);
+    text-align: left;
+    cursor: pointer;
+  }
+
+  .theme-option:hover {
+    background: var(--bg-hover);
+  }
+
+  .theme-option[aria-pressed='true'] {
+    border-color: var(--accent);
+    background: var(--selected-bg);
+  }
+
+  .theme-name {
+    flex: 1;
+    min-width: 0;
+    /* Wraps rather than cut: "Synthwave '84" does not fit one line of a three-column grid. */
+    white-space: normal;
+  }
+
+  .theme-check {
+    /* In the corner, not in the row: its width would cut the longest name of the chosen theme. */
+    position: absolute;
+    top: 1px;
+    right: 1px;
+    display: flex;
+    color: var(--ink-1);
+  }
+
+  .theme-check svg {
+    width: 12px;
+    height: 12px;
+  }
+
+  .swatch {
+    position: relative;
+    flex: none;
+    width: 30px;
+    height: 22px;
+    border-radius: 5px;
+    background: var(--sw-bg, #888);
+    border: 1px solid var(--sw-border, #666);
+    overflow: hidden;
+  }
+
+  .sw-accent {
+    position: absolute;
+    right: 3px;
+    top: 3px;
+    width: 8px;
+    height: 8px;
+    border-radius: 50%;
+    background: var(--sw-accent, #e86f33);
+  }
+
+  .sw-ink {
+    position: absolute;
+    left: 4px;
+    bottom: 8px;
+    width: 14px;
+    height: 2px;
+    border-radius: 1px;
+    background: var(--sw-ink, #fff);
+  }
+
+  .sw-ink.short {
+    bottom: 4px;
+    width: 9px;
+  }
+`;
+adoptDocumentStyles(base, buttons, segmented, popover, styles);
 
 /**
  * The palette button and its popover: one swatch per color theme and a light/dark switch. Swatch colors come from

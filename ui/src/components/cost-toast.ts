@@ -1,6 +1,7 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { icons } from './icons.ts';
+import { base, buttons } from './shared-styles.ts';
 
 interface Toast {
   id: number;
@@ -13,7 +14,7 @@ const LIFETIME_MS = 8000;
 
 /**
  * Stack of transient messages in the bottom corner. Errors never replace data on screen; they land here.
- * The same message again bumps a counter instead of stacking a copy. Renders in light DOM (styled by app.css).
+ * The same message again bumps a counter instead of stacking a copy.
  */
 export class CostToast extends LitElement {
   static override properties = { _items: { state: true } };
@@ -25,10 +26,6 @@ export class CostToast extends LitElement {
   constructor() {
     super();
     this._items = [];
-  }
-
-  protected override createRenderRoot() {
-    return this;
   }
 
   show(message: string, kind: Toast['kind'] = 'error'): void {
@@ -59,6 +56,72 @@ export class CostToast extends LitElement {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
+
+  static override styles = [
+    base,
+    buttons,
+    css`
+      .toasts {
+        position: fixed;
+        right: var(--space-4);
+        bottom: var(--space-4);
+        z-index: 50;
+        display: flex;
+        flex-direction: column;
+        gap: var(--space-2);
+        max-width: min(420px, calc(100vw - 32px));
+      }
+
+      .toast {
+        display: flex;
+        align-items: flex-start;
+        gap: var(--space-2);
+        padding: var(--space-3) var(--space-2) var(--space-3) var(--space-3);
+        border: 1px solid var(--border);
+        border-left: 3px solid var(--accent);
+        border-radius: var(--radius);
+        background: var(--bg-elevated);
+        color: var(--ink-1);
+        box-shadow: var(--shadow-lg);
+        font-size: var(--fs-sm);
+        animation: toast-in 0.18s ease-out;
+      }
+
+      .toast-error {
+        border-left-color: var(--error);
+      }
+
+      .toast-error .toast-icon {
+        color: var(--error);
+      }
+
+      .toast-icon {
+        padding-top: 1px;
+      }
+
+      .toast-msg {
+        flex: 1;
+        padding-top: 1px;
+        word-break: break-word;
+      }
+
+      .toast-count {
+        color: var(--ink-3);
+      }
+
+      .toast .icon-btn {
+        width: 24px;
+        height: 24px;
+      }
+
+      @keyframes toast-in {
+        from {
+          opacity: 0;
+          transform: translateY(6px);
+        }
+      }
+    `,
+  ];
 
   protected override render() {
     return html`<div class="toasts" role="region" aria-label="Notifications">

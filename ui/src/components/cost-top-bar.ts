@@ -1,5 +1,6 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
+import { DEFAULT_RANGE } from '../state.ts';
 import type { RangeSel, TopView, View } from '../state.ts';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';
@@ -7,10 +8,150 @@ import './cost-range-picker.ts';
 import './cost-scope-chip.ts';
 import './cost-theme-picker.ts';
 import './cost-indexing.ts';
+import { adoptDocumentStyles, base, buttons, spinners } from './shared-styles.ts';
+
+const styles = css`
+  cost-top-bar {
+    display: block;
+    position: sticky;
+    top: 0;
+    z-index: 20;
+  }
+
+  .top-bar {
+    background: color-mix(in srgb, var(--bg-surface) 92%, transparent);
+    backdrop-filter: blur(8px);
+    border-bottom: 1px solid var(--border);
+  }
+
+  .top-row,
+  .range-row {
+    display: flex;
+    align-items: center;
+    gap: var(--space-3);
+    max-width: 1440px;
+    margin: 0 auto;
+    padding: 0 var(--space-5);
+  }
+
+  .top-row {
+    height: 56px;
+  }
+
+  .range-row {
+    flex-wrap: wrap;
+    padding-bottom: var(--space-3);
+  }
+
+  .brand {
+    display: inline-flex;
+    align-items: center;
+    gap: var(--space-2);
+    color: var(--ink-1);
+    text-decoration: none;
+    font-weight: 650;
+    font-size: var(--fs-lg);
+    letter-spacing: -0.01em;
+    border-radius: var(--radius-sm);
+    padding: 2px 4px 2px 0;
+  }
+
+  .brand-mark {
+    display: inline-grid;
+    place-items: center;
+    width: 26px;
+    height: 26px;
+    border-radius: 7px;
+    border: 1.5px solid var(--accent);
+    background: var(--selected-bg);
+    color: var(--ink-1);
+    font-weight: 800;
+    font-size: 15px;
+  }
+
+  .tabs {
+    display: flex;
+    gap: 2px;
+    margin-left: var(--space-3);
+  }
+
+  .tab {
+    display: inline-flex;
+    align-items: center;
+    height: 32px;
+    padding: 0 var(--space-3);
+    border-radius: 8px;
+    color: var(--ink-2);
+    text-decoration: none;
+    font-weight: 550;
+  }
+
+  .tab:hover {
+    color: var(--ink-1);
+    background: var(--bg-hover);
+  }
+
+  .tab[aria-current='page'] {
+    color: var(--ink-1);
+    background: var(--selected-bg);
+    box-shadow: inset 0 -2px 0 var(--accent);
+  }
+
+  .tab[aria-current='page']:focus-visible {
+    box-shadow: var(--focus-ring);
+  }
+
+  .spacer {
+    flex: 1;
+  }
+
+  .tools {
+    display: flex;
+    align-items: center;
+    gap: var(--space-2);
+  }
+
+  @media (max-width: 900px) {
+    .top-row,
+    .range-row {
+      padding-left: var(--space-4);
+      padding-right: var(--space-4);
+    }
+
+    .tabs {
+      margin-left: var(--space-2);
+    }
+
+    .btn-label {
+      display: none;
+    }
+
+    [data-action='usage'] {
+      width: 32px;
+      padding: 0;
+    }
+  }
+
+  @media (max-width: 560px) {
+    .brand-name {
+      display: none;
+    }
+
+    .top-row {
+      gap: var(--space-2);
+    }
+
+    .tab {
+      padding: 0 var(--space-2);
+    }
+  }
+`;
+adoptDocumentStyles(base, buttons, spinners, styles);
 
 /**
  * The sticky bar: product name, Overview/Insights tabs, scope chip, range picker, indexing pill and the tool buttons.
- * It holds no state of its own: every control fires an event that cost-app handles.
+ * It holds no state of its own: every control fires an event that cost-app handles. Light DOM, as the theme picker
+ * it holds: the hub's swatch rules are a document style sheet.
  *
  * @fires tab - `{view: 'overview' | 'insights'}`.
  * @fires refresh - refresh now.
@@ -48,7 +189,7 @@ export class CostTopBar extends LitElement {
   constructor() {
     super();
     this.view = 'overview';
-    this.range = { kind: 'days', days: 3 };
+    this.range = DEFAULT_RANGE;
     this.scope = null;
     this.scopeName = null;
     this.machine = null;

@@ -1,16 +1,172 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import type { UsageLimits, UsageWindow } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
 import { formatDateTime, formatDuration, formatMoney, formatRelative } from '../format.ts';
 import { icons } from './icons.ts';
+import { adoptDocumentStyles, base, buttons, spinners, dialog } from './shared-styles.ts';
 
 type Load = { state: 'idle' } | { state: 'loading' } | { state: 'ok'; data: UsageLimits } | { state: 'error'; message: string };
+
+const styles = css`
+  .muted {
+    color: var(--ink-3);
+  }
+
+  .usage-loading {
+    display: flex;
+    align-items: center;
+    gap: var(--space-3);
+    padding: var(--space-4) 0;
+    color: var(--ink-2);
+  }
+
+  .usage-error {
+    padding: var(--space-3) var(--space-4);
+    border: 1px solid color-mix(in srgb, var(--error) 50%, transparent);
+    border-radius: var(--radius);
+    background: var(--bg-surface);
+  }
+
+  .usage-error-title {
+    display: flex;
+    align-items: center;
+    gap: var(--space-2);
+    color: var(--error);
+    font-weight: 650;
+  }
+
+  .usage-error-text {
+    margin: var(--space-2) 0 0;
+    white-space: pre-wrap;
+    word-break: break-word;
+    font: 400 var(--fs-sm) / 1.5 var(--font-mono);
+    color: var(--ink-1);
+  }
+
+  .usage-note {
+    margin: 0;
+    color: var(--ink-2);
+  }
+
+  .usage-na {
+    padding: var(--space-3) var(--space-4);
+    border: 1px solid var(--line);
+    border-radius: var(--radius);
+    background: var(--bg-surface);
+  }
+
+  .usage-plan {
+    margin: 0 0 var(--space-3);
+    color: var(--ink-2);
+  }
+
+  .usage-plan strong {
+    color: var(--ink-1);
+    text-transform: capitalize;
+  }
+
+  .usage-windows {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--space-3);
+  }
+
+  .usage-window,
+  .usage-spend {
+    padding: var(--space-3) var(--space-4);
+    border: 1px solid var(--line);
+    border-radius: var(--radius);
+    background: var(--bg-surface);
+  }
+
+  .usage-spend {
+    margin-top: var(--space-3);
+  }
+
+  .usage-window.binding {
+    border-color: var(--accent);
+  }
+
+  .usage-row {
+    display: flex;
+    align-items: center;
+    gap: var(--space-2);
+    margin-bottom: var(--space-2);
+  }
+
+  .usage-label {
+    font-weight: 600;
+  }
+
+  .usage-pct {
+    margin-left: auto;
+    font-weight: 650;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .badge {
+    display: inline-flex;
+    align-items: center;
+    height: 20px;
+    padding: 0 8px;
+    border: 1px solid var(--accent);
+    border-radius: 999px;
+    background: var(--selected-bg);
+    color: var(--ink-1);
+    font-size: var(--fs-xs);
+    font-weight: 600;
+  }
+
+  .meter {
+    display: block;
+    height: 8px;
+    border-radius: 999px;
+    background: var(--bg-hover);
+    overflow: hidden;
+  }
+
+  .meter-fill {
+    display: block;
+    height: 100%;
+    border-radius: inherit;
+    background: var(--success);
+    transition: width 0.3s;
+  }
+
+  .sev-warn .meter-fill {
+    background: var(--warning);
+  }
+
+  .sev-critical .meter-fill {
+    background: var(--error);
+  }
+
+  .sev-critical .usage-pct {
+    color: var(--error);
+  }
+
+  .usage-reset {
+    margin-top: var(--space-2);
+    font-size: var(--fs-sm);
+    color: var(--ink-3);
+  }
+
+  .usage-foot {
+    margin: var(--space-4) 0 0;
+    font-size: var(--fs-sm);
+    color: var(--ink-3);
+  }
+`;
+adoptDocumentStyles(base, buttons, spinners, dialog, styles);
 
 /**
  * The Plan usage dialog (Ctrl+Shift+S): the plan's rate-limit windows from GET /api/usage-limits, with percent meters,
  * reset times, the binding window marked, and extra-usage spend in its currency. Refresh asks the server to probe
  * again (refresh=1). A login that plan limits do not apply to (an API key, a cloud provider) shows the server's note
- * instead of meters. A failed probe (503) shows the server's message as it is.
+ * instead of meters. A failed probe (503) shows the server's message as it is. Light DOM: an open dialog owns the
+ * keyboard, and the shell's keys find it with a document query (controllers/keys.ts).
  */
 export class CostUsageDialog extends LitElement {
   static override properties = { _load: { state: true }, _refreshing: { state: true } };

@@ -1,0 +1,87 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { IndexingState } from '../../../src/shared/api-types.ts';
+import { api } from '../api.ts';
+
+const REFRESH_MS = 30_000;
+/** While the first index build runs, totals grow quickly: refresh more often. */
+const INDEXING_REFRESH_MS = 5_000;
+const TICK_MS = 5_000;
+
+/**
+ * When the views refetch: every 30 s (5 s while the first index builds) while the page is visible and its hub tab
+ * active, and on demand. Views refetch when `refreshKey` changes; the indexing progress comes with every API answer.
+ */
+export class RefreshClock implements ReactiveController {
+  refreshKey = 0;
+  /** A manual refresh is clearing the server's cache. */
+  refreshing = false;
+  indexing: IndexingState | null = null;
+
+  private active = true;
+  private lastRefresh = Date.now();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  /** `report` shows a failed manual refresh to the user. */
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly report: (message: string) => void,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    document.addEventListener('visibilitychange', this.onVisibility);
+    this.unsubscribe = api.onIndexing((s) => {
+      const i = this.indexing;
+      if (!i || s.done !== i.done || s.filesDone !== i.filesDone || s.bytesDone !== i.bytesDone) {
+        this.indexing = s;
+        this.host.requestUpdate();
+      }
+    });
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  hostDisconnected(): void {
+    document.removeEventListener('visibilitychange', this.onVisibility);
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The hub's tab state: a hidden tab does not refresh, and catches up when shown. */
+  setActive(active: boolean): void {
+    this.active = active;
+    if (active) this.tick();
+  }
+
+  /** Manual: also clears the server's 30 s cache. Auto: only our in-memory cache. Views refetch on the new key. */
+  async refresh(manual: boolean): Promise<void> {
+    if (this.refreshing) return;
+    this.lastRefresh = Date.now();
+    if (manual) {
+      this.refreshing = true;
+      this.host.requestUpdate();
+      try {
+        await api.post('/api/refresh');
+      } catch (err) {
+        this.report(`Refresh failed: ${(err as Error).message}`);
+      } finally {
+        this.refreshing = false;
+      }
+    }
+    api.invalidate();
+    this.refreshKey++;
+    this.host.requestUpdate();
+  }
+
+  private tick(): void {
+    if (document.hidden || !this.active) return;
+    const every = this.indexing && !this.indexing.done ? INDEXING_REFRESH_MS : REFRESH_MS;
+    if (Date.now() - this.lastRefresh >= every) void this.refresh(false);
+  }
+
+  private onVisibility = (): void => {
+    if (!document.hidden) this.tick();
+  };
+}
