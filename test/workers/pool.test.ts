@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPool } from '../../src/main/pool.ts';
+import { createPool, poolThreads } from '../../src/main/pool.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM_COLS, STR_COLS, rowsOf } from '../../src/workers/protocol.ts';
 import type { ParseTask, UsageBatch } from '../../src/workers/protocol.ts';
@@ -157,6 +157,15 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
   assert.equal(await flagsOf(['--no-warnings']), ['--no-warnings']);
   assert.equal(await flagsOf([]), []);
   assert.equal(await flagsOf(), process.execArgv, 'inherited (here: the tsx loader of the test run)');
+});
+
+Pool('one worker per core, bounded by memory', () => {
+  const GiB = 1024 ** 3;
+  assert.is(poolThreads(2, 8 * GiB), 2);
+  assert.is(poolThreads(6, 8 * GiB), 6, 'more than the old cap of 4');
+  assert.is(poolThreads(16, 64 * GiB), 8, 'the workers\' memory budget (~160 MB) bounds a big machine');
+  assert.is(poolThreads(16, 0.25 * GiB), 3, 'a quarter of the free memory');
+  assert.is(poolThreads(4, 0), 1, 'never none');
 });
 
 Pool.run();
