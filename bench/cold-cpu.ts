@@ -1,6 +1,7 @@
-// The CPU split of a cold index, runs alone: `node --import tsx bench/cold-cpu.ts DIR [runs]` starts the built
-// server on DIR with an empty index `runs` times (default 3) and prints, per run and as medians, the main thread's
-// CPU, the other threads' CPU, the wall time to "indexed" and the peak RSS. `npm run bench` prints the same figures.
+// The CPU split of a cold index, runs alone: `node --import tsx bench/cold-cpu.ts DIR [runs] [--server A.js,B.js]`
+// starts the built server (dist/main.js, or each of the given builds in turn, interleaved for an A/B) on DIR with an
+// empty index `runs` times (default 3) and prints, per run and as medians, the main thread's CPU, the other threads'
+// CPU, the wall time to "indexed" and the peak RSS. `npm run bench` prints the same figures for dist/main.js.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,13 +20,13 @@ export interface ColdRun {
 }
 
 /** One cold index of `dir` into a fresh index file; resolves once the server has said "indexed" and stopped. */
-export async function coldRun(dir: string, extraArgs: string[] = []): Promise<ColdRun> {
+export async function coldRun(dir: string, server = path.join(root, 'dist/main.js')): Promise<ColdRun> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-cold-'));
   try {
     const t = performance.now();
     const child = spawn(
       process.execPath,
-      [path.join(root, 'dist/main.js'), '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', catalogue, ...extraArgs],
+      [server, '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', catalogue],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TZ: 'UTC' } },
     );
     let stderr = '';
@@ -70,16 +71,23 @@ export function describeCpu(cpu: ThreadCpu): string[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const dir = process.argv[2];
-  if (!dir) throw new Error('usage: bench/cold-cpu.ts DIR [runs]');
-  const runs: ColdRun[] = [];
-  for (let i = 0; i < Number(process.argv[3] ?? 3); i++) {
-    const r = await coldRun(dir);
-    runs.push(r);
-    console.log(`run ${i + 1}: ${r.ms.toFixed(0)} ms, main ${r.cpu.mainMs} ms, other ${r.cpu.otherMs} ms [${r.cpu.threadsMs.slice(0, 6).join(' ')}], peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+  const [dir, runsArg] = process.argv.slice(2).filter((a, i, all) => a !== '--server' && all[i - 1] !== '--server');
+  if (!dir) throw new Error('usage: bench/cold-cpu.ts DIR [runs] [--server A.js,B.js]');
+  const at = process.argv.indexOf('--server');
+  const servers = at > 0 ? process.argv[at + 1]!.split(',').map((s) => path.resolve(s)) : [path.join(root, 'dist/main.js')];
+  const runs = new Map<string, ColdRun[]>(servers.map((s) => [s, []]));
+  for (let i = 0; i < Number(runsArg ?? 3); i++) {
+    for (const server of servers) {
+      const r = await coldRun(dir, server);
+      runs.get(server)!.push(r);
+      console.log(`${path.relative(process.cwd(), server)} run ${i + 1}: ${r.ms.toFixed(0)} ms, main ${r.cpu.mainMs} ms, other ${r.cpu.otherMs} ms ` +
+        `[${r.cpu.threadsMs.slice(0, 6).join(' ')}], peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+    }
   }
-  const m = medianRun(runs);
-  console.log(`median: ${m.ms.toFixed(0)} ms, peak RSS ${m.peakRssMb.toFixed(0)} MB`);
-  for (const line of describeCpu(m.cpu)) console.log(line);
+  for (const [server, list] of runs) {
+    const m = medianRun(list);
+    console.log(`${path.relative(process.cwd(), server)} median: ${m.ms.toFixed(0)} ms, peak RSS ${m.peakRssMb.toFixed(0)} MB`);
+    for (const line of describeCpu(m.cpu)) console.log(line);
+  }
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
