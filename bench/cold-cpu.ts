@@ -1,7 +1,9 @@
-// The CPU split of a cold index, runs alone: `node --import tsx bench/cold-cpu.ts DIR [runs] [--server A.js,B.js]`
+// The CPU split of a cold index, runs alone:
+//   node --import tsx bench/cold-cpu.ts DIR [runs] [--server A.js,B.js] [--cores N]
 // starts the built server (dist/main.js, or each of the given builds in turn, interleaved for an A/B) on DIR with an
 // empty index `runs` times (default 3) and prints, per run and as medians, the main thread's CPU, the other threads'
-// CPU, the wall time to "indexed" and the peak RSS. `npm run bench` prints the same figures for dist/main.js.
+// CPU, the wall time to "indexed" and the peak RSS. `--cores N` sizes the pool as on N cores (bench/fake-cores.mjs):
+// for the peak RSS of N workers. `npm run bench` prints the same figures for dist/main.js.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,14 +22,14 @@ export interface ColdRun {
 }
 
 /** One cold index of `dir` into a fresh index file; resolves once the server has said "indexed" and stopped. */
-export async function coldRun(dir: string, server = path.join(root, 'dist/main.js')): Promise<ColdRun> {
+export async function coldRun(dir: string, server = path.join(root, 'dist/main.js'), cores?: number): Promise<ColdRun> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-cold-'));
   try {
     const t = performance.now();
     const child = spawn(
       process.execPath,
-      [server, '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', catalogue],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TZ: 'UTC' } },
+      [...(cores ? ['--import', path.join(root, 'bench/fake-cores.mjs')] : []), server, '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', catalogue],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TZ: 'UTC', ...(cores ? { COST_BENCH_CORES: String(cores) } : {}) } },
     );
     let stderr = '';
     const ms = await new Promise<number>((resolve, reject) => {
@@ -71,14 +73,19 @@ export function describeCpu(cpu: ThreadCpu): string[] {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const [dir, runsArg] = process.argv.slice(2).filter((a, i, all) => a !== '--server' && all[i - 1] !== '--server');
-  if (!dir) throw new Error('usage: bench/cold-cpu.ts DIR [runs] [--server A.js,B.js]');
-  const at = process.argv.indexOf('--server');
-  const servers = at > 0 ? process.argv[at + 1]!.split(',').map((s) => path.resolve(s)) : [path.join(root, 'dist/main.js')];
+  const flags = ['--server', '--cores'];
+  const [dir, runsArg] = process.argv.slice(2).filter((a, i, all) => !flags.includes(a) && !flags.includes(all[i - 1] ?? ''));
+  if (!dir) throw new Error('usage: bench/cold-cpu.ts DIR [runs] [--server A.js,B.js] [--cores N]');
+  const flag = (name: string): string | undefined => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const servers = flag('--server')?.split(',').map((s) => path.resolve(s)) ?? [path.join(root, 'dist/main.js')];
+  const cores = flag('--cores') === undefined ? undefined : Number(flag('--cores'));
   const runs = new Map<string, ColdRun[]>(servers.map((s) => [s, []]));
   for (let i = 0; i < Number(runsArg ?? 3); i++) {
     for (const server of servers) {
-      const r = await coldRun(dir, server);
+      const r = await coldRun(dir, server, cores);
       runs.get(server)!.push(r);
       console.log(`${path.relative(process.cwd(), server)} run ${i + 1}: ${r.ms.toFixed(0)} ms, main ${r.cpu.mainMs} ms, other ${r.cpu.otherMs} ms ` +
         `[${r.cpu.threadsMs.slice(0, 6).join(' ')}], peak RSS ${r.peakRssMb.toFixed(0)} MB`);
