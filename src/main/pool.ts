@@ -28,12 +28,12 @@ export interface PoolOptions {
 }
 
 /**
- * Resident memory one more parse worker adds while a cold index runs: 13-21 MB measured over the 1 GiB corpus
- * (8 workers: +51 MB over 4), its isolate, its read buffer and the batch it builds.
+ * Resident memory one more parse worker adds to the server while it builds a 1 GiB index: 21-26 MB measured (peak
+ * RSS with 2, 4 and 8 workers: 227, 280 and 365 MB; a smaller young generation did not lower it reliably).
  */
-const WORKER_MB = 20;
-/** What the workers together may hold: with the main thread's ~150 MB, a cold index stays under 300 MB. */
-const WORKERS_BUDGET_MB = 160;
+const WORKER_MB = 25;
+/** What the workers together may hold: beside the ~180 MB of the rest, a cold index of 1 GiB stays under 300 MB. */
+const WORKERS_BUDGET_MB = 100;
 
 /**
  * One worker per core, as many as the memory allows: at most WORKERS_BUDGET_MB in all, and at most a quarter of

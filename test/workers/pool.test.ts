@@ -173,9 +173,9 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
 Pool('one worker per core, bounded by memory', () => {
   const GiB = 1024 ** 3;
   assert.is(poolThreads(2, 8 * GiB), 2);
-  assert.is(poolThreads(6, 8 * GiB), 6, 'more than the old cap of 4');
-  assert.is(poolThreads(16, 64 * GiB), 8, 'the workers\' memory budget (~160 MB) bounds a big machine');
-  assert.is(poolThreads(16, 0.25 * GiB), 3, 'a quarter of the free memory');
+  assert.is(poolThreads(3, 8 * GiB), 3);
+  assert.is(poolThreads(16, 64 * GiB), 4, 'the workers\' memory budget (100 MB) bounds a big machine');
+  assert.is(poolThreads(16, 0.25 * GiB), 2, 'a quarter of the free memory');
   assert.is(poolThreads(4, 0), 1, 'never none');
 });
 
