@@ -16,8 +16,10 @@ import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, type CliFigures, type Spread } from './cli.ts';
+import { describeCpu } from './cold-cpu.ts';
 import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
+import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -179,12 +181,13 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     // Cold: empty index, the whole corpus read once; the median of three runs (the last one's index stays for the
     // warm restart), the largest peak RSS of the three.
     await warmPageCache(dir);
-    const colds: { ms: number; bannerMs: number }[] = [];
+    const colds: { ms: number; bannerMs: number; cpu: ThreadCpu }[] = [];
     out.peakRssMb = 0;
     for (let i = 0; i < 3; i++) {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(indexFile + suffix, { force: true });
       const cold = await startServer(dir, indexFile);
-      colds.push({ ms: (await cold.indexed) - cold.startedAt, bannerMs: cold.bannerAt - cold.startedAt });
+      const ms = (await cold.indexed) - cold.startedAt;
+      colds.push({ ms, bannerMs: cold.bannerAt - cold.startedAt, cpu: threadCpu(cold.child.pid!) });
       out.peakRssMb = Math.max(out.peakRssMb as number, peakRssMb(cold.child.pid!));
       await cold.stop();
     }
@@ -192,6 +195,13 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.coldMs = percentile(out.coldRunsMs as number[], 50);
     out.coldMBps = bytes / 1048576 / ((out.coldMs as number) / 1000);
     out.bannerMs = percentile(colds.map((c) => c.bannerMs), 50);
+    // CPU per thread at "indexed" (bench/thread-cpu.ts): each figure the median of the three runs.
+    out.coldCpu = {
+      mainMs: percentile(colds.map((c) => c.cpu.mainMs), 50),
+      otherMs: percentile(colds.map((c) => c.cpu.otherMs), 50),
+      threadsMs: [],
+    } satisfies ThreadCpu;
+    out.loadAverage = os.loadavg()[0];
 
     // The same worker pool over the same bytes, writing nothing: the median of three runs.
     await warmPageCache(dir);
@@ -246,7 +256,8 @@ function report(r: Record<string, unknown>): void {
   const lat = r.latency as Record<string, { p50: number; p95: number }>;
   console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl), ${os.cpus().length} cores, Node ${process.version}`);
   const runs = (r.coldRunsMs as number[]).map((ms) => ms.toFixed(0)).join(', ');
-  console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s; median of ${runs}), ready line after ${fmt(r.bannerMs as number)}`);
+  console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s; median of ${runs}), ready line after ${fmt(r.bannerMs as number)}, load average ${(r.loadAverage as number).toFixed(1)}`);
+  for (const line of describeCpu(r.coldCpu as ThreadCpu)) console.log(line);
   console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage, ${r.rows} responses counted per file)`);
   console.log(`peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing; ${(r.warmPeakRssMb as number).toFixed(0)} MB warm incl. load test`);
   console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);

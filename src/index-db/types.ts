@@ -1,9 +1,10 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RangeInfo, RepositoryDetail } from '../shared/api-types.ts';
+import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
+import type { QueryScope } from './query-scope.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
 export interface FileRole {
@@ -52,17 +53,8 @@ export interface IndexStats {
   newestTs: number | null;
 }
 
-/** Query filter: the resolved range plus an optional project (encoded folder name) and repository (both: their intersection). */
-export interface QueryScope {
-  range: RangeInfo;
-  project: string | null;
-  /** A repository's main checkout path: its folders (decisions.md "Repository"). */
-  repository?: string | null;
-  /** Absent: every machine; null: this machine (the unlabelled dirs); else a --dir label (decisions.md "Several machines"). */
-  machine?: string | null;
-  /** "now" for today/active-block decisions (epoch ms); injectable for tests. */
-  now: number;
-}
+
+export type { QueryScope };
 
 /** What GET /metrics exposes: all-time sums per project x model, and the gauges of now. */
 export interface MetricsSnapshot {

@@ -6,7 +6,7 @@
 // (first timestamp, then path, then offset). Losing copies from other files are kept as alternates.
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { decodeStrings, FLAG, NUM, NUM_COLS, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
+import { decodeStrings, FLAG, hashKey, NUM, NUM_COLS, responseKey, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { IdMaps, type FileInfo } from './id-maps.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
@@ -25,19 +25,6 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
   ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch`;
 
 type StoredMsg = Msg & { id: number };
-
-/** 53-bit hash of a dedup key (two 32-bit FNV-1a style lanes), a safe integer for SQLite. */
-export function hashKey(key: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 16777619);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 13;
-  }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
-}
 
 /** Longest time a write waits to become durable. */
 const COMMIT_MS = 1000;
@@ -447,7 +434,9 @@ export class Writer {
       const sid = role.session ?? (strs[strIdx[s + STR.sessionId]!]! || fallbackSid);
       const off = nums[n + NUM.offset]!;
       const output = nums[n + NUM.output]!;
-      const key = messageId && requestId ? `r${messageId} ${requestId}` : messageId ? `m${sid} ${messageId}` : `f${file.id} ${off}`;
+      const key = messageId && requestId ? responseKey(messageId, requestId) : messageId ? `m${sid} ${messageId}` : `f${file.id} ${off}`;
+      // The worker hashed the global key form; the others need the session or file id, known here only.
+      const hkey = nums[n + NUM.hkey]!;
       const seen = best.get(key);
       if (seen && seen.output >= output) continue;
       const session = c.session(sid, project);
@@ -460,7 +449,7 @@ export class Writer {
       const modelName = strs[strIdx[s + STR.model]!]! || '<unknown>';
       const cost = nums[n + NUM.costUSD]!;
       const m: Msg = {
-        hkey: hashKey(key), key, file: file.id, off, ts: nums[n + NUM.ts]!, project, session,
+        hkey: Number.isNaN(hkey) ? hashKey(key) : hkey, key, file: file.id, off, ts: nums[n + NUM.ts]!, project, session,
         model: c.model(modelName, this.priced), agent,
         input: nums[n + NUM.input]!, output, cacheCreate: nums[n + NUM.cacheCreate]!, cacheRead: nums[n + NUM.cacheRead]!,
         cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,

@@ -25,8 +25,9 @@ export const NUM = {
   webSearch: 6, // usage.server_tool_use.web_search_requests
   costUSD: 7, // the line's own costUSD, NaN when absent
   offset: 8, // byte offset of the line in the file (unique per file)
+  hkey: 9, // hashKey(responseKey(messageId, requestId)) when the line has both ids, else NaN (the index hashes its own key)
 } as const;
-export const NUM_COLS = 9;
+export const NUM_COLS = 10;
 
 /** Flag bits of one row (Uint8Array, one byte per row). */
 export const FLAG = { fast: 1, sidechain: 2 } as const;
@@ -173,6 +174,28 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
   }
 }
 
+/**
+ * The dedup key of a response with both ids (decisions.md): global, whatever file or session holds a copy. The
+ * index's other key forms (within a session, or a line of a file) need ids only the index has.
+ */
+export const responseKey = (messageId: string, requestId: string): string => `r${messageId} ${requestId}`;
+
+/**
+ * 53-bit hash of a dedup key (two 32-bit FNV-1a style lanes), a safe integer for SQLite. The worker hashes the
+ * keys of its rows (responseKey), so the main thread's serial part does not: ~60 ms of a 1 GiB cold index.
+ */
+export function hashKey(key: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 16777619);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
+
 /** Builds a batch from decoded rows (the worker's encoder; tests use it to feed the index). */
 export function encodeBatch(
   rows: readonly UsageRow[],
@@ -203,6 +226,7 @@ export function encodeBatch(
     nums[n + NUM.webSearch] = r.webSearch;
     nums[n + NUM.costUSD] = r.costUSD ?? Number.NaN;
     nums[n + NUM.offset] = r.offset;
+    nums[n + NUM.hkey] = r.messageId && r.requestId ? hashKey(responseKey(r.messageId, r.requestId)) : Number.NaN;
     flags[i] = (r.fast ? FLAG.fast : 0) | (r.sidechain ? FLAG.sidechain : 0);
     const s = i * STR_COLS;
     strIdx[s + STR.messageId] = intern(r.messageId);

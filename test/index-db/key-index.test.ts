@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { KeyIndex } from '../../src/index-db/key-index.ts';
-import { hashKey } from '../../src/index-db/writer.ts';
+import { hashKey } from '../../src/workers/protocol.ts';
 
 /** Deterministic PRNG (mulberry32), so a failure replays. */
 function rng(seed: number): () => number {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { hashKey } from '../../src/index-db/writer.ts';
+import { hashKey } from '../../src/workers/protocol.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';

@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPool } from '../../src/main/pool.ts';
+import { createPool, poolThreads } from '../../src/main/pool.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
-import { NUM_COLS, STR_COLS, rowsOf } from '../../src/workers/protocol.ts';
+import { NUM, NUM_COLS, STR_COLS, encodeBatch, hashKey, responseKey, rowsOf } from '../../src/workers/protocol.ts';
 import type { ParseTask, UsageBatch } from '../../src/workers/protocol.ts';
 
 const FILE = path.resolve(
@@ -61,6 +61,17 @@ Pool('a fixture file through the pool: typed arrays arrive, rows and totals matc
   const local = readTranscript(task());
   assert.equal(rows, [...rowsOf(local)], 'same rows as in-process');
   assert.equal([batch.meta, batch.stats, batch.head], [local.meta, local.stats, local.head]);
+});
+
+Pool('the worker hashes each response key as the index would, and leaves a row without both ids to the index', async () => {
+  const batch = await pool.run(task());
+  const rows = [...rowsOf(batch)];
+  assert.ok(rows.length > 0);
+  rows.forEach((r, i) => assert.is(batch.nums[i * NUM_COLS + NUM.hkey], hashKey(responseKey(r.messageId, r.requestId))));
+  const partial = encodeBatch([{ ...rows[0]!, requestId: '' }, { ...rows[0]!, messageId: '' }], {
+    path: FILE, from: 0, consumedTo: 0, head: '', meta: {}, stats: batch.stats,
+  });
+  assert.ok(Number.isNaN(partial.nums[NUM.hkey]) && Number.isNaN(partial.nums[NUM_COLS + NUM.hkey]));
 });
 
 Pool('the worker hands its buffers to the transfer list', () => {
@@ -157,6 +168,15 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
   assert.equal(await flagsOf(['--no-warnings']), ['--no-warnings']);
   assert.equal(await flagsOf([]), []);
   assert.equal(await flagsOf(), process.execArgv, 'inherited (here: the tsx loader of the test run)');
+});
+
+Pool('one worker per core, bounded by memory', () => {
+  const GiB = 1024 ** 3;
+  assert.is(poolThreads(2, 8 * GiB), 2);
+  assert.is(poolThreads(3, 8 * GiB), 3);
+  assert.is(poolThreads(16, 64 * GiB), 4, 'the workers\' memory budget (100 MB) bounds a big machine');
+  assert.is(poolThreads(16, 0.25 * GiB), 2, 'a quarter of the free memory');
+  assert.is(poolThreads(4, 0), 1, 'never none');
 });
 
 Pool.run();

@@ -2,7 +2,7 @@
 // query, so no query works out hour or day bounds of its own.
 import { rangeSpan, todaySpan, type DaysSpan, type RangeSpan } from '../../calendar/resolve.ts';
 import { systemZone, type Zone } from '../../calendar/zone.ts';
-import type { QueryScope } from '../types.ts';
+import type { QueryScope } from '../query-scope.ts';
 
 export interface SpannedScope extends QueryScope {
   /** The process time zone, the one the local rollups are kept in. */

@@ -1,0 +1,37 @@
+// The writer alone, on one thread: `node --import tsx bench/writer-cpu.ts DIR` parses every transcript of DIR
+// in-process first (not timed), then applies the batches to a fresh index in scan order and prints the CPU that
+// takes (process.cpuUsage: one thread does all of it). Run it with --cpu-prof to see where the serial part goes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileRoles, listTranscripts } from '../src/main/discovery.ts';
+import { openIndex } from '../src/index-db/index.ts';
+import { PriceTable } from '../src/pricing/table.ts';
+import { readTranscript } from '../src/workers/parse-transcript.ts';
+
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: bench/writer-cpu.ts DIR');
+const projects = path.join(dir, 'projects');
+const files = await listTranscripts([projects]);
+const roles = fileRoles([projects]);
+const batches = [];
+for (const f of files) {
+  const role = await roles.of(f.path);
+  if (role) batches.push({ batch: readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true }), role, f });
+}
+const catalogue: unknown = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../shared/fixtures/prices/catalogue.json'), 'utf8'));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-writer-'));
+try {
+  const index = openIndex(path.join(work, 'index.db'), { log: () => {} });
+  index.setPrices(PriceTable.fromCatalogue(catalogue, 'bench'));
+  const c0 = process.cpuUsage();
+  const t = performance.now();
+  for (const { batch, role, f } of batches) index.applyBatch(batch, role, f.size, f.mtimeMs);
+  index.commit();
+  const cpu = process.cpuUsage(c0);
+  console.log(`${batches.length} batches, ${batches.reduce((n, b) => n + b.batch.rows, 0)} rows: ` +
+    `${(performance.now() - t).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU (${(cpu.system / 1000).toFixed(0)} ms system)`);
+  index.close();
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
