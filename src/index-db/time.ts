@@ -34,6 +34,12 @@ export function startOfWeek(ms: number): number {
   return addDays(ms, -weekday(ms));
 }
 
+/** Local midnight of the 1st of the month `n` months after the local month of `ms` (DST-safe). */
+export function startOfMonth(ms: number, n = 0): number {
+  const d = new Date(ms);
+  return new Date(d.getFullYear(), d.getMonth() + n, 1).getTime();
+}
+
 /** The UTC hours whose start lies in [fromMs, toMs): [first, end). */
 export function hourBounds(fromMs: number, toMs: number): [number, number] {
   return [Math.ceil(fromMs / HOUR_MS), Math.ceil(toMs / HOUR_MS)];

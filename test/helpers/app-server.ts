@@ -27,6 +27,8 @@ export interface AppServerOptions {
   env?: Record<string, string>;
   args?: string[];
   timeoutMs?: number;
+  /** The index file (kept after close); default a new one in a temp dir removed on close. */
+  indexFile?: string;
 }
 
 export async function startAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
@@ -37,7 +39,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
     main,
     '--dir', opts.dir ?? FIXTURE_CONFIG_DIR,
     '--port', '0',
-    '--index', path.join(tmp, 'index.db'),
+    '--index', opts.indexFile ?? path.join(tmp, 'index.db'),
     '--offline',
     '--prices', PRICES_FILE,
     ...(opts.args ?? []),

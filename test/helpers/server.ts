@@ -10,6 +10,7 @@ import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { createServer, type DashboardServer } from '../../src/http/server.ts';
 import type { IndexingState } from '../../src/http/api-types.ts';
 import { parseConfig, type Config } from '../../src/main/config.ts';
+import { createBudgetService, type BudgetService } from '../../src/main/budgets.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/main/usage-probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
@@ -19,6 +20,7 @@ export interface TestServer {
   port: number;
   server: DashboardServer;
   index: IndexDb;
+  budgets: BudgetService;
   config: Config;
   dir: string;
   logs: string[];
@@ -98,12 +100,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   const index = openIndex(':memory:');
   index.setPrices(PriceTable.builtin());
   const logs: string[] = [];
+  // Alerts are checked after each change only; a test calls budgets.check() for the rest.
+  const budgets = createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: (m) => logs.push(m), checkEveryMs: 0 });
   const server = createServer({
     index,
     config,
     indexing: opts.indexing ?? (() => INDEXING_DONE),
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
+    budgets,
     uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,
@@ -117,6 +122,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     config,
     dir,
     logs,
+    budgets,
     request: (urlPath, o) => request(port, urlPath, o),
     async close() {
       await server.close();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openIndex } from '../../src/index-db/index.ts';
+import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
 import { PriceTable } from '../../src/index-db/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { parseRange } from '../../src/http/params.ts';
@@ -66,7 +67,7 @@ t('a v4 index with history keeps every figure; a labelled folder of the same nam
     assert.is(o.projects.length, want.projects.length, 'the laptop\'s folder merges into the row of its name');
     labelled.close();
     const raw = new Database(file, { readonly: true });
-    assert.is(raw.pragma('user_version', { simple: true }), 5);
+    assert.is(raw.pragma('user_version', { simple: true }), SCHEMA_VERSION, 'migrated to the current schema');
     assert.equal(raw.prepare('SELECT count(*) FROM projects WHERE encoded = ?').pluck().get(folder), 2);
     raw.close();
   } finally {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Queries } from '../types.ts';
+import { createBudgets } from './budgets.ts';
 import { insights } from './insights.ts';
 import { createMetrics } from './metrics.ts';
 import { createMonthly } from './monthly.ts';
@@ -27,6 +28,8 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
     session: createSession(db),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
+    knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
+    budgets: createBudgets(db, reader, syncTimeZone),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: createRepository(db, reader, syncTimeZone),
   };
