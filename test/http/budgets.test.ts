@@ -159,7 +159,7 @@ t('bad values answer 400 with a message and change nothing', async () => {
 t('the guards of POST /api/refresh: another site, another Host or a cross-site fetch changes nothing', async () => {
   const before = await list();
   const body = JSON.stringify({ period: 'daily', amount: 1 });
-  for (const headers of [
+  for (const headers of <Record<string, string>[]>[
     { origin: 'http://evil.example' },
     { origin: 'null' },
     { origin: `http://localhost:${s.port + 1}` },
