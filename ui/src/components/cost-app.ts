@@ -30,6 +30,7 @@ import './cost-top-bar.ts';
 import './cost-usage-dialog.ts';
 import './cost-help-overlay.ts';
 import './cost-toast.ts';
+import './cost-budget-alerts.ts';
 
 const REFRESH_MS = 30_000;
 /** While the first index build runs, totals grow quickly: refresh more often. */
@@ -419,7 +420,7 @@ export class CostApp extends LitElement {
         @refresh=${() => void this.refresh(true)}
         @open-help=${() => this.run('help')}
       ></cost-top-bar>
-      <main class="content" id="main">
+      <main class="content" id="main" @budgets-changed=${() => void this.refresh(false)}>
         ${sub
           ? html`<div class="crumbs">
               <button class="btn ghost back" type="button" @click=${() => this.up()} title="Go up (Backspace)">
@@ -428,6 +429,7 @@ export class CostApp extends LitElement {
               </button>
             </div>`
           : ''}
+        <cost-budget-alerts .scope=${this._scope} .refreshKey=${this._refreshKey}></cost-budget-alerts>
         ${this.renderView()}
       </main>
       <cost-usage-dialog></cost-usage-dialog>

@@ -261,12 +261,8 @@ export class CostOverviewView extends LitElement {
     }
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
     const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
-    const today = d.today;
     return html`
       <div class="cards">
-        <cost-stat-card data-stat="today" label="Today" value=${today ? formatUsd(today.cost) : '—'}
-          sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
-          hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
         <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
           hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
