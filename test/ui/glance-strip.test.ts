@@ -155,6 +155,23 @@ for (const setup of SETUPS) {
     assert.is(await page.locator('cost-overview-view .change').count(), 0);
   });
 
+  test('All is labelled "All time", never from 1970; its run rate counts the whole days since the first activity', async () => {
+    for (const view of ['overview', 'insights']) {
+      await page.goto(`${server.url}/?view=${view}&range=all`);
+      const label = page.locator(`cost-${view}-view header .range`);
+      await label.waitFor();
+      assert.is((await label.textContent())?.trim(), 'All time', view);
+    }
+    // The first entry is 40 days ago: the days from its day to yesterday, not the days since 1970.
+    const firstDay = Math.floor(ENTRIES[ENTRIES.length - 1]![0] / DAY) * DAY;
+    const days = Math.round((todayStart - firstDay) / DAY);
+    const ins = await getJson<Insights>(server, '/api/insights?range=all');
+    assert.is(ins.runRate.days, days);
+    assert.is(ins.runRate.dailyAvg, sumSince(0, todayStart) / days);
+    const sub = page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"] .sub');
+    assert.is((await sub.textContent())?.trim(), `${formatUsd(sumSince(0, todayStart) / days)}/day over ${days} whole days`);
+  });
+
   test('the monthly table: every month with cost, tokens, top model and change; exported as CSV', async () => {
     const byMonth = new Map<string, number>();
     for (const [ts, usd] of ENTRIES) byMonth.set(new Date(ts).toISOString().slice(0, 7), (byMonth.get(new Date(ts).toISOString().slice(0, 7)) ?? 0) + usd);

@@ -3,13 +3,13 @@ import type { MachineRow, Overview, ProjectRow } from '../../../src/http/api-typ
 import { api } from '../api.ts';
 import { customRange, localDay, rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
-import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
-import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
@@ -254,7 +254,7 @@ export class CostOverviewView extends LitElement {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage ${rangeClause(d.range)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
             ${this._lastActivity(d)}</cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
