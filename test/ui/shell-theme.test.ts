@@ -313,8 +313,11 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
         await page.locator('cost-overview-view details.months summary').click();
         await page.locator('cost-overview-view cost-monthly-table cost-table tbody tr').first().waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').first().focus();
-        // Focus shows a bucket's tooltip; the table row stays selected.
+        // The previous period overlaid (its legend entry and tooltip line); focus shows a bucket's tooltip; the table row stays selected.
+        await page.locator('cost-overview-view cost-chart-series button.compare').click();
+        await page.locator('cost-overview-view cost-chart-series .legend .item.prev').waitFor();
         await page.locator('cost-overview-view cost-chart-series g.col[tabindex="0"]').focus();
+        await page.locator('cost-overview-view cost-chart-series .tip .tp').waitFor();
         await page.locator('cost-overview-view cost-chart-series .tip').waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').nth(1).hover();
       },

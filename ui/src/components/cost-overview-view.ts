@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { MachineRow, Overview, ProjectRow } from '../../../src/http/api-types.ts';
+import type { MachineRow, Overview, ProjectRow, SeriesPoint } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { customRange, localDay, rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
@@ -14,6 +14,7 @@ import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
+import type { PreviousSeries } from './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
@@ -22,6 +23,8 @@ import './cost-empty.ts';
 
 interface Previous {
   totals: Overview['totals'];
+  /** Its series, bucketed as the range's (the same number of days gives the same unit). */
+  points: SeriesPoint[];
   label: string;
   /** The range it is the previous period of ('from|to'). */
   for: string;
@@ -71,7 +74,8 @@ export class CostOverviewView extends LitElement {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
-        return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
+        const points = bucketSeries(prev.costSeries.points, prev.costSeries.bucket).points;
+        return { totals: prev.totals, points, label: span.label, for: `${range!.from}|${range!.to}` };
       },
       onComplete: (v) => {
         if (v) this._prev = v;
@@ -157,6 +161,12 @@ export class CostOverviewView extends LitElement {
     const p = this._prev;
     if (!p || p.for !== `${d.range.from}|${d.range.to}`) return nothing;
     return html`<div class="change">${changeText(pick(d.totals), pick(p.totals), p.label)}</div>`;
+  }
+
+  /** The previous period's series for the chart's overlay, once it answers this very range. */
+  private _prevSeries(d: Overview): PreviousSeries | null {
+    const p = this._prev;
+    return p && p.for === `${d.range.from}|${d.range.to}` ? { label: p.label, points: p.points } : null;
   }
 
   private _columns(): Column<GroupedRow>[] {
@@ -275,7 +285,8 @@ export class CostOverviewView extends LitElement {
       <div class="grid">
         <section class="panel">
           <h3>Cost per ${series.unit}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"></cost-chart-series>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"
+            .previous=${this._prevSeries(d)}></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>
