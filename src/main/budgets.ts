@@ -18,6 +18,8 @@ export interface BudgetService {
   remove(period: BudgetPeriod, project: string | null, now: number): BudgetChange;
   /** Logs each budget projected over or over, once per budget and period (the writer only). */
   check(now: number): void;
+  /** Checks now and then every 30 s; a failed check is logged, never thrown. */
+  start(): void;
   /** Stops the periodic check. */
   close(): void;
 }
@@ -33,11 +35,9 @@ export interface BudgetIndex {
 export interface BudgetOptions {
   index: BudgetIndex;
   log: Log;
-  /** How often the writer looks for a budget to alert on; 0: only after a change (tests call check). */
-  checkEveryMs?: number;
-  now?: () => number;
 }
 
+/** How often the writer looks for a budget to alert on (the use moves with every transcript line). */
 const CHECK_MS = 30_000;
 
 const usd = (n: number): string => `$${n.toFixed(2)}`;
@@ -94,10 +94,15 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
     }
   };
 
-  const now = opts.now ?? Date.now;
-  const every = opts.checkEveryMs ?? CHECK_MS;
-  const timer = every > 0 ? setInterval(() => check(now()), every) : null;
-  timer?.unref();
+  // A failed check (the index being rebuilt, a damaged file) must not end the server: the next one tries again.
+  const checkQuietly = () => {
+    try {
+      check(Date.now());
+    } catch (err) {
+      log(`budget check failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  let timer: NodeJS.Timeout | null = null;
 
   return {
     list,
@@ -112,8 +117,14 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
       return write(removeBudgetChanges(period, project), at);
     },
     check,
+    start() {
+      checkQuietly();
+      timer ??= setInterval(checkQuietly, CHECK_MS);
+      timer.unref();
+    },
     close() {
       if (timer) clearInterval(timer);
+      timer = null;
     },
   };
 }

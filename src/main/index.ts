@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   // PRICE_WAIT_MS; past that the built-in table prices, and a late catalogue reprices (onChange).
   await Promise.race([prices.start(), new Promise((resolve) => setTimeout(resolve, PRICE_WAIT_MS).unref())]);
   await index.start();
-  budgets.check(Date.now());
+  budgets.start();
 }
 
 function openBrowser(url: string): void {

@@ -100,8 +100,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   const index = openIndex(':memory:');
   index.setPrices(PriceTable.builtin());
   const logs: string[] = [];
-  // Alerts are checked after each change only; a test calls budgets.check() for the rest.
-  const budgets = createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: (m) => logs.push(m), checkEveryMs: 0 });
+  // Never started: alerts are checked after each change, and when a test calls budgets.check().
+  const budgets = createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: (m) => logs.push(m) });
   const server = createServer({
     index,
     config,

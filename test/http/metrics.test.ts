@@ -129,7 +129,7 @@ async function boundElsewhere(argv: string[]): Promise<{ port: number; close(): 
   const app = createServer({
     index, config, indexing: () => INDEXING_DONE, prices: () => PriceTable.builtin(),
     probe: createUsageProbe({ bin: path.join(dir, 'none'), configDir: dir }), uiDir: dir, log: () => {},
-    budgets: createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: () => {}, checkEveryMs: 0 }),
+    budgets: createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: () => {} }),
   });
   const srv = http.createServer(app.handler);
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));

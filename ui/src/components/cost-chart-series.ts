@@ -94,11 +94,11 @@ export class CostChartSeries extends LitElement {
   private _deferred = false;
 
   /**
-   * New points are drawn one frame later: a year of columns takes tens of milliseconds to render, and the
-   * figures around the chart (the numbers users look at first) should not wait for it.
+   * New points (or a new previous period) are drawn one frame later: a year of columns takes tens of milliseconds to
+   * render, and the figures around the chart (the numbers users look at first) should not wait for it.
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
-    if (changed.has('points') && !this._deferred) {
+    if ((changed.has('points') || changed.has('previous')) && !this._deferred) {
       this._deferred = true;
       cancelAnimationFrame(this._frame);
       this._frame = requestAnimationFrame(() => this.requestUpdate());

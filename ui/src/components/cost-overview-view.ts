@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { MachineRow, Overview, ProjectRow, SeriesPoint } from '../../../src/http/api-types.ts';
+import type { MachineRow, Overview, ProjectRow } from '../../../src/http/api-types.ts';
 import { api } from '../api.ts';
 import { customRange, localDay, rangeParams, scopeParams } from '../state.ts';
 import type { RangeSel } from '../state.ts';
@@ -23,8 +23,8 @@ import './cost-empty.ts';
 
 interface Previous {
   totals: Overview['totals'];
-  /** Its series, bucketed as the range's (the same number of days gives the same unit). */
-  points: SeriesPoint[];
+  /** Its series for the chart's overlay, bucketed as the range's (the same number of days gives the same unit); one object per answer, so the chart redraws only for a new one. */
+  series: PreviousSeries;
   label: string;
   /** The range it is the previous period of ('from|to'). */
   for: string;
@@ -74,8 +74,8 @@ export class CostOverviewView extends LitElement {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
-        const points = bucketSeries(prev.costSeries.points, prev.costSeries.bucket).points;
-        return { totals: prev.totals, points, label: span.label, for: `${range!.from}|${range!.to}` };
+        const series = { label: span.label, points: bucketSeries(prev.costSeries.points, prev.costSeries.bucket).points };
+        return { totals: prev.totals, series, label: span.label, for: `${range!.from}|${range!.to}` };
       },
       onComplete: (v) => {
         if (v) this._prev = v;
@@ -166,7 +166,7 @@ export class CostOverviewView extends LitElement {
   /** The previous period's series for the chart's overlay, once it answers this very range. */
   private _prevSeries(d: Overview): PreviousSeries | null {
     const p = this._prev;
-    return p && p.for === `${d.range.from}|${d.range.to}` ? { label: p.label, points: p.points } : null;
+    return p && p.for === `${d.range.from}|${d.range.to}` ? p.series : null;
   }
 
   private _columns(): Column<GroupedRow>[] {
