@@ -131,6 +131,16 @@ for (const setup of SETUPS) {
     const line = (await meter(page, 'glance-week').locator('.line').textContent())?.replace(/\s+/g, ' ').trim();
     assert.match(line ?? '', /^On track \$[\d,.]+ of \$1,000,000\.00 · \$[\d,.]+ projected$/);
     assert.is(await meter(page, 'glance-week').locator('[role="meter"]').getAttribute('aria-valuemax'), String(b.amount));
+    // Removed from the dialog: gone from the server and from the card.
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const remove = dialog.locator('tr[data-period="weekly"] button.remove');
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    await dialog.locator('tr[data-period="weekly"]').waitFor({ state: 'detached' });
+    assert.equal((await budgets()).budgets, []);
+    await page.keyboard.press('Escape');
+    await meter(page, 'glance-week').waitFor({ state: 'detached' });
   });
 
   test('green, amber and red meters in the theme\'s colours; the banner and a notification once per alert', async () => {
