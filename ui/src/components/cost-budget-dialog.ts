@@ -119,8 +119,8 @@ export class CostBudgetDialog extends LitElement {
     const l = this._loaded;
     const writable = l?.budgets.writable ?? false;
     return html`<dialog aria-labelledby="budgets-title" @keydown=${(e: KeyboardEvent) => e.stopPropagation()}>
-      <header><h2 id="budgets-title">Budgets</h2>
-        <button type="button" class="close" aria-label="Close" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>×</button></header>
+      <div class="head"><h2 id="budgets-title">Budgets</h2>
+        <button type="button" class="close" aria-label="Close" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>×</button></div>
       <p class="about">Daily, weekly (from Monday) and monthly limits in dollars, kept in this machine's index. A budget projected
         to pass at today's pace, or passed, shows a banner and is logged once by the server.</p>
       ${l ? this.list(l.budgets.budgets, writable) : html`<p class="none">Loading…</p>`}
@@ -134,7 +134,7 @@ export class CostBudgetDialog extends LitElement {
     dialog { width: min(640px, calc(100vw - 32px)); box-sizing: border-box; padding: 16px 20px; color: var(--ink-1); background: var(--bg-elevated);
       border: 1px solid var(--border); border-radius: 12px; box-shadow: 0 12px 40px rgb(0 0 0 / 0.35); }
     dialog::backdrop { background: rgb(0 0 0 / 0.45); }
-    header { display: flex; align-items: center; justify-content: space-between; }
+    .head { display: flex; align-items: center; justify-content: space-between; }
     h2 { font-size: 16px; margin: 0; }
     .about, .none, .note { font-size: 13px; color: var(--ink-2); }
     table { width: 100%; border-collapse: collapse; font-size: 13px; margin: 8px 0 12px; font-variant-numeric: tabular-nums; }
