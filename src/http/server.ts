@@ -9,11 +9,13 @@ import type { IndexReader } from '../index-db/types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { IndexingState } from '../shared/api-types.ts';
+import type { BudgetService } from './budget-service.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
 import { createGuards, createProcessGuard } from './guards.ts';
 import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
+import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
@@ -27,6 +29,8 @@ export interface ServerDeps {
   indexing(): IndexingState;
   prices(): PriceTable;
   probe: UsageProbe;
+  /** This machine's budgets (GET, POST and DELETE /api/budgets). */
+  budgets: BudgetService;
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
@@ -90,11 +94,12 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, now };
+  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, now };
   mountDataRoutes(app, ctx);
   const crossSiteGuard = createProcessGuard(guardOptions);
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
+  mountBudgetRoutes(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

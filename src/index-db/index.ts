@@ -71,6 +71,7 @@ function build(
     setPrices: (table) => writer.setPrices(table),
     unresolvedRepositories: () => writer.unresolvedRepositories(),
     setRepository: (project, repository) => writer.setRepository(project, repository),
+    writeSettings: (changes) => writer.writeSettings(changes),
     dataVersion: () => writer.dataVersion(),
     stats,
     queries: reportCorruption(createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()), opts.onCorrupt),
@@ -170,6 +171,8 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     session: guard(q.session),
     knowsRepository: guard(q.knowsRepository),
     knowsMachine: guard(q.knowsMachine),
+    knowsProject: guard(q.knowsProject),
+    budgets: guard(q.budgets),
     repository: guard(q.repository),
   };
 }

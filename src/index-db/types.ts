@@ -1,10 +1,11 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
+import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 import type { QueryScope } from './query-scope.ts';
+import type { SettingChange } from './settings.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
 export interface FileRole {
@@ -99,6 +100,10 @@ export interface Queries {
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */
   knowsMachine(label: string): boolean;
+  /** Whether the index holds a project folder of this encoded name. */
+  knowsProject(id: string): boolean;
+  /** Every budget (settings.ts) against its period around `now`: daily, weekly, monthly, every project first. */
+  budgets(now: number): BudgetStatus[];
   /** null when no project folder belongs to the repository (its main checkout's path). */
   repository(id: string, scope: QueryScope): RepositoryData | null;
 }
@@ -131,6 +136,8 @@ export interface IndexDb extends IndexReader {
   unresolvedRepositories(): { project: string; cwd: string }[];
   /** Records the repository (main checkout path) of a project folder; kept for good once set. */
   setRepository(project: string, repository: string): void;
+  /** Writes settings (settings.ts) durably before returning; throws IndexWriteError when the file cannot take them. */
+  writeSettings(changes: readonly SettingChange[]): void;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
 }

@@ -8,10 +8,11 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, hashKey, NUM, NUM_COLS, responseKey, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { IdMaps, type FileInfo } from './id-maps.ts';
-import { IndexWriteError, isEnvironmental, writeErrorOf } from './errors.ts';
+import { IndexWriteError, isEnvironmental, writeErrorOf, type IndexFailure } from './errors.ts';
 import { KeyIndex } from './key-index.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
+import type { SettingChange } from './settings.ts';
 import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
@@ -115,6 +116,8 @@ export class Writer {
         FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`),
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
       setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setSetting: p('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      deleteSetting: p('DELETE FROM settings WHERE key = ?'),
       setPriced: p('UPDATE models SET priced = ? WHERE id = ?'),
     };
     this.applyTx = db.transaction(this.apply.bind(this));
@@ -232,6 +235,20 @@ export class Writer {
   /** Sets a meta key; a failure (a full disk) is logged once and otherwise ignored. */
   quietMeta(key: string, value: string): void {
     this.quietly(() => this.write(() => this.s.setMeta!.run(key, value)));
+  }
+
+  /**
+   * Writes settings and commits at once (with whatever else is pending), so they are durable when this returns.
+   * Throws IndexWriteError when the file cannot take them (a full disk: nothing of them is kept).
+   */
+  writeSettings(changes: readonly SettingChange[]): void {
+    this.write(() => {
+      for (const [key, value] of changes) {
+        if (value === null) this.s.deleteSetting!.run(key);
+        else this.s.setSetting!.run(key, value);
+      }
+    });
+    if (!this.commit()) throw new IndexWriteError((this.failing ?? 'io') as IndexFailure, 'the index file cannot be written now', null);
   }
 
   /** Rebuilds the local rollups when the process time zone is not the one they were built in. */

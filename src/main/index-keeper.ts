@@ -13,6 +13,10 @@ export interface IndexKeeper {
   readonly queries: Queries;
   stats(): IndexStats;
   mode(): 'writer' | 'reader';
+  /** The index while this process writes it (settings are written there), else null. */
+  writable(): IndexDb | null;
+  /** The process that writes the index while this one reads it, as that process recorded itself. */
+  otherWriter(): string;
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
@@ -152,6 +156,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     },
     stats: () => current().stats(),
     mode: () => (writer ? 'writer' : 'reader'),
+    writable: () => writer,
+    otherWriter: () => lockedBy,
     async start() {
       if (started) return;
       started = true;

@@ -10,6 +10,7 @@ import { createPriceSource } from '../pricing/price-source.ts';
 import { priceCacheFile } from '../pricing/price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from '../usage-probe/probe.ts';
+import { createBudgetService } from './budgets.ts';
 import { startPipeline } from './pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from './log.ts';
@@ -75,12 +76,17 @@ async function main(): Promise<void> {
   lifecycle.add('index', () => index.closeIndex(), { atExit: true });
   lifecycle.add('pipeline', () => index.stop());
 
+  // Budgets are read by any server on the index; only its writer changes them and logs their alerts.
+  const budgets = createBudgetService({ index, log });
+  lifecycle.add('budgets', () => budgets.close());
+
   const server = createServer({
     index,
     config,
     indexing: () => index.progress(),
     prices: () => prices.current(),
     probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
+    budgets,
     uiDir: uiDir(),
     log,
   });
@@ -94,6 +100,7 @@ async function main(): Promise<void> {
   // PRICE_WAIT_MS; past that the built-in table prices, and a late catalogue reprices (onChange).
   await Promise.race([prices.start(), new Promise((resolve) => setTimeout(resolve, PRICE_WAIT_MS).unref())]);
   await index.start();
+  budgets.start();
 }
 
 function openBrowser(url: string): void {

@@ -342,3 +342,39 @@ export interface UsageDrivers {
 export interface ApiError {
   error: string;
 }
+
+/** A calendar period of a budget: the local day, the week from Monday, the month (decisions.md "Time"). */
+export type BudgetPeriod = 'daily' | 'weekly' | 'monthly';
+
+/** A spending limit of this machine, for every project (`project: null`) or one project folder (its encoded name). */
+export interface Budget {
+  period: BudgetPeriod;
+  project: string | null;
+  /** Dollars. */
+  amount: number;
+}
+
+/**
+ * A budget against the current period. `projected`: the use so far plus today's pace (today's cost per hour since local
+ * midnight, the first hour counted as a whole one) over the rest of the period. `state`: `over` when the use or the
+ * projection passes the amount, `warn` from 80 % of it projected, else `ok`.
+ */
+export interface BudgetStatus extends Budget {
+  /** The project's display name; null for every project. */
+  projectName: string | null;
+  /** The period's first and last local days (YYYY-MM-DD) and its exact end (ISO, exclusive). */
+  from: string;
+  to: string;
+  end: string;
+  use: number;
+  projected: number;
+  state: 'ok' | 'warn' | 'over';
+  /** The server logged this period's alert (an alert fires once per budget and period). */
+  alerted: boolean;
+}
+
+/** GET /api/budgets, and the answer of a change. `writable`: false on a server that reads an index another process writes. */
+export interface Budgets {
+  writable: boolean;
+  budgets: BudgetStatus[];
+}

@@ -156,6 +156,54 @@ for (const setup of SETUPS) {
     assert.is(await page.locator('cost-overview-view .change').count(), 0);
   });
 
+  test('the daily chart overlays the previous period on request: a legend entry and both values in the tooltip', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    const chart = page.locator('cost-overview-view cost-chart-series');
+    const toggle = chart.locator('button.compare');
+    await toggle.waitFor();
+    assert.is((await toggle.textContent())?.trim(), 'Compare with previous 7 days');
+    assert.is(await toggle.getAttribute('aria-pressed'), 'false');
+    assert.is(await chart.locator('polyline.previous').count(), 0);
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await chart.locator('polyline.previous').waitFor();
+    assert.is(await toggle.getAttribute('aria-pressed'), 'true');
+    // One vertex per day; the legend sums the previous 7 days (the $8 of 10 days ago).
+    const vertices = ((await chart.locator('polyline.previous').getAttribute('points')) ?? '').trim().split(/\s+/);
+    assert.is(vertices.length, 7);
+    const legend = chart.locator('.legend .item.prev');
+    assert.is((await legend.textContent())?.replace(/\s+/g, ' ').trim(), `previous 7 days ${formatUsd(8)}`);
+    // Day 3 of the range (3 days ago, $4) against day 3 of the previous period (10 days ago, $8).
+    await chart.locator('g.col[data-i="3"]').focus();
+    const tip = chart.locator('.tip');
+    await tip.waitFor();
+    assert.is((await tip.locator('.tv').textContent())?.trim(), formatUsd(4));
+    const previous = (await tip.locator('.tp').textContent())?.replace(/\s+/g, ' ').trim() ?? '';
+    assert.ok(previous.startsWith(`previous 7 days: ${formatUsd(8)} (`), previous);
+    assert.ok((await chart.locator('.sr thead th').allTextContents()).includes('previous 7 days'), 'the table alternative has the column');
+    await toggle.click();
+    assert.is(await chart.locator('polyline.previous').count(), 0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  });
+
+  test('All is labelled "All time", never from 1970; its run rate counts the whole days since the first activity', async () => {
+    for (const view of ['overview', 'insights']) {
+      await page.goto(`${server.url}/?view=${view}&range=all`);
+      const label = page.locator(`cost-${view}-view header .range`);
+      await label.waitFor();
+      assert.is((await label.textContent())?.trim(), 'All time', view);
+    }
+    // The first entry is 40 days ago: the days from its day to yesterday, not the days since 1970.
+    const firstDay = Math.floor(ENTRIES[ENTRIES.length - 1]![0] / DAY) * DAY;
+    const days = Math.round((todayStart - firstDay) / DAY);
+    const ins = await getJson<Insights>(server, '/api/insights?range=all');
+    assert.is(ins.runRate.days, days);
+    assert.is(ins.runRate.dailyAvg, sumSince(0, todayStart) / days);
+    const sub = page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"] .sub');
+    assert.is((await sub.textContent())?.trim(), `${formatUsd(sumSince(0, todayStart) / days)}/day over ${days} whole days`);
+  });
+
   test('the monthly table: every month with cost, tokens, top model and change; exported as CSV', async () => {
     const byMonth = new Map<string, number>();
     for (const [ts, usd] of ENTRIES) byMonth.set(new Date(ts).toISOString().slice(0, 7), (byMonth.get(new Date(ts).toISOString().slice(0, 7)) ?? 0) + usd);

@@ -10,6 +10,7 @@ import type { Overview, ProjectSessions } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
 interface ThemeFile {
   default: string;
@@ -169,6 +170,55 @@ function measureInPage({ roots, tokens, pairs }: MeasureArgs): { pair: string; r
   return out;
 }
 
+/**
+ * In the page: each budget meter's fill against its track (a graphical object: WCAG 1.4.11 asks 3:1), in each pair,
+ * labelled "<theme>/<mode>: <state>".
+ */
+function meterFills(pairs: [string, Mode][]): { pair: string; ratio: number }[] {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const g = canvas.getContext('2d', { willReadFrequently: true })!;
+  const rgba = (css: string): number[] => {
+    g.clearRect(0, 0, 1, 1);
+    g.fillStyle = '#000';
+    g.fillStyle = css;
+    g.fillRect(0, 0, 1, 1);
+    const d = g.getImageData(0, 0, 1, 1).data;
+    return [d[0]!, d[1]!, d[2]!, d[3]! / 255];
+  };
+  const over = (top: number[], under: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + under[i]! * (1 - top[3]!));
+  const lum = (c: number[]) => c.reduce((s, v, i) => {
+    const x = v / 255;
+    return s + [0.2126, 0.7152, 0.0722][i]! * (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+  }, 0);
+  const ratio = (a: number[], b: number[]) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const meters: Element[] = [];
+  const visit = (el: Element) => {
+    if (el.tagName === 'COST-BUDGET-METER') meters.push(el);
+    if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c);
+    for (const c of el.children) visit(c);
+  };
+  visit(document.body);
+  const out: { pair: string; ratio: number }[] = [];
+  const body = document.body;
+  const before = { cls: body.className, theme: body.dataset.theme ?? '' };
+  for (const [id, mode] of pairs) {
+    body.classList.toggle('dark', mode === 'dark');
+    body.classList.toggle('light', mode === 'light');
+    body.dataset.theme = id;
+    for (const m of meters) {
+      const track = m.shadowRoot!.querySelector('.track')!;
+      const card = rgba(getComputedStyle(document.body).getPropertyValue('--bg-elevated'));
+      const under = over(rgba(getComputedStyle(track).backgroundColor), card);
+      const fill = over(rgba(getComputedStyle(m.shadowRoot!.querySelector('.fill')!).backgroundColor), under);
+      out.push({ pair: `${id}/${mode}: ${m.getAttribute('data-state')}`, ratio: ratio(fill, under) });
+    }
+  }
+  body.className = before.cls;
+  body.dataset.theme = before.theme;
+  return out;
+}
+
 async function openPalette(page: Page): Promise<void> {
   if (await page.locator('#theme-pop').isVisible()) return;
   await page.locator('#theme-btn').click();
@@ -264,8 +314,11 @@ test('text contrast >= 4.5:1 in the overview, insights, project and session view
         await page.locator('cost-overview-view details.months summary').click();
         await page.locator('cost-overview-view cost-monthly-table cost-table tbody tr').first().waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').first().focus();
-        // Focus shows a bucket's tooltip; the table row stays selected.
+        // The previous period overlaid (its legend entry and tooltip line); focus shows a bucket's tooltip; the table row stays selected.
+        await page.locator('cost-overview-view cost-chart-series button.compare').click();
+        await page.locator('cost-overview-view cost-chart-series .legend .item.prev').waitFor();
         await page.locator('cost-overview-view cost-chart-series g.col[tabindex="0"]').focus();
+        await page.locator('cost-overview-view cost-chart-series .tip .tp').waitFor();
         await page.locator('cost-overview-view cost-chart-series .tip').waitFor();
         await page.locator('cost-overview-view cost-table tbody tr').nth(1).hover();
       },
@@ -348,6 +401,46 @@ test('text contrast >= 4.5:1 of grouped worktrees, the repository view and the b
     assert.equal(unique, [], unique.join('\n'));
   } finally {
     await other.close();
+  }
+});
+
+test('text contrast >= 4.5:1 of the budget meters, the alert banner and the budgets dialog in all 34 pairs; fills 3:1', async ({ page }) => {
+  const work = tempDir('cost-theme-budgets-');
+  const DAY = 86_400_000;
+  const at = Math.max(Math.floor(Date.now() / DAY) * DAY, Date.now() - 5 * 60_000);
+  writeJsonl(path.join(work.dir, 'projects', '-home-dev-meter', 's1.jsonl'), [
+    usageLine({ sessionId: 's1', messageId: 'm1', requestId: 'r1', timestamp: new Date(at).toISOString(), extra: { costUSD: 6 } }),
+  ]);
+  const other = await startAppServer({ dir: work.dir, env: { TZ: 'UTC' } });
+  const set = async (period: string, amount: number) => {
+    const r = await fetch(`${other.url}/api/budgets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ period, amount }) });
+    const text = await r.text();
+    assert.is(r.status, 200, text);
+    return (JSON.parse(text) as { budgets: { period: string; projected: number }[] }).budgets;
+  };
+  try {
+    await untilIndexed(other, 20_000);
+    // One meter in each state: the month on track, today near the limit (91 % projected), the week passed.
+    const projected = (await set('daily', 1_000_000)).find((b) => b.period === 'daily')!.projected;
+    await set('daily', projected * 1.1);
+    await set('monthly', projected * 100);
+    await set('weekly', 5);
+    await page.goto(`${other.url}/?view=overview&range=7`);
+    for (const state of ['ok', 'warn', 'over']) await page.locator(`cost-budget-meter[data-state="${state}"] .line`).waitFor();
+    await page.locator('cost-budget-alerts button.budgets').click();
+    await page.locator('cost-budget-alerts cost-budget-dialog tbody tr').nth(2).waitFor();
+    const results = await page.evaluate(measureInPage, { roots: 'cost-overview-view, cost-budget-alerts', tokens: false, pairs: ALL_PAIRS });
+    assert.ok(results.length / ALL_PAIRS.length > 30, `measured only ${results.length / ALL_PAIRS.length} text elements per pair`);
+    const failures = results.filter((r) => r.ratio < 4.5).map((r) => `${r.pair} = ${r.ratio.toFixed(2)}`);
+    const fills = await page.evaluate(meterFills, ALL_PAIRS);
+    assert.is(fills.length, 3 * ALL_PAIRS.length);
+    failures.push(...fills.filter((r) => r.ratio < 3).map((r) => `meter fill ${r.pair} = ${r.ratio.toFixed(2)}`));
+    await page.keyboard.press('Escape');
+    const unique = [...new Set(failures)];
+    assert.equal(unique, [], unique.join('\n'));
+  } finally {
+    await other.close();
+    work.cleanup();
   }
 });
 

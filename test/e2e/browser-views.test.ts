@@ -74,7 +74,9 @@ fixture('overview shows the API figures, cost by model and every project', async
   assert.is(await stat(page, 'cost-overview-view', 'sessions'), formatInt(o.totals.sessions));
   assert.is(await stat(page, 'cost-overview-view', 'tokens'), formatTokens(o.totals.totalTokens));
   assert.is(await stat(page, 'cost-overview-view', 'cache'), formatPercent(o.cacheEfficiency));
-  assert.is(await stat(page, 'cost-overview-view', 'today'), o.today ? formatUsd(o.today.cost) : '—');
+  // Today is on the strip only (issue 14: it was also a card of the range's row).
+  assert.is(await stat(page, 'cost-overview-view', 'glance-today'), formatUsd(o.today?.cost ?? 0));
+  assert.is(await page.locator('cost-overview-view cost-stat-card[data-stat="today"]').count(), 0);
   const bars = await page.locator('cost-overview-view cost-chart-bars .row .val').allTextContents();
   assert.equal(bars, [...o.costByModel].sort((a, b) => b.cost - a.cost).map((m) => formatUsd(m.cost)));
   const rows = page.locator('cost-overview-view cost-table tbody tr');

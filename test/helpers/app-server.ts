@@ -22,6 +22,8 @@ export interface AppServerOptions {
   env?: Record<string, string>;
   args?: string[];
   timeoutMs?: number;
+  /** The index file (kept after close); default a new one in a temp dir removed on close. */
+  indexFile?: string;
 }
 
 export async function startAppServer(opts: AppServerOptions = {}): Promise<AppServer> {
@@ -29,7 +31,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const removeTmp = () => fs.rmSync(tmp, { recursive: true, force: true });
   try {
     const server = await spawnServer({
-      args: ['--dir', opts.dir ?? FIXTURE_CONFIG_DIR, '--port', '0', '--index', path.join(tmp, 'index.db'), '--offline', '--prices', PRICES_FILE, ...(opts.args ?? [])],
+      args: ['--dir', opts.dir ?? FIXTURE_CONFIG_DIR, '--port', '0', '--index', opts.indexFile ?? path.join(tmp, 'index.db'), '--offline', '--prices', PRICES_FILE, ...(opts.args ?? [])],
       cwd: ROOT,
       env: standaloneEnv(opts.env),
       readyTimeoutMs: opts.timeoutMs,

@@ -10,6 +10,8 @@ import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { createServer, type DashboardServer } from '../../src/http/server.ts';
 import type { IndexingState } from '../../src/shared/api-types.ts';
 import { parseConfig, type Config } from '../../src/main/config.ts';
+import type { BudgetService } from '../../src/http/budget-service.ts';
+import { createBudgetService } from '../../src/main/budgets.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
@@ -19,6 +21,7 @@ export interface TestServer {
   port: number;
   server: DashboardServer;
   index: IndexDb;
+  budgets: BudgetService;
   config: Config;
   dir: string;
   logs: string[];
@@ -98,12 +101,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   const index = openIndex(':memory:');
   index.setPrices(PriceTable.builtin());
   const logs: string[] = [];
+  // Never started: alerts are checked after each change, and when a test calls budgets.check().
+  const budgets = createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: (m) => logs.push(m) });
   const server = createServer({
     index,
     config,
     indexing: opts.indexing ?? (() => INDEXING_DONE),
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
+    budgets,
     uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,
@@ -117,6 +123,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     config,
     dir,
     logs,
+    budgets,
     request: (urlPath, o) => request(port, urlPath, o),
     async close() {
       await server.close();

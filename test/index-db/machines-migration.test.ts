@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Database from 'better-sqlite3';
 import path from 'node:path';
+import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { parseRange } from '../../src/http/params.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
@@ -54,7 +55,7 @@ t('a v4 index with history keeps every figure; a labelled folder of the same nam
     assert.is(o.projects.length, want.projects.length, 'the laptop\'s folder merges into the row of its name');
     labelled.close();
     const raw = new Database(file, { readonly: true });
-    assert.is(raw.pragma('user_version', { simple: true }), 5);
+    assert.is(raw.pragma('user_version', { simple: true }), SCHEMA_VERSION, 'migrated to the current schema');
     assert.equal(raw.prepare('SELECT count(*) FROM projects WHERE encoded = ?').pluck().get(folder), 2);
     raw.close();
   } finally {

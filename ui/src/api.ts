@@ -151,6 +151,17 @@ export const api = {
     return (await res.json()) as T;
   },
 
+  /** A change with a JSON body (POST, DELETE); rejects with the server's `{error}` text, as get does. */
+  async send<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const res = await fetch(path, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new HttpError(await readError(res), res.status, path);
+    return (await res.json()) as T;
+  },
+
   /** Forget every cached answer so the next get of each URL fetches again (keeps in-flight requests). */
   invalidate(): void {
     cache.clear();

@@ -3,6 +3,7 @@ import type { IndexReader } from '../../index-db/types.ts';
 import type { PriceTable } from '../../pricing/table.ts';
 import type { UsageProbe } from '../../usage-probe/probe.ts';
 import type { IndexingState } from '../../shared/api-types.ts';
+import type { BudgetService } from '../budget-service.ts';
 import type { ResultCache } from '../cache.ts';
 import type { ServerConfig } from '../server-config.ts';
 
@@ -13,5 +14,6 @@ export interface RouteContext {
   indexing(): IndexingState;
   prices(): PriceTable;
   probe: UsageProbe;
+  budgets: BudgetService;
   now(): number;
 }

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
+import { createBudgets } from './budgets.ts';
 import { insights } from './insights.ts';
 import { createMetrics } from './metrics.ts';
 import { createMonthly } from './monthly.ts';
@@ -32,6 +33,8 @@ export function createQueries(db: Database.Database, prices: () => PriceTable, s
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
     session: (id, scope) => session(id, withSpans(scope)),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
+    knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
+    budgets: createBudgets(db, reader, syncTimeZone),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: (id, scope) => repository(id, withSpans(scope)),
   };

@@ -15,6 +15,7 @@ import './cost-usage-dialog.ts';
 import './cost-help-overlay.ts';
 import './cost-toast.ts';
 import { adoptDocumentStyles, base, buttons } from './shared-styles.ts';
+import './cost-budget-alerts.ts';
 
 const styles = css`
   .content {
@@ -175,7 +176,7 @@ export class CostApp extends LitElement {
         @refresh=${() => void this.clock.refresh(true)}
         @open-help=${() => this.run('help')}
       ></cost-top-bar>
-      <main class="content" id="main">
+      <main class="content" id="main" @budgets-changed=${() => void this.clock.refresh(false)}>
         ${sub
           ? html`<div class="crumbs">
               <button class="btn ghost back" type="button" @click=${() => nav.up()} title="Go up (Backspace)">
@@ -184,6 +185,7 @@ export class CostApp extends LitElement {
               </button>
             </div>`
           : ''}
+        <cost-budget-alerts .scope=${nav.scope} .refreshKey=${this.clock.refreshKey}></cost-budget-alerts>
         ${this.renderView()}
       </main>
       <cost-usage-dialog></cost-usage-dialog>

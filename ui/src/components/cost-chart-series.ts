@@ -21,6 +21,12 @@ export function niceTicks(max: number, count = 4): number[] {
 const H = 230;
 const M = { top: 10, right: 8, bottom: 24, left: 56 };
 
+/** The period before the chart's, as long as it: point i is the same offset from its start as the chart's point i. */
+export interface PreviousSeries {
+  label: string;
+  points: SeriesPoint[];
+}
+
 interface Stack {
   point: SeriesPoint;
   label: string;
@@ -40,6 +46,8 @@ export class CostChartSeries extends LitElement {
     partial: { attribute: false },
     partialLabel: { attribute: 'partial-label' },
     mode: { reflect: true },
+    previous: { attribute: false },
+    _compare: { state: true },
     _active: { state: true },
     _hover: { state: true },
   };
@@ -54,6 +62,10 @@ export class CostChartSeries extends LitElement {
   declare partial: string[];
   declare partialLabel: string;
   declare mode: 'bars' | 'area';
+  /** When set, a toggle overlays it as a line (with its legend entry, and its value in each tooltip). */
+  declare previous: PreviousSeries | null;
+  /** The overlay is shown (the toggle); kept for the page's life only, as the spec names no storage for it. */
+  private declare _compare: boolean;
   private declare _active: number;
   private declare _hover: boolean;
   private readonly _size = new WidthController(this, 640);
@@ -67,6 +79,8 @@ export class CostChartSeries extends LitElement {
     this.partial = [];
     this.partialLabel = 'partial';
     this.mode = 'bars';
+    this.previous = null;
+    this._compare = false;
     this._active = -1;
     this._hover = false;
   }
@@ -80,11 +94,11 @@ export class CostChartSeries extends LitElement {
   private _deferred = false;
 
   /**
-   * New points are drawn one frame later: a year of columns takes tens of milliseconds to render, and the
-   * figures around the chart (the numbers users look at first) should not wait for it.
+   * New points (or a new previous period) are drawn one frame later: a year of columns takes tens of milliseconds to
+   * render, and the figures around the chart (the numbers users look at first) should not wait for it.
    */
   protected override shouldUpdate(changed: PropertyValues<this>): boolean {
-    if (changed.has('points') && !this._deferred) {
+    if ((changed.has('points') || changed.has('previous')) && !this._deferred) {
       this._deferred = true;
       cancelAnimationFrame(this._frame);
       this._frame = requestAnimationFrame(() => this.requestUpdate());
@@ -152,7 +166,9 @@ export class CostChartSeries extends LitElement {
     const w = this._size.width;
     const plotW = Math.max(10, w - M.left - M.right);
     const plotH = H - M.top - M.bottom;
-    const ticks = niceTicks(Math.max(0, ...stacks.map((s) => s.point.cost)));
+    const prev = this._compare && this.previous ? this.previous : null;
+    const before = (i: number): SeriesPoint | undefined => prev?.points[i];
+    const ticks = niceTicks(Math.max(0, ...stacks.map((s) => s.point.cost), ...(prev ? prev.points.slice(0, n).map((p) => p.cost) : [])));
     const tickLabels = formatUsdAxis(ticks);
     const yMax = ticks.at(-1) || 1;
     const y = (v: number) => M.top + plotH - (v / yMax) * plotH;
@@ -195,11 +211,15 @@ export class CostChartSeries extends LitElement {
                   : svg`<circle class="dot" cx=${x(i)} cy=${y(s.point.cost)} r="3.5"></circle>`}
               </g>`,
             )}
+            ${prev
+              ? svg`<polyline class="previous" points=${stacks.flatMap((_, i) => { const p = before(i); return p ? [`${x(i)},${y(p.cost)}`] : []; }).join(' ')}></polyline>`
+              : nothing}
           </svg>
           ${tip
             ? html`<div class="tip" role="tooltip" style=${`left:${Math.min(Math.max(x(active), 90), w - 90)}px`}>
                 <div class="tl">${tip.label}</div>
                 <div class="tv">${formatUsd(tip.point.cost)}</div>
+                ${prev ? html`<div class="tp">${prev.label}: <b>${before(active) ? formatUsd(before(active)!.cost) : '—'}</b>${before(active) ? ` (${this._label(before(active)!, true)})` : ''}</div>` : nothing}
                 ${tip.parts.filter((p) => p.cost > 0).sort((a, b) => b.cost - a.cost).map(
                   (p) => html`<div class="tr"><i style=${`background:${pal.color(p.group)}`}></i>
                     <span>${p.group === OTHER ? p.group : shortModel(p.group)}</span><b>${formatUsd(p.cost)}</b></div>`,
@@ -211,7 +231,13 @@ export class CostChartSeries extends LitElement {
           ${pal.order.map((g) => html`<span class="item" role="listitem" title=${g}>
             <i style=${`background:${pal.color(g)}`}></i>${g === OTHER ? g : shortModel(g)}
             <b>${formatUsd(groupTotal(g))}</b></span>`)}
+          ${prev ? html`<span class="item prev" role="listitem"><i class="dash"></i>${prev.label}
+            <b>${formatUsd(prev.points.slice(0, n).reduce((t, p) => t + p.cost, 0))}</b></span>` : nothing}
           <span class="spacer"></span>
+          ${this.previous
+            ? html`<button class="compare" aria-pressed=${this._compare} @click=${() => (this._compare = !this._compare)}
+                title="Overlay the period of the same length just before this one">Compare with ${this.previous.label}</button>`
+            : nothing}
           <span class="modes" role="group" aria-label="Chart type">
             <button aria-pressed=${this.mode === 'bars'} @click=${() => (this.mode = 'bars')}>Bars</button>
             <button aria-pressed=${this.mode === 'area'} @click=${() => (this.mode = 'area')}>Area</button>
@@ -220,9 +246,9 @@ export class CostChartSeries extends LitElement {
         <div class="sr"><table>
           <caption>${this.label}</caption>
           <thead><tr><th scope="col">${this.bucket[0]!.toUpperCase() + this.bucket.slice(1)}</th><th scope="col">Total</th>
-            ${pal.order.map((g) => html`<th scope="col">${g}</th>`)}</tr></thead>
-          <tbody>${stacks.map((s) => html`<tr><th scope="row">${s.label}</th><td>${formatUsd(s.point.cost)}</td>
-            ${s.parts.map((p) => html`<td>${formatUsd(p.cost)}</td>`)}</tr>`)}</tbody>
+            ${pal.order.map((g) => html`<th scope="col">${g}</th>`)}${prev ? html`<th scope="col">${prev.label}</th>` : nothing}</tr></thead>
+          <tbody>${stacks.map((s, i) => html`<tr><th scope="row">${s.label}</th><td>${formatUsd(s.point.cost)}</td>
+            ${s.parts.map((p) => html`<td>${formatUsd(p.cost)}</td>`)}${prev ? html`<td>${before(i) ? formatUsd(before(i)!.cost) : '—'}</td>` : nothing}</tr>`)}</tbody>
         </table></div>
       </figure>
     `;
@@ -256,6 +282,15 @@ export class CostChartSeries extends LitElement {
     .item { display: inline-flex; align-items: center; gap: 6px; }
     .item b { font-weight: 500; color: var(--ink-3); font-variant-numeric: tabular-nums; }
     .spacer { flex: 1; }
+    /* The previous period: a dashed line in the text colour, apart from every model colour. */
+    .previous { fill: none; stroke: var(--ink-2); stroke-width: 2; stroke-dasharray: 5 4; pointer-events: none; }
+    i.dash { height: 0; border-radius: 0; border-top: 2px dashed var(--ink-2); }
+    .tp { margin: 0 0 4px; }
+    .tp b { color: var(--ink-1); font-weight: 600; }
+    .compare { font: inherit; font-size: 11px; background: none; border: 1px solid var(--border); border-radius: 6px; color: var(--ink-3);
+      padding: 3px 8px; cursor: pointer; }
+    .compare[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); }
+    .compare:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     .modes { display: inline-flex; border: 1px solid var(--border); border-radius: 6px; overflow: hidden; }
     .modes button { font: inherit; font-size: 11px; background: none; border: none; color: var(--ink-3); padding: 3px 8px; cursor: pointer; }
     .modes button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); }

@@ -1,11 +1,15 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
+import type { BudgetPeriod, Budgets, Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { dateOfDay, daysInMonth, parseDayKey } from '../../../src/calendar/days.ts';
+import { budgetOf } from '../budgets.ts';
 import { scopeParams } from '../state.ts';
-import { formatDuration, formatPercent, formatTime, formatUsd } from '../format.ts';
+import { formatCount, formatDuration, formatPercent, formatTime, formatTokens, formatUsd } from '../format.ts';
 import { ViewData } from './view-kit.ts';
+import type { CostBudgetDialog } from './cost-budget-dialog.ts';
 import './cost-stat-card.ts';
+import './cost-budget-meter.ts';
+import './cost-budget-dialog.ts';
 
 export interface MonthPace {
   /** Month so far + the average of its ended days × the days after today; null before a day has ended. */
@@ -31,6 +35,7 @@ interface Glance {
   month: Overview;
   block: Insights['activeBlock'];
   limits: UsageLimits | null;
+  budgets: Budgets;
 }
 
 /**
@@ -58,13 +63,14 @@ export class CostGlanceStrip extends LitElement {
     refreshKey: () => this.refreshKey,
     load: async ([scope], signal): Promise<Glance> => {
       const p = scopeParams(scope);
-      const [week, month, today, recent] = await Promise.all([
+      const [week, month, today, recent, budgets] = await Promise.all([
         api.get<Overview>('/api/overview', { range: 'week', ...p }, signal),
         api.get<Overview>('/api/overview', { range: 'month', ...p }, signal),
         api.get<Insights>('/api/insights', { range: 'today', ...p }, signal),
         api.get<{ limits: UsageLimits | null }>('/api/usage-limits/recent', {}, signal),
+        api.get<Budgets>('/api/budgets', {}, signal),
       ]);
-      return { week, month, block: today.activeBlock, limits: recent.limits };
+      return { week, month, block: today.activeBlock, limits: recent.limits, budgets };
     },
   });
 
@@ -82,21 +88,39 @@ export class CostGlanceStrip extends LitElement {
       hint=${`Block ${formatTime(b.start)}–${formatTime(b.end)}: ${formatUsd(b.cost)} so far. Projected: the block's cost per hour so far × 5 h.${binding ? ' Plan usage: the limiting window the plan usage probe reported in the last 5 minutes.' : ''}`}></cost-stat-card>`;
   }
 
+  /** The card's budget for the page's scope, as a meter (none without one). */
+  private _meter(g: Glance, period: BudgetPeriod) {
+    const budget = budgetOf(g.budgets.budgets, period, this.scope);
+    return budget ? html`<cost-budget-meter .budget=${budget}></cost-budget-meter>` : nothing;
+  }
+
+  private _openBudgets(): void {
+    const dialog = this.renderRoot.querySelector<CostBudgetDialog>('cost-budget-dialog');
+    if (!dialog) return;
+    dialog.scope = this.scope;
+    void dialog.open();
+  }
+
   override render() {
     const l = this._data.loaded;
     if (!l) return nothing;
     const g = l.data;
     const pace = monthPace(g.month.totals.cost, g.month.range.to, g.month.costSeries.bucket === 'day' ? g.month.costSeries.points : []);
+    const today = g.month.today;
     return html`<section class="strip" aria-label="At a glance">
-      <cost-stat-card data-stat="glance-today" label="Today" value=${formatUsd(g.month.today?.cost ?? 0)}
-        hint="Cost since local midnight (the server's time zone)."></cost-stat-card>
+      <cost-stat-card data-stat="glance-today" label="Today" value=${formatUsd(today?.cost ?? 0)}
+        sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : ''}
+        hint="Cost since local midnight (the server's time zone).">${this._meter(g, 'daily')}</cost-stat-card>
       <cost-stat-card data-stat="glance-week" label="This week" value=${formatUsd(g.week.totals.cost)} sub=${`since Monday`}
-        hint="Cost since Monday, local midnight."></cost-stat-card>
+        hint="Cost since Monday, local midnight.">${this._meter(g, 'weekly')}</cost-stat-card>
       <cost-stat-card data-stat="glance-month" label="This month" value=${formatUsd(g.month.totals.cost)}
         sub=${pace.projected === null ? 'Cannot project the month end yet' : `${formatUsd(pace.projected)} by month end`}
-        hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today."></cost-stat-card>
+        hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today.">${this._meter(g, 'monthly')}</cost-stat-card>
       ${this._block(g)}
-    </section>`;
+    </section>
+    <div class="tools"><button type="button" class="budgets" @click=${() => this._openBudgets()}
+      title="Daily, weekly and monthly budgets of this machine">Budgets…</button></div>
+    <cost-budget-dialog></cost-budget-dialog>`;
   }
 
   static override styles = css`
@@ -104,6 +128,10 @@ export class CostGlanceStrip extends LitElement {
     .strip { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
     /* Room for a two-line second line: a block that starts or ends on a refresh must not shift the page below. */
     cost-stat-card { min-height: 124px; }
+    .tools { display: flex; justify-content: flex-end; margin-top: 6px; }
+    .budgets { font: inherit; font-size: 12px; color: var(--ink-2); background: none; border: 1px solid var(--border); border-radius: 6px;
+      padding: 3px 9px; cursor: pointer; }
+    .budgets:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
   `;
 }
 

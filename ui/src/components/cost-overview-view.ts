@@ -5,18 +5,19 @@ import { customRange, rangeParams, scopeParams } from '../state.ts';
 import { dayKey } from '../../../src/calendar/days.ts';
 import { lastDays } from '../../../src/calendar/periods.ts';
 import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
-import { formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { DataView } from './data-view.ts';
-import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
+import type { PreviousSeries } from './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
@@ -25,6 +26,8 @@ import './cost-empty.ts';
 
 interface Previous {
   totals: Overview['totals'];
+  /** Its series for the chart's overlay, bucketed as the range's (the same number of days gives the same unit); one object per answer, so the chart redraws only for a new one. */
+  series: PreviousSeries;
   label: string;
   /** The range it is the previous period of ('from|to'). */
   for: string;
@@ -68,7 +71,8 @@ export class CostOverviewView extends DataView {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
-        return { totals: prev.totals, label: span.label, for: `${range!.from}|${range!.to}` };
+        const series = { label: span.label, points: bucketSeries(prev.costSeries.points, prev.costSeries.bucket).points };
+        return { totals: prev.totals, series, label: span.label, for: `${range!.from}|${range!.to}` };
       },
       onComplete: (v) => {
         if (v) this._prev = v;
@@ -151,6 +155,12 @@ export class CostOverviewView extends DataView {
     const p = this._prev;
     if (!p || p.for !== `${d.range.from}|${d.range.to}`) return nothing;
     return html`<div class="change">${changeText(pick(d.totals), pick(p.totals), p.label)}</div>`;
+  }
+
+  /** The previous period's series for the chart's overlay, once it answers this very range. */
+  private _prevSeries(d: Overview): PreviousSeries | null {
+    const p = this._prev;
+    return p && p.for === `${d.range.from}|${d.range.to}` ? p.series : null;
   }
 
   private _columns(): Column<GroupedRow>[] {
@@ -248,19 +258,15 @@ export class CostOverviewView extends DataView {
     if (t.messages === 0) {
       if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
       return l.anyData
-        ? html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
+        ? html`<cost-empty heading="Nothing in this range" message=${`No usage ${rangeClause(d.range)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
             ${this._lastActivity(d)}</cost-empty>`
         : html`<cost-empty heading=${`No transcripts found in ${d.dirs.join(', ') || 'the config dir'}`}
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
     const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
-    const today = d.today;
     return html`
       <div class="cards">
-        <cost-stat-card data-stat="today" label="Today" value=${today ? formatUsd(today.cost) : '—'}
-          sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : 'Range does not include today'}
-          hint="Cost of usage since local midnight (only when the range includes today)."></cost-stat-card>
         <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
           hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
@@ -273,7 +279,8 @@ export class CostOverviewView extends DataView {
       <div class="grid">
         <section class="panel">
           <h3>Cost per ${series.unit}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"></cost-chart-series>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"
+            .previous=${this._prevSeries(d)}></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>

@@ -2,13 +2,13 @@ import { css, html, nothing } from 'lit';
 import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
-import { formatCount, formatDateTime, formatDayRange, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
-import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
@@ -69,7 +69,7 @@ export class CostProjectView extends DataView {
 
   private _body(d: ProjectSessions) {
     if (!d.sessions.length) {
-      return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage between ${formatDayRange(d.range.from, d.range.to)}. Pick a longer range.`}></cost-empty>`;
+      return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));

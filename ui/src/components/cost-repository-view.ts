@@ -2,11 +2,11 @@ import { css, html } from 'lit';
 import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
-import { formatCount, formatDateTime, formatDayRange, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatCount, formatDateTime, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
-import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns } from './branch-columns.ts';
 import './cost-table.ts';
 import './cost-stat-card.ts';
@@ -51,7 +51,7 @@ export class CostRepositoryView extends DataView {
 
   private _body(d: RepositoryDetail) {
     if (!d.projects.length) {
-      return html`<cost-empty heading="Nothing in this range" message=${`${d.repository.name} has no usage between ${formatDayRange(d.range.from, d.range.to)}. Pick a longer range.`}></cost-empty>`;
+      return html`<cost-empty heading="Nothing in this range" message=${`${d.repository.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
     return html`

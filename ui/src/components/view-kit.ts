@@ -4,6 +4,7 @@
 import { Task } from '@lit/task';
 import { css, html, nothing } from 'lit';
 import type { ReactiveControllerHost, TemplateResult } from 'lit';
+import type { RangeInfo } from '../../../src/shared/api-types.ts';
 import { isAbort } from '../api.ts';
 import { formatDayRange } from '../format.ts';
 import { downloadJson } from '../export.ts';
@@ -68,8 +69,14 @@ export function emit(from: HTMLElement, name: string, detail?: object): void {
   from.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
 }
 
-export function rangeText(range: { from: string; to: string }): TemplateResult {
-  return html`<span class="range">${formatDayRange(range.from, range.to)}</span>`;
+/** A range as the end of a sentence ("No usage between Mar 1 – Mar 5"; "… so far" for the whole history). */
+export function rangeClause(range: Pick<RangeInfo, 'from' | 'to' | 'kind'>): string {
+  return range.kind === 'all' ? 'so far' : `between ${formatDayRange(range.from, range.to)}`;
+}
+
+/** The range label of a view's header: "All time" for the whole history (its `from` is the epoch, not the first activity). */
+export function rangeText(range: Pick<RangeInfo, 'from' | 'to' | 'kind'>): TemplateResult {
+  return html`<span class="range">${range.kind === 'all' ? 'All time' : formatDayRange(range.from, range.to)}</span>`;
 }
 
 export function exportJsonButton(file: string, data: unknown): TemplateResult {

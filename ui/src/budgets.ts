@@ -1,0 +1,31 @@
+// The budgets as the dashboard shows them (GET /api/budgets; the server computes use, projection and state).
+import type { BudgetPeriod, BudgetStatus } from '../../src/shared/api-types.ts';
+import { formatUsd } from './format.ts';
+import { scopeRepository } from './state.ts';
+
+export const PERIODS: readonly BudgetPeriod[] = ['daily', 'weekly', 'monthly'];
+export const PERIOD_LABEL: Record<BudgetPeriod, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
+const PERIOD_NOUN: Record<BudgetPeriod, string> = { daily: 'day', weekly: 'week', monthly: 'month' };
+
+/** Fired (bubbling, composed) after a budget was saved or removed: the shell refreshes every view. */
+export const BUDGETS_CHANGED = 'budgets-changed';
+
+/** The budget a strip card shows: the one of its period for the page's scope (a repository scope has none). */
+export function budgetOf(budgets: readonly BudgetStatus[], period: BudgetPeriod, scope: string | null): BudgetStatus | undefined {
+  if (scope !== null && scopeRepository(scope) !== null) return undefined;
+  return budgets.find((b) => b.period === period && b.project === scope);
+}
+
+/** One alert per budget and period: the key of a desktop notification (its tag) and of a dismissed banner line. */
+export const alertKey = (b: BudgetStatus): string => `cost-budget:${b.period}:${b.project ?? '*'}:${b.from}`;
+
+export const whoseText = (b: BudgetStatus): string => (b.project === null ? 'every project' : (b.projectName ?? b.project));
+
+/** "Daily budget for every project passed: $36.00 of $30.00" or "… projected to pass: $70.00 by the end of the week …". */
+export function alertText(b: BudgetStatus): string {
+  const head = `${PERIOD_LABEL[b.period]} budget for ${whoseText(b)}`;
+  if (b.use > b.amount) return `${head} passed: ${formatUsd(b.use)} of ${formatUsd(b.amount)}`;
+  return `${head} projected to pass: ${formatUsd(b.projected)} by the end of the ${PERIOD_NOUN[b.period]} at today's pace (${formatUsd(b.use)} of ${formatUsd(b.amount)} so far)`;
+}
+
+export const STATE_LABEL: Record<BudgetStatus['state'], string> = { ok: 'On track', warn: 'Near the limit', over: 'Over' };

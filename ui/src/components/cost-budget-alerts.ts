@@ -1,0 +1,115 @@
+import { LitElement, css, html, nothing } from 'lit';
+import type { Budgets, BudgetStatus } from '../../../src/shared/api-types.ts';
+import { api } from '../api.ts';
+import { alertKey, alertText } from '../budgets.ts';
+import { ViewData } from './view-kit.ts';
+import type { CostBudgetDialog } from './cost-budget-dialog.ts';
+import './cost-budget-dialog.ts';
+
+/** Desktop notifications sent by this page, one per budget and period (the tag also makes the system keep one). */
+const notified = new Set<string>();
+
+/**
+ * The budget alerts, on every view: a banner line for each budget projected to pass at today's pace, or passed, with
+ * a way to the budgets and, where the browser offers them and nobody decided yet, an opt-in to desktop notifications.
+ * The opt-in is the browser's own permission (nothing is stored by the page); once granted, each alert is notified once.
+ * A dismissed line stays hidden for this page's life. Under a hub this banner is the alert: Hub App Protocol v1 has no
+ * message for an app to mark its tab.
+ */
+export class CostBudgetAlerts extends LitElement {
+  static override properties = {
+    scope: { attribute: false },
+    refreshKey: { type: Number, attribute: 'refresh-key' },
+    _dismissed: { state: true },
+    _permission: { state: true },
+  };
+
+  declare scope: string | null;
+  declare refreshKey: number;
+  private declare _dismissed: ReadonlySet<string>;
+  private declare _permission: NotificationPermission | 'unsupported';
+
+  constructor() {
+    super();
+    this.scope = null;
+    this.refreshKey = 0;
+    this._dismissed = new Set();
+    this._permission = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+  }
+
+  private _data = new ViewData(this, {
+    args: () => [] as const,
+    refreshKey: () => this.refreshKey,
+    load: async (_args, signal): Promise<Budgets> => {
+      const budgets = await api.get<Budgets>('/api/budgets', {}, signal);
+      this.notify(budgets.budgets.filter((b) => b.state === 'over'));
+      return budgets;
+    },
+  });
+
+  private notify(alerts: BudgetStatus[]): void {
+    if (this._permission !== 'granted') return;
+    for (const b of alerts) {
+      const tag = alertKey(b);
+      if (notified.has(tag)) continue;
+      notified.add(tag);
+      new Notification('Cost: budget alert', { body: alertText(b), tag });
+    }
+  }
+
+  private async optIn(): Promise<void> {
+    this._permission = await Notification.requestPermission();
+    const alerts = this._data.loaded?.data.budgets.filter((b) => b.state === 'over') ?? [];
+    this.notify(alerts);
+  }
+
+  private openBudgets(): void {
+    const dialog = this.renderRoot.querySelector<CostBudgetDialog>('cost-budget-dialog');
+    if (!dialog) return;
+    dialog.scope = this.scope;
+    void dialog.open();
+  }
+
+  override render() {
+    const alerts = (this._data.loaded?.data.budgets ?? []).filter((b) => b.state === 'over' && !this._dismissed.has(alertKey(b)));
+    return html`${alerts.length
+        ? html`<section class="banner" role="alert" aria-label="Budget alerts">
+            <ul>${alerts.map((b) => html`<li data-key=${alertKey(b)}><span class="mark" aria-hidden="true">!</span>
+              <span class="text">${alertText(b)}</span>
+              <button type="button" class="dismiss" aria-label=${`Dismiss: ${alertText(b)}`}
+                @click=${() => (this._dismissed = new Set([...this._dismissed, alertKey(b)]))}>Dismiss</button></li>`)}</ul>
+            <div class="actions">
+              <button type="button" class="budgets" @click=${() => this.openBudgets()}>Budgets…</button>
+              ${this._permission === 'default'
+                ? html`<button type="button" class="notify" @click=${() => void this.optIn()}
+                    title="Ask the browser to show budget alerts as desktop notifications">Desktop notifications</button>`
+                : nothing}
+            </div>
+          </section>`
+        : nothing}
+      <cost-budget-dialog></cost-budget-dialog>`;
+  }
+
+  static override styles = css`
+    :host { display: block; }
+    .banner { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; justify-content: space-between; margin-bottom: 14px;
+      padding: 8px 12px; border: 1px solid var(--error); border-radius: 8px; background: var(--bg-elevated); color: var(--ink-1); font-size: 13px; }
+    ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }
+    li { display: flex; gap: 8px; align-items: center; }
+    .text { flex: 1 1 auto; }
+    .mark { display: inline-grid; place-items: center; flex: none; width: 16px; height: 16px; border-radius: 50%; font-size: 11px; font-weight: 700;
+      color: var(--bg-elevated); background: var(--error); }
+    .actions { display: flex; gap: 8px; }
+    button { font: inherit; font-size: 12px; color: var(--ink-1); background: var(--bg-surface); border: 1px solid var(--border); border-radius: 6px;
+      padding: 3px 9px; cursor: pointer; }
+    button:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+  `;
+}
+
+customElements.define('cost-budget-alerts', CostBudgetAlerts);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cost-budget-alerts': CostBudgetAlerts;
+  }
+}
