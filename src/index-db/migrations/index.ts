@@ -4,5 +4,6 @@ import { sql as localDays } from './002-local-days.ts';
 import { sql as outOfRange } from './003-out-of-range.ts';
 import { sql as history } from './004-history.ts';
 import { sql as machines } from './005-machines.ts';
+import { sql as grainRollups } from './007-grain-rollups.ts';
 
-export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines];
+export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines, grainRollups];
