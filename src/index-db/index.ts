@@ -50,13 +50,16 @@ function build(
   opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void },
 ): IndexDb & { commit(): boolean } {
   const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt });
-  try {
-    // A zone change since the last run rebuilds the local rollups now, not inside the first request.
-    writer.syncTimeZone();
-  } catch (err) {
-    // A full disk: logged by the writer; the queries serve the rollups as they are until a write succeeds.
-    if (!(err instanceof IndexWriteError)) throw err;
-  }
+  const syncTimeZone = (): void => {
+    try {
+      writer.syncTimeZone();
+    } catch (err) {
+      // A full disk: logged by the writer; the queries derive local figures from the messages until a write succeeds.
+      if (!(err instanceof IndexWriteError)) throw err;
+    }
+  };
+  // A zone change since the last run rebuilds the local rollups now; the queries never rebuild anything.
+  syncTimeZone();
   if (db.name !== ':memory:') {
     writer.quietMeta('writer', `pid ${process.pid}, since ${new Date().toISOString()}`);
     writer.commit();
@@ -71,9 +74,10 @@ function build(
     setPrices: (table) => writer.setPrices(table),
     unresolvedRepositories: () => writer.unresolvedRepositories(),
     setRepository: (project, repository) => writer.setRepository(project, repository),
+    syncTimeZone,
     dataVersion: () => writer.dataVersion(),
     stats,
-    queries: reportCorruption(createQueries(db, () => writer.priceTable(), () => writer.syncTimeZone()), opts.onCorrupt),
+    queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
     reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
     commit: () => writer.commit(),
@@ -114,7 +118,7 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
   const fallback = PriceTable.builtin();
   return {
     stats: statsQuery(db),
-    queries: createQueries(db, opts.prices ?? (() => fallback), () => {}),
+    queries: createQueries(db, opts.prices ?? (() => fallback)),
     reports: createReports(db),
     close: () => db.close(),
   };

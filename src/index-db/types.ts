@@ -129,6 +129,11 @@ export interface IndexDb extends IndexReader {
   unresolvedRepositories(): { project: string; cwd: string }[];
   /** Records the repository (main checkout path) of a project folder; kept for good once set. */
   setRepository(project: string, repository: string): void;
+  /**
+   * Rebuilds the local rollups when the process time zone is not the one they hold (done at open and before every
+   * write; the queries never rebuild, they derive local figures from the messages meanwhile). A failure is logged.
+   */
+  syncTimeZone(): void;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
 }

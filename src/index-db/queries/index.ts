@@ -15,19 +15,19 @@ import { createSession } from './session.ts';
 /** The name of the unlabelled dirs' machine when the caller gives none. */
 const LOCAL = 'local';
 
-/** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
-export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
+/** Only reads: a time zone change is the writer's to catch up with (the reader then derives local figures, see reader.ts). */
+export function createQueries(db: Database.Database, prices: () => PriceTable): Queries {
   const reader = new Reader(db);
   return {
-    metrics: createMetrics(db, reader, syncTimeZone),
-    overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, syncTimeZone, scope, indexing, dirs, machine),
-    insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
-    monthly: createMonthly(db, reader, syncTimeZone),
-    projects: (scope) => projects(reader, syncTimeZone, scope),
-    projectSessions: createProjectSessions(db, reader, syncTimeZone),
+    metrics: createMetrics(db, reader),
+    overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, scope, indexing, dirs, machine),
+    insights: (scope, indexing) => insights(reader, prices(), scope, indexing),
+    monthly: createMonthly(reader),
+    projects: (scope) => projects(reader, scope),
+    projectSessions: createProjectSessions(db, reader),
     session: createSession(db),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
-    repository: createRepository(db, reader, syncTimeZone),
+    repository: createRepository(db, reader),
   };
 }

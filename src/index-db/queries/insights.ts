@@ -16,14 +16,15 @@ const TOP_TOOLS = 15;
 /** Blocks listed in an answer (most recent first). */
 export const MAX_BLOCKS = 100;
 
-export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
+export function insights(reader: Reader, prices: PriceTable, scope: QueryScope, indexing: IndexingState): Insights {
   const { range, now } = scope;
   const pid = resolveScope(reader.projects(), scope);
-  const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid, syncTimeZone);
+  const slice = pid === undefined ? emptySlice : sliceOf(reader, range, pid);
   const models = reader.models();
   const start = seriesStart(range, pid === undefined ? null : reader.firstHour(pid));
-  const totals = totalsOf(slice.groups);
-  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now);
+  const groups = slice.modelGroups;
+  const totals = totalsOf(groups);
+  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
   // The active block is the one of now, also when the range ends before now.
   const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? allBlocks : blocksOverlapping(reader, pid, models, now, now + 1, now);
   const activeBlock = nowBlocks.find((b) => b.active) ?? null;
@@ -35,7 +36,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   let cache1h = 0;
   let mainCost = 0;
   let subagentCost = 0;
-  for (const r of slice.groups) {
+  for (const r of groups) {
     cache1h += r[C.cache1h]!;
     if (r[C.sub] === 1) subagentCost += r[C.cost]!;
     else mainCost += r[C.cost]!;
@@ -48,8 +49,8 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     activeBlock,
     burnRate: activeBlock?.burn ?? null,
     runRate,
-    cacheSavings: cacheSavings(slice.groups, models, prices),
-    costComposition: costComposition(slice.groups, models, prices),
+    cacheSavings: cacheSavings(groups, models, prices),
+    costComposition: costComposition(groups, models, prices),
     tokenComposition: {
       inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, cacheCreationTokens: totals.cacheCreationTokens,
       cacheReadTokens: totals.cacheReadTokens, totalTokens: totals.totalTokens,

@@ -2,13 +2,13 @@
 import type { IndexingState, MachineRow, Overview, UnpricedModel } from '../../http/api-types.ts';
 import type { QueryScope } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
-import { C, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
-import { addDays, dayNumber, exactHours, iso, startOfDay } from '../time.ts';
+import { C, type ModelInfo, type ProjectInfo, type Reader, type RollRow, type Span } from './reader.ts';
+import { addDays, dayNumber, iso, startOfDay } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryScope, indexing: IndexingState, dirs: string[], machine: string): Omit<Overview, 'health'> {
+export function overview(reader: Reader, scope: QueryScope, indexing: IndexingState, dirs: string[], machine: string): Omit<Overview, 'health'> {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
@@ -20,9 +20,9 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
   };
   if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, range, seriesStart(range, null), models) };
 
-  const slice = sliceOf(reader, range, pid, syncTimeZone);
+  const slice = sliceOf(reader, range, pid);
   const rows = slice.groups;
-  const sessions = reader.sessionCounts(slice.hours, pid);
+  const sessions = reader.sessionCounts(slice.span, pid);
   const totals = totalsOf(rows);
   const projects = projectRows(rows, sessions, folders, models);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
@@ -31,8 +31,8 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
   const dayEnd = addDays(dayStart, 1);
   let today: Overview['today'] = null;
   if (range.fromMs < dayEnd && range.toMs > dayStart) {
-    const todaySessions = reader.sessionCounts(exactHours(dayStart, dayEnd), pid);
-    today = { ...totalsOf(reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, pid)), sessions: sum(todaySessions.values()) };
+    const day: Span = { unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) };
+    today = { ...totalsOf(reader.modelGroups(day, pid)), sessions: sum(reader.sessionCounts(day, pid).values()) };
   }
 
   return {

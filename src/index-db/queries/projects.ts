@@ -6,10 +6,10 @@ import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 
-export function projects(reader: Reader, syncTimeZone: () => void, scope: QueryScope): ProjectRow[] {
+export function projects(reader: Reader, scope: QueryScope): ProjectRow[] {
   const projects = reader.projects();
   const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
-  const slice = sliceOf(reader, scope.range, pid, syncTimeZone);
-  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models());
+  const slice = sliceOf(reader, scope.range, pid);
+  return projectRows(slice.groups, reader.sessionCounts(slice.span, pid), projects, reader.models());
 }

@@ -137,7 +137,7 @@ export function createReports(db: Database.Database): Reports {
     if (pid === undefined) return emptyTotals();
     // The overview's totals: the same slice (rollup and bounds) and the same fold.
     const scope = range.bucket === 'day' && !dailyMatches() ? hourly(range) : range;
-    return totalsOf(sliceOf(reader, scope, pid, () => {}).groups);
+    return totalsOf(sliceOf(reader, scope, pid).modelGroups);
   }
 
   function sessions(range: RangeInfo, project: string | null): SessionUsage[] {

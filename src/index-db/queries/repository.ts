@@ -9,12 +9,12 @@ import { projects } from './projects.ts';
 import type { Reader } from './reader.ts';
 import { hourBounds } from '../time.ts';
 
-export function createRepository(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
+export function createRepository(db: Database.Database, reader: Reader) {
   const branchesOf = createBranches(db);
   return function repository(id: string, scope: QueryScope): RepositoryDetail | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
-    const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
+    const rows = projects(reader, { ...scope, project: null, repository: id });
     const totals = { ...emptyTotals(), sessions: 0 };
     const [h0, h1] = hourBounds(scope.range.fromMs, scope.range.toMs);
     const branches = branchesOf(folders.map(([pid]) => pid), h0, h1).branches;
