@@ -95,9 +95,9 @@ export class RollupStatements {
     this.dailyAll = db.prepare(`INSERT INTO usage_daily_all VALUES (?,?,?, ?,?,?,?,?,?,?,?,?,?)
       ON CONFLICT (day, model_id, sub) DO UPDATE SET ${METRICS}`);
     this.dailyAllDrop = db.prepare('DELETE FROM usage_daily_all WHERE day = ? AND model_id = ? AND sub = ? AND messages <= 0');
-    this.total = db.prepare(`INSERT INTO usage_total VALUES (?,?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
-    this.totalDrop = db.prepare('DELETE FROM usage_total WHERE project_id = ? AND model_id = ? AND sub = ? AND messages <= 0');
+    this.total = db.prepare(`INSERT INTO usage_total VALUES (?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (project_id, model_id) DO UPDATE SET ${METRICS}`);
+    this.totalDrop = db.prepare('DELETE FROM usage_total WHERE project_id = ? AND model_id = ? AND messages <= 0');
     this.hourlyAll = db.prepare(`INSERT INTO usage_hourly_all VALUES (?, ?,?,?,?,?,?,?,?)
       ON CONFLICT (hour) DO UPDATE SET ${HOUR_METRICS}`);
     this.hourlyAllDrop = db.prepare('DELETE FROM usage_hourly_all WHERE hour = ? AND messages <= 0');
@@ -175,9 +175,9 @@ export class RollupDelta {
     writeTools(this.toolsDaily, s.toolDaily, s.toolDailyDrop);
     writeLocal(this.localHours.values(), s.localHour, s.localHourDrop);
     writeTools(this.sessionDays, s.sessionDay, s.sessionDayDrop);
-    // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model, sub], and so on.
+    // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), [0, 2, 3]), s.dailyAll, s.dailyAllDrop);
-    write(coarsen(this.daily.values(), [1, 2, 3]), s.total, s.totalDrop);
+    write(coarsen(this.daily.values(), [1, 2]), s.total, s.totalDrop);
     writeHours(coarsen(this.byModel.values(), [0]), s.hourlyAll, s.hourlyAllDrop);
     writeLocal(coarsenLocal(this.localHours.values()), s.localHourAll, s.localHourAllDrop);
     writeTools(coarsenTools(this.toolsDaily.values()), s.toolDailyAll, s.toolDailyAllDrop);

@@ -578,8 +578,8 @@ export class Writer {
       DELETE FROM usage_hourly_all; DELETE FROM usage_total;
       INSERT INTO usage_hourly_all SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost),
         min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1;
-      INSERT INTO usage_total SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1, 2, 3;`);
+      INSERT INTO usage_total SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1, 2;`);
     this.rebuildDaily(timeZone());
     for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
     this.s.setMeta!.run('price_fingerprint', table.fingerprint);

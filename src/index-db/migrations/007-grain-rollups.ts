@@ -23,12 +23,11 @@ CREATE TABLE usage_daily_all (
   PRIMARY KEY (day, model_id, sub)
 ) WITHOUT ROWID;
 
--- All time per project x model x main/subagent: the project list of a range that reaches the newest entry is this
--- minus the days before the range (queries/reader.ts).
+-- All time per project x model: the project list of a range that reaches the newest entry is this less the days before
+-- the range (queries/reader.ts).
 CREATE TABLE usage_total (
   project_id   INTEGER NOT NULL,
   model_id     INTEGER NOT NULL,
-  sub          INTEGER NOT NULL,
   messages     INTEGER NOT NULL,
   input        INTEGER NOT NULL,
   output       INTEGER NOT NULL,
@@ -39,11 +38,11 @@ CREATE TABLE usage_total (
   cost         REAL NOT NULL,
   first_ts     INTEGER,
   last_ts      INTEGER,
-  PRIMARY KEY (project_id, model_id, sub)
+  PRIMARY KEY (project_id, model_id)
 ) WITHOUT ROWID;
-INSERT INTO usage_total SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create),
+INSERT INTO usage_total SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create),
   sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
-  FROM usage_hourly_model GROUP BY 1, 2, 3;
+  FROM usage_hourly_model GROUP BY 1, 2;
 
 -- Messages per LOCAL day x project x session: the sessions of a range of local days, exact in every zone.
 CREATE TABLE sessions_daily (

@@ -11,10 +11,10 @@ import { HOUR_MS, LocalClock, dayNumber, timeZone } from '../time.ts';
 import type { ProjectSet } from './scope.ts';
 
 /**
- * Column positions of a group row (per project x model x main/subagent) as returned by `groups()`; `modelGroups()`
- * returns the same columns with project 0. last: latest message timestamp of the group.
+ * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
+ * twelve per model x main/subagent with project 0. last: latest message timestamp of the group.
  */
-export const C = { project: 0, model: 1, sub: 2, messages: 3, input: 4, output: 5, cacheCreate: 6, cacheRead: 7, cache1h: 8, webSearch: 9, cost: 10, last: 11 } as const;
+export const C = { project: 0, model: 1, messages: 2, input: 3, output: 4, cacheCreate: 5, cacheRead: 6, cost: 7, last: 8, sub: 9, cache1h: 10, webSearch: 11 } as const;
 export type RollRow = number[];
 
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
@@ -62,10 +62,11 @@ export function projectName(encoded: string, cwd: string | null): string {
   return last ?? encoded;
 }
 
-/** Where a scoped statement's SQL takes the project condition. */
+/** Where a scoped statement's SQL takes the project condition (on `project_id`, or on `t.project_id`). */
 const AND_SCOPE = '{scope}';
-
-const SUMS = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost)';
+const AND_SCOPE_T = '{t.scope}';
+const scopeOn = (sql: string, condition: (column: string) => string): string =>
+  sql.replaceAll(AND_SCOPE, condition('project_id')).replaceAll(AND_SCOPE_T, condition('t.project_id'));
 
 /** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `localSource`). */
 const localHour = 'CAST(cd_local_hour(ts) AS INTEGER)';
@@ -125,19 +126,27 @@ export class Reader {
     // The ends of the hourly primary key: where the history starts and ends.
     this.s.hourBounds = p('SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)').raw(true);
 
-    const groupCols = `${SUMS}, max(last_ts)`;
-    // Per project x model x main/subagent.
-    this.scoped('groups-day', `SELECT project_id, model_id, sub, ${groupCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE}
-      GROUP BY project_id, model_id, sub`);
-    this.scoped('groups-hour', `SELECT project_id, model_id, sub, ${groupCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
-      GROUP BY project_id, model_id, sub`);
-    this.scoped('groups-total', `SELECT project_id, model_id, sub, messages, input, output, cache_create, cache_read, cache_1h, web_search,
-      cost, last_ts FROM usage_total WHERE 1 ${AND_SCOPE}`);
+    const projectCols = 'project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts)';
+    // Per project x model.
+    this.scoped('groups-day', `SELECT ${projectCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
+    this.scoped('groups-hour', `SELECT ${projectCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
+    // All time less the days before local day ?: the sums of a range that reaches the newest entry (last_ts then is all
+    // time's). The days before a year's range are few; all time reads usage_total alone, in key order.
+    this.scoped('groups-since', `SELECT t.project_id, t.model_id, t.messages - coalesce(b.messages, 0), t.input - coalesce(b.input, 0),
+        t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0), t.cache_read - coalesce(b.cache_read, 0),
+        t.cost - coalesce(b.cost, 0), t.last_ts
+      FROM usage_total t LEFT JOIN (
+        SELECT project_id, model_id, sum(messages) AS messages, sum(input) AS input, sum(output) AS output, sum(cache_create) AS cache_create,
+          sum(cache_read) AS cache_read, sum(cost) AS cost
+        FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id
+      ) b ON b.project_id = t.project_id AND b.model_id = t.model_id
+      WHERE t.messages > coalesce(b.messages, 0) ${AND_SCOPE_T}`);
     // Per model x main/subagent.
-    this.scoped('models-day', `SELECT 0, model_id, sub, ${groupCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
-      `SELECT 0, model_id, sub, ${groupCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
-    this.scoped('models-hour', `SELECT 0, model_id, sub, ${groupCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
-      GROUP BY model_id, sub`);
+    const modelCols = `0, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts), sub,
+      sum(cache_1h), sum(web_search)`;
+    this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
+      `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
+    this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
     this.scoped('series-day', `SELECT day, model_id, sum(cost) FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
       `SELECT day, model_id, sum(cost) FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
     this.scoped('series-hour', `SELECT hour, model_id, sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour, model_id`);
@@ -178,9 +187,9 @@ export class Reader {
    */
   private scoped(key: string, sql: string, every = sql): void {
     const variants: [string, string][] = [
-      [key, every.replaceAll(AND_SCOPE, '')],
-      [`${key}-project`, sql.replaceAll(AND_SCOPE, 'AND project_id = @p')],
-      [`${key}-set`, sql.replaceAll(AND_SCOPE, 'AND project_id IN (SELECT value FROM json_each(@p))')],
+      [key, scopeOn(every, () => '')],
+      [`${key}-project`, scopeOn(sql, (column) => `AND ${column} = @p`)],
+      [`${key}-set`, scopeOn(sql, (column) => `AND ${column} IN (SELECT value FROM json_each(@p))`)],
     ];
     for (const [k, text] of variants) {
       this.sql.set(k, text);
@@ -207,21 +216,21 @@ export class Reader {
   }
 
   /**
-   * Sums per project x model x main/subagent over the span. A range of local days that reaches the newest entry and
-   * starts closer to the first entry than to its own end is the all-time sums less the days before it (the
-   * dashboard's year or all time: thousands of rows instead of a row per day x project x model).
+   * Sums per project x model over the span (C's first nine columns). A range of local days that reaches the newest entry
+   * and starts closer to the first entry than to its own end is the all-time sums less the days before it (the
+   * dashboard's year or all time: a row per project x model instead of one per day x project x model).
    */
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
     const history = this.localMatches() ? this.history() : null;
     if (history) {
       const inside = Math.min(span.to, history.lastDay + 1) - Math.max(span.from, history.firstDay);
-      if (span.to > history.lastDay && span.from - history.firstDay < inside) return this.since(span.from, scope);
+      if (span.to > history.lastDay && span.from - history.firstDay < inside) return this.all('groups-since', scope, span.from) as RollRow[];
     }
     return this.local('groups-day', scope, span) as RollRow[];
   }
 
-  /** Sums per model x main/subagent over the span (the project column is 0). */
+  /** Sums per model x main/subagent over the span (all of C's columns, project 0). */
   modelGroups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('models-hour', scope, span.from, span.to) as RollRow[];
     return this.local('models-day', scope, span) as RollRow[];
@@ -295,20 +304,6 @@ export class Reader {
     const [first, last] = this.s.hourBounds!.get() as [number | null, number | null];
     if (first === null || last === null) return null;
     return { firstDay: dayNumber(first * HOUR_MS), lastDay: dayNumber((last + 1) * HOUR_MS - 1) };
-  }
-
-  /** Sums per project x model x main/subagent from local day `from` on: all time less the days before. */
-  private since(from: number, scope: ProjectSet): RollRow[] {
-    const before = new Map<string, RollRow>();
-    for (const r of this.all('groups-day', scope, EVERY_DAY.from, from) as RollRow[]) before.set(`${r[C.project]},${r[C.model]},${r[C.sub]}`, r);
-    const out: RollRow[] = [];
-    for (const r of this.all('groups-total', scope) as RollRow[]) {
-      const b = before.get(`${r[C.project]},${r[C.model]},${r[C.sub]}`);
-      if (b) for (let i: number = C.messages; i <= C.cost; i++) r[i]! -= b[i]!;
-      // Every entry of the cell before the range: none in it.
-      if (r[C.messages]! > 0) out.push(r);
-    }
-    return out;
   }
 
   /** A read of a local rollup: the table when it is of this zone, else the same rows derived from the messages. */
