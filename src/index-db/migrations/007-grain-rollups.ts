@@ -1,9 +1,9 @@
-// Schema v7: rollups at the grain of the answers, so a ranged query reads buckets, not history (issue 17). The
-// per-project rollups hold a row per bucket x project x model, which grows with the number of projects; a read over
-// every project (the dashboard's default) now reads tables without the project, a year of which is a few thousand
-// rows however many projects there are, and the project list reads the all-time table. The zone-free tables are
-// filled here from the existing rollups; removing 'daily_tz' makes the next open (the writer) rebuild the local ones,
-// these included, from the messages.
+// Migration 007 (006 is the budgets one): rollups at the grain of the answers, so a ranged query reads buckets, not
+// history (issue 17). The per-project rollups hold a row per bucket x project x model, which grows with the number of
+// projects; a read over every project (the dashboard's default) now reads tables without the project, a year of which
+// is a few thousand rows however many projects there are, and the project list reads the all-time table. The zone-free
+// tables are filled here from the existing rollups; removing 'daily_tz' makes the next open (the writer) rebuild the
+// local ones, these included, from the messages.
 export const sql = /* sql */ `
 -- Every project per LOCAL day x model x main/subagent (zone of meta 'daily_tz'): totals, series and model splits.
 CREATE TABLE usage_daily_all (
