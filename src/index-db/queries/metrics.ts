@@ -30,7 +30,7 @@ export function createMetrics(db: Database.Database, reader: Reader): (now: numb
     }
     const dayStart = startOfDay(now);
     const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;
-    const last = lastEntry.get() as number | null;
+    const last = (lastEntry.get() as number | null | undefined) ?? null;
     return {
       series,
       todayCost: totalsOf(reader.modelGroups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(addDays(dayStart, 1)) }, null)).cost,
