@@ -68,7 +68,7 @@ const AND_SCOPE_T = '{t.scope}';
 const scopeOn = (sql: string, condition: (column: string) => string): string =>
   sql.replaceAll(AND_SCOPE, condition('project_id')).replaceAll(AND_SCOPE_T, condition('t.project_id'));
 
-/** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `localSource`). */
+/** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `local()`). */
 const localHour = 'CAST(cd_local_hour(ts) AS INTEGER)';
 const inBounds = 'ts >= @fromMs AND ts < @toMs';
 const dailyRows = `(SELECT ${localHour} / 24 AS day, project_id, model_id, agent_id IS NOT NULL AS sub, 1 AS messages, input, output,
@@ -118,7 +118,8 @@ export class Reader {
   private zone = '';
 
   constructor(private readonly db: Database.Database) {
-    db.function('cd_local_hour', { deterministic: true }, localHourNow as (...args: unknown[]) => number);
+    // Not deterministic: its answer follows process.env.TZ.
+    db.function('cd_local_hour', localHourNow as (...args: unknown[]) => number);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s.models = p('SELECT id, name, priced FROM models');
     this.s.projects = p('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id');
