@@ -14,8 +14,8 @@ export interface ParseFloor {
 }
 
 /** `worker`: the built parse worker (dist/parse-worker.js), the code the server runs. */
-export async function parseFloor(configDir: string, worker: string): Promise<ParseFloor> {
-  const files = await listTranscripts([path.join(configDir, 'projects')]);
+export async function parseFloor(configDirs: string[], worker: string): Promise<ParseFloor> {
+  const files = await listTranscripts(configDirs.map((d) => path.join(d, 'projects')));
   const t = performance.now(); // the pool's start-up counts, as it does in the server
   const pool = createPool({ worker: pathToFileURL(worker).href, execArgv: [] }); // plain Node, as in the server
   try {

@@ -1,11 +1,14 @@
 // `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
-// Per size: cold index time and MB/s, peak RSS, warm restart to a queryable index, append-to-visible
+// Per size: cold index time and MB/s, peak RSS, index size, warm restart to a queryable index, append-to-visible
 // latency, ranged query latency (server cache cleared before each request), a 200-client load test,
 // ccusage 20.0.24 on the same corpus for comparison, the parse floor (bench/parse-floor.ts), and the command line's
 // statusline and daily report on the warm index beside ccusage's (bench/cli.ts). The cold index,
-// the parse floor and ccusage are medians of three runs over a corpus in the page cache. Corpora are cached in
-// .cache/bench (git-ignored).
-//   npm run bench [-- --sizes 100,1024] [--skip-load] [--skip-ccusage] [--skip-ui] [--skip-cli]
+// the parse floor and ccusage are medians of three runs (--cold-runs) over a corpus in the page cache. Corpora are
+// cached in .cache/bench (git-ignored). A size of N x 1024 MiB above 1024 is N corpora of 1 GiB (seeds 11, 12, ...)
+// read as N --dirs, as a heavy user's history of several machines; --corpora DIR takes them from DIR/s11, DIR/s12, ...
+// where they were generated already (the append test adds a transcript there and removes it).
+//   npm run bench [-- --sizes 100,1024,10240] [--corpora DIR] [--cold-runs N] [--skip-load] [--skip-ccusage] [--skip-ui]
+//                 [--skip-cli] [--skip-floor]
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,13 +39,22 @@ const skipLoad = args.includes('--skip-load');
 const skipCcusage = args.includes('--skip-ccusage');
 const skipUi = args.includes('--skip-ui');
 const skipCli = args.includes('--skip-cli');
+const skipFloor = args.includes('--skip-floor');
+const coldRuns = Number(argOf('--cold-runs') ?? 3);
+const corporaDir = argOf('--corpora');
 
-function corpus(mb: number): string {
-  const dir = path.join(cacheDir, `corpus-${mb}`);
+/** One generated corpus of `mb` MiB (seed 11 is the corpus of every single size). */
+function corpus(mb: number, seed = 11): string {
+  const ready = corporaDir && mb === 1024 ? path.join(corporaDir, `s${seed}`) : null;
+  if (ready) {
+    if (!fs.existsSync(path.join(ready, 'projects'))) throw new Error(`--corpora: no ${ready}/projects`);
+    return ready;
+  }
+  const dir = path.join(cacheDir, seed === 11 ? `corpus-${mb}` : `corpus-${mb}-seed${seed}`);
   if (!fs.existsSync(path.join(dir, '.complete'))) {
     fs.rmSync(dir, { recursive: true, force: true });
     console.log(`generating a ${mb} MiB corpus in ${path.relative(root, dir)} ...`);
-    execFileSync(process.execPath, [generator, '--out', dir, '--mb', String(mb), '--days', '365', '--seed', '11', '--projects', '40'], {
+    execFileSync(process.execPath, [generator, '--out', dir, '--mb', String(mb), '--days', '365', '--seed', String(seed), '--projects', '40'], {
       stdio: 'inherit',
     });
     fs.writeFileSync(path.join(dir, '.complete'), '');
@@ -50,8 +62,14 @@ function corpus(mb: number): string {
   return dir;
 }
 
-/** Every transcript of a corpus, as the server finds them. */
-const transcripts = (dir: string): Promise<FoundFile[]> => listTranscripts([path.join(dir, 'projects')]);
+/** The config dirs of a size: one corpus, or for N x 1 GiB above 1 GiB, N corpora of 1 GiB (seeds 11 on). */
+function corpora(mb: number): string[] {
+  if (mb <= 1024 || mb % 1024 !== 0) return [corpus(mb)];
+  return Array.from({ length: mb / 1024 }, (_, i) => corpus(1024, 11 + i));
+}
+
+/** Every transcript of the corpora, as the server finds them. */
+const transcripts = (dirs: string[]): Promise<FoundFile[]> => listTranscripts(dirs.map((d) => path.join(d, 'projects')));
 
 interface Running {
   child: ChildProcess;
@@ -63,9 +81,9 @@ interface Running {
   stop(): Promise<void>;
 }
 
-async function startServer(dir: string, indexFile: string): Promise<Running> {
+async function startServer(dirs: string[], indexFile: string): Promise<Running> {
   const server = await spawnServer({
-    args: ['--dir', dir, '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
+    args: ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
     env: standaloneEnv({ TZ: 'UTC' }),
     readyTimeoutMs: 120_000,
   });
@@ -149,13 +167,13 @@ async function loadTest(port: number): Promise<{ rps: number; p99: number; error
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
-/** ccusage's daily report on the corpus: the median of three runs. */
-function timeCcusage(dir: string): number {
+/** ccusage's daily report on the corpus (several dirs as its comma-separated CLAUDE_CONFIG_DIR): the median of three runs. */
+function timeCcusage(dirs: string[]): number {
   const bin = ensureCcusage();
   const runs: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < coldRuns; i++) {
     const t = performance.now();
-    execFileSync(bin, ['claude', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dir, TZ: 'UTC' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(bin, ['claude', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dirs.join(','), TZ: 'UTC' }, stdio: ['ignore', 'ignore', 'inherit'] });
     runs.push(performance.now() - t);
   }
   return percentile(runs, 50);
@@ -165,32 +183,39 @@ function timeCcusage(dir: string): number {
  * Reads every transcript once, so each timed run finds the corpus in the page cache: the figures are CPU, not disk
  * (the kernel may have evicted a corpus generated or read minutes ago).
  */
-async function warmPageCache(dir: string): Promise<void> {
-  for (const f of await transcripts(dir)) fs.readFileSync(f.path);
+async function warmPageCache(dirs: string[]): Promise<void> {
+  for (const f of await transcripts(dirs)) fs.readFileSync(f.path);
 }
 
 const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
 
+/** The index file with its WAL, in MB. */
+function indexMb(file: string): number {
+  return ['', '-wal'].reduce((total, suffix) => total + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0) / 1e6;
+}
+
 async function benchSize(mb: number): Promise<Record<string, unknown>> {
-  const dir = corpus(mb);
-  const bytes = (await transcripts(dir)).reduce((total, f) => total + f.size, 0);
+  const dirs = corpora(mb);
+  const dir = dirs[0]!;
+  const bytes = (await transcripts(dirs)).reduce((total, f) => total + f.size, 0);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-'));
   const indexFile = path.join(work, 'index.db');
-  const out: Record<string, unknown> = { mb, bytes };
+  const out: Record<string, unknown> = { mb, bytes, dirs: dirs.length };
   try {
     // Cold: empty index, the whole corpus read once; the median of three runs (the last one's index stays for the
     // warm restart), the largest peak RSS of the three.
-    await warmPageCache(dir);
+    await warmPageCache(dirs);
     const colds: { ms: number; bannerMs: number; cpu: ThreadCpu }[] = [];
     out.peakRssMb = 0;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < coldRuns; i++) {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(indexFile + suffix, { force: true });
-      const cold = await startServer(dir, indexFile);
+      const cold = await startServer(dirs, indexFile);
       const ms = (await cold.indexed) - cold.startedAt;
       colds.push({ ms, bannerMs: cold.bannerAt - cold.startedAt, cpu: threadCpu(cold.child.pid!) });
       out.peakRssMb = Math.max(out.peakRssMb as number, peakRssMb(cold.child.pid!));
       await cold.stop();
     }
+    out.indexMb = indexMb(indexFile);
     out.coldRunsMs = colds.map((c) => c.ms);
     out.coldMs = percentile(out.coldRunsMs as number[], 50);
     out.coldMBps = bytes / 1048576 / ((out.coldMs as number) / 1000);
@@ -203,22 +228,26 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     } satisfies ThreadCpu;
     out.loadAverage = os.loadavg()[0];
 
-    // The same worker pool over the same bytes, writing nothing: the median of three runs.
-    await warmPageCache(dir);
-    const floors = [];
-    for (let i = 0; i < 3; i++) floors.push(await parseFloor(dir, path.join(root, 'dist/parse-worker.js')));
-    out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
-    out.usageLines = floors[0]!.usageLines;
-    out.lines = floors[0]!.lines;
-    out.rows = floors[0]!.rows;
+    if (!skipFloor) {
+      // The same worker pool over the same bytes, writing nothing: the median of three runs.
+      await warmPageCache(dirs);
+      const floors = [];
+      for (let i = 0; i < coldRuns; i++) floors.push(await parseFloor(dirs, path.join(root, 'dist/parse-worker.js')));
+      out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
+      out.usageLines = floors[0]!.usageLines;
+      out.lines = floors[0]!.lines;
+      out.rows = floors[0]!.rows;
+    }
 
     // Warm: same index, nothing changed: time until the first overview answers.
-    const warm = await startServer(dir, indexFile);
+    const warm = await startServer(dirs, indexFile);
     await get(warm.port, '/api/overview?range=30');
     out.warmQueryableMs = performance.now() - warm.startedAt;
     out.warmScanMs = (await warm.indexed) - warm.startedAt;
     out.appendMs = await appendLatency(warm.port, dir);
-    const routes = ['/api/overview?range=30', '/api/overview?range=365', '/api/insights?range=30', '/api/insights?range=365', '/api/projects?range=365', '/metrics'];
+    const routes = ['overview', 'insights', 'projects']
+      .flatMap((r) => ['today', '7', '30', '365', 'all'].map((range) => `/api/${r}?range=${range}`))
+      .concat('/metrics');
     const latency: Record<string, { p50: number; p95: number }> = {};
     for (const r of routes) latency[r] = await queryLatency(warm.port, r);
     out.latency = latency;
@@ -234,13 +263,13 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       } catch {
         // ccusage's side is reported as not run
       }
-      out.cli = await cliBench(dir, ['--dir', dir, '--index', indexFile, '--offline', '--prices', catalogue], bin);
+      out.cli = await cliBench(dir, ['--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', catalogue], bin);
     }
 
     if (!skipCcusage) {
       try {
-        await warmPageCache(dir);
-        out.ccusageMs = timeCcusage(dir);
+        await warmPageCache(dirs);
+        out.ccusageMs = timeCcusage(dirs);
         out.ratio = (out.ccusageMs as number) / (out.coldMs as number);
       } catch (err) {
         out.ccusage = `not run: ${err instanceof Error ? err.message : String(err)}`;
@@ -254,15 +283,17 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
 
 function report(r: Record<string, unknown>): void {
   const lat = r.latency as Record<string, { p50: number; p95: number }>;
-  console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl), ${os.cpus().length} cores, Node ${process.version}`);
+  const gib = (r.bytes as number) / 1073741824;
+  console.log(`\n== ${r.mb} MiB corpus (${((r.bytes as number) / 1048576).toFixed(0)} MiB of .jsonl in ${r.dirs} dir${r.dirs === 1 ? '' : 's'}), ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   const runs = (r.coldRunsMs as number[]).map((ms) => ms.toFixed(0)).join(', ');
   console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s; median of ${runs}), ready line after ${fmt(r.bannerMs as number)}, load average ${(r.loadAverage as number).toFixed(1)}`);
   for (const line of describeCpu(r.coldCpu as ThreadCpu)) console.log(line);
-  console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage, ${r.rows} responses counted per file)`);
+  console.log(`index file          ${(r.indexMb as number).toFixed(0)} MB (${((r.indexMb as number) / gib).toFixed(1)} MB per GiB of transcripts)`);
+  if (r.parseFloorMs !== undefined) console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage, ${r.rows} responses counted per file)`);
   console.log(`peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing; ${(r.warmPeakRssMb as number).toFixed(0)} MB warm incl. load test`);
   console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);
   console.log(`append -> visible   ${fmt(r.appendMs as number)}`);
-  for (const [route, v] of Object.entries(lat)) console.log(`query ${route.padEnd(26)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared)`);
+  for (const [route, v] of Object.entries(lat)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared)`);
   const load = r.load as { rps: number; p99: number; errors: number; non2xx: number } | undefined;
   if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;

@@ -1,5 +1,7 @@
 // Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
 // memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
+// The rollups without the project (and the all-time one) are folded from the finer cells at flush, so
+// they cost nothing per message.
 import type Database from 'better-sqlite3';
 import type { UsageCounts } from '../workers/protocol.ts';
 import { HOUR_MS } from './time.ts';
@@ -37,6 +39,12 @@ const METRICS = `messages = messages + excluded.messages, input = input + exclud
   first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
   last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
 
+/** The same for usage_hourly_all, which keeps no cache_1h, web_search or model. */
+const HOUR_METRICS = `messages = messages + excluded.messages, input = input + excluded.input, output = output + excluded.output,
+  cache_create = cache_create + excluded.cache_create, cache_read = cache_read + excluded.cache_read, cost = cost + excluded.cost,
+  first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
+  last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
+
 export class RollupStatements {
   readonly full: Database.Statement;
   readonly fullDrop: Database.Statement;
@@ -50,6 +58,18 @@ export class RollupStatements {
   readonly toolDailyDrop: Database.Statement;
   readonly localHour: Database.Statement;
   readonly localHourDrop: Database.Statement;
+  readonly dailyAll: Database.Statement;
+  readonly dailyAllDrop: Database.Statement;
+  readonly total: Database.Statement;
+  readonly totalDrop: Database.Statement;
+  readonly hourlyAll: Database.Statement;
+  readonly hourlyAllDrop: Database.Statement;
+  readonly localHourAll: Database.Statement;
+  readonly localHourAllDrop: Database.Statement;
+  readonly toolDailyAll: Database.Statement;
+  readonly toolDailyAllDrop: Database.Statement;
+  readonly sessionDay: Database.Statement;
+  readonly sessionDayDrop: Database.Statement;
   constructor(db: Database.Database) {
     this.full = db.prepare(`INSERT INTO usage_hourly VALUES (?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
       ON CONFLICT (hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
@@ -72,6 +92,24 @@ export class RollupStatements {
     this.localHour = db.prepare(`INSERT INTO cost_local_hourly VALUES (?,?,?,?,?)
       ON CONFLICT (lhour, project_id, model_id) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost`);
     this.localHourDrop = db.prepare('DELETE FROM cost_local_hourly WHERE lhour = ? AND project_id = ? AND model_id = ? AND messages <= 0');
+    this.dailyAll = db.prepare(`INSERT INTO usage_daily_all VALUES (?,?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (day, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.dailyAllDrop = db.prepare('DELETE FROM usage_daily_all WHERE day = ? AND model_id = ? AND sub = ? AND messages <= 0');
+    this.total = db.prepare(`INSERT INTO usage_total VALUES (?,?, ?,?,?,?,?,?,?,?,?,?)
+      ON CONFLICT (project_id, model_id) DO UPDATE SET ${METRICS}`);
+    this.totalDrop = db.prepare('DELETE FROM usage_total WHERE project_id = ? AND model_id = ? AND messages <= 0');
+    this.hourlyAll = db.prepare(`INSERT INTO usage_hourly_all VALUES (?, ?,?,?,?,?,?,?,?)
+      ON CONFLICT (hour) DO UPDATE SET ${HOUR_METRICS}`);
+    this.hourlyAllDrop = db.prepare('DELETE FROM usage_hourly_all WHERE hour = ? AND messages <= 0');
+    this.localHourAll = db.prepare(`INSERT INTO cost_local_hourly_all VALUES (?,?,?)
+      ON CONFLICT (lhour) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost`);
+    this.localHourAllDrop = db.prepare('DELETE FROM cost_local_hourly_all WHERE lhour = ? AND messages <= 0');
+    this.toolDailyAll = db.prepare(`INSERT INTO tools_daily_all VALUES (?,?,?)
+      ON CONFLICT (day, tool) DO UPDATE SET count = count + excluded.count`);
+    this.toolDailyAllDrop = db.prepare('DELETE FROM tools_daily_all WHERE day = ? AND tool = ? AND count <= 0');
+    this.sessionDay = db.prepare(`INSERT INTO sessions_daily VALUES (?,?,?,?)
+      ON CONFLICT (day, project_id, session_id) DO UPDATE SET messages = messages + excluded.messages`);
+    this.sessionDayDrop = db.prepare('DELETE FROM sessions_daily WHERE day = ? AND project_id = ? AND session_id = ? AND messages <= 0');
   }
 }
 
@@ -82,7 +120,8 @@ export class RollupDelta {
   private tools = new Map<string, ToolCell>();
   private toolsDaily = new Map<string, ToolCell>();
   private localHours = new Map<string, LocalCell>();
-  private last: { hour: number; lhour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[]; local: LocalCell } | null = null;
+  private sessionDays = new Map<string, CountCell>();
+  private last: { hour: number; lhour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[]; local: LocalCell; sessionDay: CountCell } | null = null;
 
   /** `lhourOf` maps an instant to its local hour number (LocalClock.lhour). */
   constructor(private readonly lhourOf: (ms: number) => number) {}
@@ -99,6 +138,9 @@ export class RollupDelta {
       const lk = `${lhour},${m.project},${m.model}`;
       let local = this.localHours.get(lk);
       if (!local) this.localHours.set(lk, (local = { pk: [lhour, m.project, m.model], n: 0, cost: 0 }));
+      const sk = `${day},${m.project},${m.session}`;
+      let sessionDay = this.sessionDays.get(sk);
+      if (!sessionDay) this.sessionDays.set(sk, (sessionDay = { pk: [day, m.project, m.session], n: 0 }));
       this.last = {
         hour, lhour, project: m.project, session: m.session, model: m.model, sub,
         cells: [
@@ -108,12 +150,14 @@ export class RollupDelta {
         ],
         day,
         local,
+        sessionDay,
       };
     }
     const cur = this.last!;
     for (const c of cur.cells) bump(c, m, sign);
     cur.local.n += sign;
     cur.local.cost += sign * m.cost;
+    cur.sessionDay.n += sign;
     if (m.tools) {
       for (const tool of m.tools.split(',')) {
         count(this.tools, hour, m.project, tool, sign);
@@ -129,23 +173,82 @@ export class RollupDelta {
     write(this.daily, s.daily, s.dailyDrop);
     writeTools(this.tools, s.tool, s.toolDrop);
     writeTools(this.toolsDaily, s.toolDaily, s.toolDailyDrop);
-    for (const c of this.localHours.values()) {
-      if (c.n === 0 && c.cost === 0) continue;
-      s.localHour.run(...c.pk, c.n, c.cost);
-      if (c.n < 0) s.localHourDrop.run(...c.pk);
-    }
+    writeLocal(this.localHours.values(), s.localHour, s.localHourDrop);
+    writeTools(this.sessionDays, s.sessionDay, s.sessionDayDrop);
+    // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
+    write(coarsen(this.daily.values(), [0, 2, 3]), s.dailyAll, s.dailyAllDrop);
+    write(coarsen(this.daily.values(), [1, 2]), s.total, s.totalDrop);
+    writeHours(coarsen(this.byModel.values(), [0]), s.hourlyAll, s.hourlyAllDrop);
+    writeLocal(coarsenLocal(this.localHours.values()), s.localHourAll, s.localHourAllDrop);
+    writeTools(coarsenTools(this.toolsDaily.values()), s.toolDailyAll, s.toolDailyAllDrop);
     this.full.clear();
     this.byModel.clear();
     this.daily.clear();
     this.tools.clear();
     this.toolsDaily.clear();
     this.localHours.clear();
+    this.sessionDays.clear();
     this.last = null;
   }
 }
 
-type ToolCell = { pk: [number, number, string]; n: number };
-type LocalCell = { pk: [number, number, number]; n: number; cost: number };
+type ToolCell = { pk: (number | string)[]; n: number };
+type CountCell = { pk: number[]; n: number };
+type LocalCell = { pk: number[]; n: number; cost: number };
+
+/** The cells summed over the key columns left out of `keep` (positions in the cell key). */
+function coarsen(cells: Iterable<Cell>, keep: number[]): Map<string, Cell> {
+  const out = new Map<string, Cell>();
+  for (const c of cells) {
+    const pk = keep.map((i) => c.pk[i]!);
+    const into = cell(out, pk.join(','), pk);
+    into.n += c.n;
+    into.input += c.input;
+    into.output += c.output;
+    into.cacheCreate += c.cacheCreate;
+    into.cacheRead += c.cacheRead;
+    into.cache1h += c.cache1h;
+    into.webSearch += c.webSearch;
+    into.cost += c.cost;
+    if (c.first !== null && (into.first === null || c.first < into.first)) into.first = c.first;
+    if (c.last !== null && (into.last === null || c.last > into.last)) into.last = c.last;
+    into.shrinks ||= c.shrinks;
+  }
+  return out;
+}
+
+/** Local-hour cells [lhour, project, model] summed per local hour. */
+function coarsenLocal(cells: Iterable<LocalCell>): LocalCell[] {
+  const out = new Map<number, LocalCell>();
+  for (const c of cells) {
+    const lhour = c.pk[0]!;
+    const into = out.get(lhour) ?? { pk: [lhour], n: 0, cost: 0 };
+    out.set(lhour, into);
+    into.n += c.n;
+    into.cost += c.cost;
+  }
+  return [...out.values()];
+}
+
+/** Tool cells [day, project, tool] summed per day x tool. */
+function coarsenTools(cells: Iterable<ToolCell>): Map<string, ToolCell> {
+  const out = new Map<string, ToolCell>();
+  for (const c of cells) {
+    const k = `${c.pk[0]},${c.pk[2]}`;
+    const into = out.get(k);
+    if (into) into.n += c.n;
+    else out.set(k, { pk: [c.pk[0]!, c.pk[2]!], n: c.n });
+  }
+  return out;
+}
+
+function writeLocal(cells: Iterable<LocalCell>, upsert: Database.Statement, drop: Database.Statement): void {
+  for (const c of cells) {
+    if (c.n === 0 && c.cost === 0) continue;
+    upsert.run(...c.pk, c.n, c.cost);
+    if (c.n < 0) drop.run(...c.pk);
+  }
+}
 
 function count(map: Map<string, ToolCell>, unit: number, project: number, tool: string, sign: 1 | -1): void {
   const k = `${unit},${project},${tool}`;
@@ -154,7 +257,8 @@ function count(map: Map<string, ToolCell>, unit: number, project: number, tool: 
   else map.set(k, { pk: [unit, project, tool], n: sign });
 }
 
-function writeTools(map: Map<string, ToolCell>, upsert: Database.Statement, drop: Database.Statement): void {
+/** Count cells (tools, a session's messages of a day): upserted when they moved, deleted when they reach zero. */
+function writeTools(map: Map<string, ToolCell | CountCell>, upsert: Database.Statement, drop: Database.Statement): void {
   for (const c of map.values()) {
     if (c.n === 0) continue;
     upsert.run(...c.pk, c.n);
@@ -190,6 +294,14 @@ function bump(c: Cell, m: Msg, sign: 1 | -1): void {
 function write(map: Map<string, Cell>, upsert: Database.Statement, drop: Database.Statement): void {
   for (const c of map.values()) {
     upsert.run(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cache1h, c.webSearch, c.cost, c.first, c.last);
+    if (c.shrinks) drop.run(...c.pk);
+  }
+}
+
+/** usage_hourly_all's columns: no cache_1h or web_search. */
+function writeHours(map: Map<string, Cell>, upsert: Database.Statement, drop: Database.Statement): void {
+  for (const c of map.values()) {
+    upsert.run(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cost, c.first, c.last);
     if (c.shrinks) drop.run(...c.pk);
   }
 }

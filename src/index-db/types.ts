@@ -138,6 +138,11 @@ export interface IndexDb extends IndexReader {
   setRepository(project: string, repository: string): void;
   /** Writes settings (settings.ts) durably before returning; throws IndexWriteError when the file cannot take them. */
   writeSettings(changes: readonly SettingChange[]): void;
+  /**
+   * Rebuilds the local rollups when the process time zone is not the one they hold (done at open and before every
+   * write; the queries never rebuild, they derive local figures from the messages meanwhile). A failure is logged.
+   */
+  syncTimeZone(): void;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
 }

@@ -272,14 +272,21 @@ export class Writer {
   private rebuildDaily(zone: string): void {
     this.clock.clear();
     this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
-      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, model_id, agent_id, input, output,
-        cache_create, cache_read, cache_1h, web_search, cost, tools FROM messages;
+      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, session_id, model_id, agent_id, input,
+        output, cache_create, cache_read, cache_1h, web_search, cost, tools FROM messages;
       DELETE FROM usage_daily;
       INSERT INTO usage_daily SELECT lhour / 24, project_id, model_id, agent_id IS NOT NULL, count(*), sum(input), sum(output),
         sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
         FROM local_msgs GROUP BY 1, 2, 3, 4;
+      DELETE FROM usage_daily_all;
+      INSERT INTO usage_daily_all SELECT day, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_daily GROUP BY 1, 2, 3;
+      DELETE FROM sessions_daily;
+      INSERT INTO sessions_daily SELECT lhour / 24, project_id, session_id, count(*) FROM local_msgs GROUP BY 1, 2, 3;
       DELETE FROM cost_local_hourly;
       INSERT INTO cost_local_hourly SELECT lhour, project_id, model_id, count(*), sum(cost) FROM local_msgs GROUP BY 1, 2, 3;
+      DELETE FROM cost_local_hourly_all;
+      INSERT INTO cost_local_hourly_all SELECT lhour, sum(messages), sum(cost) FROM cost_local_hourly GROUP BY 1;
       DELETE FROM tools_daily;
       WITH RECURSIVE split(day, project_id, tool, rest) AS (
         SELECT lhour / 24, project_id, NULL, tools || ',' FROM local_msgs WHERE tools != ''
@@ -287,6 +294,8 @@ export class Writer {
         SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
       )
       INSERT INTO tools_daily SELECT day, project_id, tool, count(*) FROM split WHERE tool IS NOT NULL GROUP BY 1, 2, 3;
+      DELETE FROM tools_daily_all;
+      INSERT INTO tools_daily_all SELECT day, tool, sum(count) FROM tools_daily GROUP BY 1, 2;
       DROP TABLE temp.local_msgs;`);
     this.s.setMeta!.run('daily_tz', zone);
   }
@@ -571,7 +580,12 @@ export class Writer {
         FROM messages GROUP BY 1, 2, 3, 4, 5;
       INSERT INTO usage_hourly_model SELECT hour, project_id, model_id, sub, sum(messages),
         sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
-        FROM usage_hourly GROUP BY 1, 2, 3, 4;`);
+        FROM usage_hourly GROUP BY 1, 2, 3, 4;
+      DELETE FROM usage_hourly_all; DELETE FROM usage_total;
+      INSERT INTO usage_hourly_all SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost),
+        min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1;
+      INSERT INTO usage_total SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1, 2;`);
     this.rebuildDaily(timeZone());
     for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
     this.s.setMeta!.run('price_fingerprint', table.fingerprint);

@@ -61,6 +61,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     if (closed || rechecking) return;
     rechecking = true;
     try {
+      // A time zone changed while nothing was written: the local rollups are rebuilt here, never by a query.
+      index.syncTimeZone();
       const files = await paths.list(projectsDirs);
       if (closed) return;
       watchLinked();

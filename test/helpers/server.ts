@@ -53,6 +53,8 @@ export interface ServerOptions {
   cacheClock?: () => number;
   indexing?: () => IndexingState;
   probe?: UsageProbe;
+  /** An index file to serve (default: a fresh in-memory index). */
+  indexFile?: string;
 }
 
 /** Sends one request with exactly the headers given (Host defaults to localhost:<port>). */
@@ -98,7 +100,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   fs.writeFileSync(path.join(uiDir, 'vendor', 'agent-hub-sdk.js'), 'window.AgentHub = {};');
 
   const config = parseConfig(['--port', '0', '--dir', configDir, '--offline', ...(opts.argv ?? [])], { HOME: dir, ...opts.env });
-  const index = openIndex(':memory:');
+  const index = openIndex(opts.indexFile ?? ':memory:');
   index.setPrices(PriceTable.builtin());
   const logs: string[] = [];
   // Never started: alerts are checked after each change, and when a test calls budgets.check().

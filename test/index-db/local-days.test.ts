@@ -177,9 +177,12 @@ Zones('an index written in one zone is rebuilt for another when it is opened the
 Zones('an index of schema v1 (days from the hour start) is upgraded and its local rollups rebuilt from the messages', () => {
   const file = path.join(dir, 'v1.db');
   build('Asia/Kolkata', KOLKATA, file).close();
-  // What v1 leaves: nothing of migrations 2-4 (no local hour table, time index, out-of-range count, branches), and days that are not those of the entries.
+  // What v1 leaves: nothing of the later migrations (no local hour table, time index, out-of-range count, branches, rollups without
+  // the project), and days that are not those of the entries.
   const db = new Database(file);
   db.exec(`DROP TABLE cost_local_hourly; DROP INDEX messages_ts; PRAGMA user_version = 1;
+    DROP TABLE usage_daily_all; DROP TABLE usage_total; DROP TABLE sessions_daily; DROP TABLE usage_hourly_all;
+    DROP TABLE cost_local_hourly_all; DROP TABLE tools_daily_all;
     ALTER TABLE files DROP COLUMN out_of_range; ALTER TABLE sessions DROP COLUMN agent_prompt; DROP TABLE branches;
     ALTER TABLE messages DROP COLUMN branch_id; ALTER TABLE alternates DROP COLUMN branch_id; ALTER TABLE projects DROP COLUMN repo;
     UPDATE usage_daily SET day = day - 100; UPDATE tools_daily SET day = day - 100;`);

@@ -5,5 +5,6 @@ import { sql as outOfRange } from './003-out-of-range.ts';
 import { sql as history } from './004-history.ts';
 import { sql as machines } from './005-machines.ts';
 import { sql as settings } from './006-settings.ts';
+import { sql as grainRollups } from './007-grain-rollups.ts';
 
-export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines, settings];
+export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines, settings, grainRollups];

@@ -8,7 +8,8 @@
 // (or is the first entry): such an entry starts a block whatever came before it, and every block
 // before it ended before it. From there the walk reads hourly rollup rows (every entry of one UTC
 // hour joins the same block, except in the hour where a block ends: entries exactly at its end stay,
-// later ones start the next block; that hour alone is read entry by entry).
+// later ones start the next block; that hour alone is read entry by entry). The models of a block are read
+// afterwards, for the blocks an answer lists: a read per hour x project x model costs more than the walk itself.
 import type { Block, BurnRate } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
 import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
@@ -23,7 +24,10 @@ interface Acc {
   start: number;
   last: number;
   block: Block;
+  /** Models of the entries read one by one. */
   models: Set<number>;
+  /** The hours whose every entry is in the block (their models are read for the blocks listed). */
+  hours: number[];
 }
 
 /** Usage of one hour row or one entry: what a block adds up. */
@@ -36,11 +40,19 @@ interface Piece {
   cacheCreate: number;
   cacheRead: number;
   cost: number;
-  models: number[];
+  /** The entry's model; null for an hour row. */
+  model: number | null;
+  /** The UTC hour of an hour row; null for an entry. */
+  hour: number | null;
 }
 
-/** The blocks overlapping [fromMs, toMs) of the projects in scope (null: all), most recent first; `now` decides the active one. */
-export function blocksOverlapping(reader: Reader, project: ProjectSet, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number): Block[] {
+/**
+ * The blocks overlapping [fromMs, toMs) of the projects in scope (null: all), most recent first; `now` decides the active
+ * one. The `withModels` most recent blocks list their models (all by default), the others none.
+ */
+export function blocksOverlapping(
+  reader: Reader, project: ProjectSet, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number, withModels = Infinity,
+): Block[] {
   const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
   // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.
   const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
@@ -50,30 +62,32 @@ export function blocksOverlapping(reader: Reader, project: ProjectSet, models: M
     const hourStart = r[HOUR_COL.hour] * HOUR_MS;
     const piece: Piece = {
       first: r[HOUR_COL.first] ?? hourStart, last: r[HOUR_COL.last] ?? r[HOUR_COL.first] ?? hourStart, messages: r[HOUR_COL.messages], input: r[HOUR_COL.input],
-      output: r[HOUR_COL.output], cacheCreate: r[HOUR_COL.cacheCreate], cacheRead: r[HOUR_COL.cacheRead], cost: r[HOUR_COL.cost], models: r[HOUR_COL.models].split(',').map(Number),
+      output: r[HOUR_COL.output], cacheCreate: r[HOUR_COL.cacheCreate], cacheRead: r[HOUR_COL.cacheRead], cost: r[HOUR_COL.cost], model: null, hour: r[HOUR_COL.hour],
     };
     if (cur && piece.first - cur.last <= BLOCK_MS && piece.first - cur.start <= BLOCK_MS && piece.last - cur.start > BLOCK_MS) {
       // The hour where the block ends: entry by entry.
       for (const [ts, messages, input, output, cacheCreate, cacheRead, cost, model] of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
-        cur = place(out, cur, { first: ts, last: ts, messages, input, output, cacheCreate, cacheRead, cost, models: [model] });
+        cur = place(out, cur, { first: ts, last: ts, messages, input, output, cacheCreate, cacheRead, cost, model, hour: null });
       }
     } else {
       cur = place(out, cur, piece);
     }
   }
-  return out
-    .filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs)
-    .reverse()
-    .map(({ start, last, models: ids, block }) => {
-      const end = start + BLOCK_MS;
-      const active = now < end && now - last < BLOCK_MS;
-      const names = new Set<string>();
-      for (const id of ids) {
-        const m = models.get(id);
-        if (m && !m.hidden) names.add(m.name);
-      }
-      return { ...block, lastActivity: iso(last), models: [...names].sort(), active, burn: active ? burnOf(block, start, now) : null };
-    });
+  const picked = out.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs).reverse();
+  const named = picked.slice(0, withModels).flatMap((a) => a.hours);
+  const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, number[]>();
+  return picked.map(({ start, last, models: ids, hours, block }, i) => {
+    const end = start + BLOCK_MS;
+    const active = now < end && now - last < BLOCK_MS;
+    const names = new Set<string>();
+    const add = (id: number): void => {
+      const m = models.get(id);
+      if (m && !m.hidden) names.add(m.name);
+    };
+    ids.forEach(add);
+    if (i < withModels) for (const h of hours) hourModels.get(h)?.forEach(add);
+    return { ...block, lastActivity: iso(last), models: [...names].sort(), active, burn: active ? burnOf(block, start, now) : null };
+  });
 }
 
 /**
@@ -101,7 +115,7 @@ function chainStart(reader: Reader, project: ProjectSet, t: number): number | nu
 function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
   if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
     const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
-    cur = { start, last: p.first, models: new Set(), block: newBlock(start) };
+    cur = { start, last: p.first, models: new Set(), hours: [], block: newBlock(start) };
     out.push(cur);
   }
   const b = cur.block;
@@ -113,7 +127,8 @@ function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
   b.cacheReadTokens += p.cacheRead;
   b.totalTokens += p.input + p.output + p.cacheCreate + p.cacheRead;
   cur.last = Math.max(cur.last, p.last);
-  for (const id of p.models) cur.models.add(id);
+  if (p.model !== null) cur.models.add(p.model);
+  if (p.hour !== null) cur.hours.push(p.hour);
   return cur;
 }
 

@@ -7,13 +7,12 @@ import { budgetState, periodSpan, projectedUse } from './budget-pace.ts';
 import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
 
-export function createBudgets(db: Database.Database, reader: Reader, syncTimeZone: () => void): (now: number) => BudgetStatus[] {
+export function createBudgets(db: Database.Database, reader: Reader): (now: number) => BudgetStatus[] {
   const stored = budgetReader(db);
   return function budgets(now) {
     const list = stored().sort((a, b) => BUDGET_PERIODS.indexOf(a.period) - BUDGET_PERIODS.indexOf(b.period)
       || (a.project ?? '').localeCompare(b.project ?? ''));
     if (!list.length) return [];
-    syncTimeZone();
     const folders = reader.projects();
     const today = dayOf(systemZone, now);
     /** Cost per local day from the earliest period start to today, per scope ('' for every project). */

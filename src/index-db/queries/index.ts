@@ -17,24 +17,24 @@ import { withSpans } from './spans.ts';
 /** The name of the unlabelled dirs' machine when the caller gives none. */
 const LOCAL = 'local';
 
-/** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
-export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
+/** Only reads: a time zone change is the writer's to catch up with (the reader then derives local figures, see reader.ts). */
+export function createQueries(db: Database.Database, prices: () => PriceTable): Queries {
   const reader = new Reader(db);
-  const projectSessions = createProjectSessions(db, reader, syncTimeZone);
+  const projectSessions = createProjectSessions(db, reader);
   const session = createSession(db);
-  const repository = createRepository(db, reader, syncTimeZone);
+  const repository = createRepository(db, reader);
   // Each ranged query gets its range's spans, resolved here once per call.
   return {
-    metrics: createMetrics(db, reader, syncTimeZone),
-    overview: (scope, machine = LOCAL) => overview(reader, syncTimeZone, withSpans(scope), machine),
-    insights: (scope) => insights(reader, syncTimeZone, prices(), withSpans(scope)),
-    monthly: createMonthly(db, reader, syncTimeZone),
-    projects: (scope) => projects(reader, syncTimeZone, withSpans(scope)),
+    metrics: createMetrics(db, reader),
+    overview: (scope, machine = LOCAL) => overview(reader, withSpans(scope), machine),
+    insights: (scope) => insights(reader, prices(), withSpans(scope)),
+    monthly: createMonthly(reader),
+    projects: (scope) => projects(reader, withSpans(scope)),
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
     session: (id, scope) => session(id, withSpans(scope)),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
-    budgets: createBudgets(db, reader, syncTimeZone),
+    budgets: createBudgets(db, reader),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: (id, scope) => repository(id, withSpans(scope)),
   };

@@ -19,14 +19,15 @@ const TOP_TOOLS = 15;
 /** Blocks listed in an answer (most recent first). */
 export const MAX_BLOCKS = 100;
 
-export function insights(reader: Reader, syncTimeZone: () => void, prices: PriceTable, scope: SpannedScope): InsightsData {
+export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope): InsightsData {
   const { range, now, zone } = scope;
   const pid = resolveScope(reader.projects(), scope);
-  const slice = pid === undefined ? emptySlice : sliceOf(reader, scope.span, range.bucket, zone, pid, syncTimeZone);
+  const slice = pid === undefined ? emptySlice : sliceOf(reader, scope.span, range.bucket, zone, pid);
   const models = reader.models();
   const start = seriesStart(scope, pid === undefined ? null : reader.firstHour(pid));
-  const totals = totalsOf(slice.groups);
-  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now);
+  const groups = slice.modelGroups;
+  const totals = totalsOf(groups);
+  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
   // The active block is the one of now, also when the range ends before now.
   const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? allBlocks : blocksOverlapping(reader, pid, models, now, now + 1, now);
   const activeBlock = nowBlocks.find((b) => b.active) ?? null;
@@ -38,7 +39,7 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
   let cache1h = 0;
   let mainCost = 0;
   let subagentCost = 0;
-  for (const r of slice.groups) {
+  for (const r of groups) {
     cache1h += r[ROLL_COL.cache1h]!;
     if (r[ROLL_COL.sub] === 1) subagentCost += r[ROLL_COL.cost]!;
     else mainCost += r[ROLL_COL.cost]!;
@@ -50,8 +51,8 @@ export function insights(reader: Reader, syncTimeZone: () => void, prices: Price
     activeBlock,
     burnRate: activeBlock?.burn ?? null,
     runRate,
-    cacheSavings: cacheSavings(slice.groups, models, prices),
-    costComposition: costComposition(slice.groups, models, prices),
+    cacheSavings: cacheSavings(groups, models, prices),
+    costComposition: costComposition(groups, models, prices),
     tokenComposition: {
       inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, cacheCreationTokens: totals.cacheCreationTokens,
       cacheReadTokens: totals.cacheReadTokens, totalTokens: totals.totalTokens,

@@ -1,5 +1,5 @@
-// GET /metrics' figures: all-time sums per project x model from the local-day rollup (a few thousand rows
-// however long the history, so a scrape costs milliseconds and the series count is bounded by projects x
+// GET /metrics' figures: all-time sums per project x model from the all-time rollup (a row per project x model x
+// main/subagent however long the history, so a scrape costs milliseconds and the series count is bounded by projects x
 // models), plus the gauges of now. Counters come from the index, so they survive restarts.
 import type { MetricsSnapshot } from '../types.ts';
 import { blocksOverlapping } from './blocks.ts';
@@ -7,19 +7,18 @@ import { type Reader } from './reader.ts';
 import type Database from 'better-sqlite3';
 import { todaySpan } from '../../calendar/resolve.ts';
 import { systemZone } from '../../calendar/zone.ts';
+import { totalsOf } from './fold.ts';
 
 type SumRow = [project: number, model: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
-export function createMetrics(db: Database.Database, reader: Reader, syncTimeZone: () => void): (now: number) => MetricsSnapshot {
+export function createMetrics(db: Database.Database, reader: Reader): (now: number) => MetricsSnapshot {
   const sums = db.prepare(`SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)
-    FROM usage_daily GROUP BY project_id, model_id`).raw(true);
-  const dayCost = db.prepare('SELECT total(cost) FROM usage_daily WHERE day >= ? AND day < ?').pluck();
-  // The latest hour first (its primary key order), then the latest entry in it.
-  const lastEntry = db.prepare('SELECT max(last_ts) FROM usage_hourly_model WHERE hour = (SELECT max(hour) FROM usage_hourly_model)').pluck();
+    FROM usage_total GROUP BY project_id, model_id`).raw(true);
+  // The latest hour (the end of its primary key), then the latest entry in it.
+  const lastEntry = db.prepare('SELECT last_ts FROM usage_hourly_all ORDER BY hour DESC LIMIT 1').pluck();
   const skipped = db.prepare('SELECT total(malformed) + total(giant) FROM files').pluck();
 
   return function metrics(now: number): MetricsSnapshot {
-    syncTimeZone();
     const models = reader.models();
     const projects = reader.projects();
     const series: MetricsSnapshot['series'] = [];
@@ -32,10 +31,10 @@ export function createMetrics(db: Database.Database, reader: Reader, syncTimeZon
     }
     const today = todaySpan(now, systemZone).days;
     const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;
-    const last = lastEntry.get() as number | null;
+    const last = (lastEntry.get() as number | null | undefined) ?? null;
     return {
       series,
-      todayCost: dayCost.get(today.from, today.to) as number,
+      todayCost: totalsOf(reader.modelGroups({ unit: 'day', from: today.from, to: today.to }, null)).cost,
       blockCost: block?.cost ?? 0,
       blockRemainingSeconds: block ? Math.max(0, (Date.parse(block.end) - now) / 1000) : 0,
       lastEntrySeconds: last === null ? null : last / 1000,

@@ -1,23 +1,14 @@
 // GET /api/monthly: cost, tokens and the top model of every local calendar month of the history, from the local-day
-// rollup (days x models: a few thousand rows a year), so the whole history costs milliseconds.
-import type Database from 'better-sqlite3';
+// rollups (days x models: a few thousand rows a year), so the whole history costs milliseconds.
 import { dayKey } from '../../calendar/days.ts';
 import type { MonthlyData, QueryScope } from '../types.ts';
 import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
 
-type Row = [day: number, model: number, cost: number, tokens: number, messages: number];
-
-export function createMonthly(db: Database.Database, reader: Reader, syncTimeZone: () => void): (scope: QueryScope) => MonthlyData {
-  const all = db.prepare(`SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
-    FROM usage_daily GROUP BY day, model_id`).raw(true);
-  const one = db.prepare(`SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
-    FROM usage_daily WHERE project_id IN (SELECT value FROM json_each(?)) GROUP BY day, model_id`).raw(true);
-
+export function createMonthly(reader: Reader): (scope: QueryScope) => MonthlyData {
   return function monthly(scope) {
-    syncTimeZone();
     const pid = resolveScope(reader.projects(), scope);
-    const rows = (pid === undefined ? [] : pid === null ? all.all() : one.all(JSON.stringify(pid))) as Row[];
+    const rows = pid === undefined ? [] : reader.dayModels(pid);
     const models = reader.models();
     const months = new Map<string, { cost: number; totalTokens: number; messages: number; byModel: Map<string, number> }>();
     for (const [day, modelId, cost, tokens, messages] of rows) {

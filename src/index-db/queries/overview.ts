@@ -2,14 +2,14 @@
 import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
 import type { OverviewData } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
-import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow } from './reader.ts';
+import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow, type Span } from './reader.ts';
 import { iso } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, syncTimeZone: () => void, scope: SpannedScope, machine: string): OverviewData {
+export function overview(reader: Reader, scope: SpannedScope, machine: string): OverviewData {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
@@ -20,9 +20,9 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: Spanne
   };
   if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, scope, seriesStart(scope, null), models) };
 
-  const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pid, syncTimeZone);
+  const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pid);
   const rows = slice.groups;
-  const sessions = reader.sessionCounts(slice.hours, pid);
+  const sessions = reader.sessionCounts(slice.span, pid);
   const totals = totalsOf(rows);
   const projects = projectRows(rows, sessions, folders, models);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
@@ -30,8 +30,8 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: Spanne
   const day = scope.today;
   let today: Overview['today'] = null;
   if (range.fromMs < day.toMs && range.toMs > day.fromMs) {
-    const todaySessions = reader.sessionCounts(day.hours, pid);
-    today = { ...totalsOf(reader.groups({ unit: 'day', ...day.days }, pid)), sessions: sum(todaySessions.values()) };
+    const days: Span = { unit: 'day', ...day.days };
+    today = { ...totalsOf(reader.modelGroups(days, pid)), sessions: sum(reader.sessionCounts(days, pid).values()) };
   }
 
   return {

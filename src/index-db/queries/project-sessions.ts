@@ -12,7 +12,7 @@ import type { SpannedScope } from './spans.ts';
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
   cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
 
-export function createProjectSessions(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
+export function createProjectSessions(db: Database.Database, reader: Reader) {
   const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
   const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
   // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages.
@@ -37,7 +37,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
     const { range } = scope;
     const info = all.get(pids[0]!)!;
     const models = reader.models();
-    const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids, syncTimeZone);
+    const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
     const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
     const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
@@ -77,9 +77,9 @@ export function createProjectSessions(db: Database.Database, reader: Reader, syn
 
     return {
       project: { id: info.id, name: info.name, repository: info.repository },
-      totals: totalsOf(slice.groups),
+      totals: totalsOf(slice.modelGroups),
       costSeries: costSeries(slice, scope, seriesStart(scope, reader.firstHour(pids)), models),
-      costByModel: costByModel(slice.groups, models),
+      costByModel: costByModel(slice.modelGroups, models),
       sessions,
       branches: branches.branches,
     };

@@ -6,10 +6,10 @@ import { sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
 
-export function projects(reader: Reader, syncTimeZone: () => void, scope: SpannedScope): ProjectRow[] {
+export function projects(reader: Reader, scope: SpannedScope): ProjectRow[] {
   const projects = reader.projects();
   const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
-  const slice = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pid, syncTimeZone);
-  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models());
+  const slice = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pid);
+  return projectRows(slice.groups, reader.sessionCounts(slice.span, pid), projects, reader.models());
 }

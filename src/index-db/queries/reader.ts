@@ -1,28 +1,36 @@
 // The reads every query family shares: the small lookup tables and the ranged rollup reads.
-// Ranged figures come from the rollups, grouped in SQL so a year of data comes back as a few hundred
-// rows; messages are read (by time index) only for the partial UTC hours at the edges of a range in a
-// :30 or :45 zone and for the hour where a 5-hour block ends.
+// Ranged figures come from the rollups, grouped in SQL so a year of data comes back as a few thousand
+// rows: a read over every project takes the tables without the project (usage_daily_all, usage_hourly_all, ...),
+// whose size follows the buckets and not the projects, and the project list of a range that reaches the newest
+// entry is the all-time table less the days before the range. messages are read (by time index) only for the
+// hour where a 5-hour block ends, and for every local figure while the local rollups are of another time zone than
+// this process's (a zone change the writer has not caught up with yet, or a reader in another zone): reads never
+// rebuild a table, the writer does (at open and at its next write or periodic pass).
 import type Database from 'better-sqlite3';
-import type { HourSpan } from '../../calendar/resolve.ts';
+import { HOUR_MS, LocalClock, timeZone } from '../time.ts';
+import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 
 /**
- * Column positions of a group row (per project x model x main/subagent) as returned by `groups()`.
- * first/last: earliest and latest message timestamps of the group.
+ * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
+ * twelve per model x main/subagent with project 0. last: latest message timestamp of the group.
  */
-export const ROLL_COL = { project: 0, model: 1, sub: 2, messages: 3, input: 4, output: 5, cacheCreate: 6, cacheRead: 7, cache1h: 8, webSearch: 9, cost: 10, first: 11, last: 12 } as const;
+export const ROLL_COL = { project: 0, model: 1, messages: 2, input: 3, output: 4, cacheCreate: 5, cacheRead: 6, cost: 7, last: 8, sub: 9, cache1h: 10, webSearch: 11 } as const;
 export type RollRow = number[];
 
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
 export type SeriesRow = [number, number, number];
 
-/** Column positions of a per-hour total as returned by `hours()`; models is a ',' list of model ids. */
-export const HOUR_COL = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8, models: 9 } as const;
-export type HourRow = [number, number, number, number, number, number, number, number, number, string];
+/** Column positions of a per-hour total as returned by `hours()`. */
+export const HOUR_COL = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8 } as const;
+export type HourRow = [number, number, number, number, number, number, number, number, number];
+
+/** [day number, model id, cost, tokens, messages] per local day x model, as returned by `dayModels()`. */
+export type DayModelRow = [number, number, number, number, number];
 
 /**
- * A rollup read: 'hour' reads usage_hourly_model by UTC hour, 'day' usage_daily by local day number,
- * 'lhour' cost_local_hourly by local hour number (series, heatmap and weeks only).
+ * A rollup read: 'hour' reads by UTC hour, 'day' by local day number, 'lhour' by local hour number (series, heatmap
+ * and weeks only).
  */
 export interface Span {
   unit: 'hour' | 'day' | 'lhour';
@@ -55,53 +63,139 @@ export function projectName(encoded: string, cwd: string | null): string {
   return last ?? encoded;
 }
 
-const TABLE = { hour: 'usage_hourly_model', day: 'usage_daily' } as const;
-
-/** Where a scoped statement's SQL takes the project condition. */
+/** Where a scoped statement's SQL takes the project condition (on `project_id`, or on `t.project_id`). */
 const AND_SCOPE = '{scope}';
+const AND_SCOPE_T = '{t.scope}';
+const scopeOn = (sql: string, condition: (column: string) => string): string =>
+  sql.replaceAll(AND_SCOPE, condition('project_id')).replaceAll(AND_SCOPE_T, condition('t.project_id'));
+
+/** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `local()`). */
+const localHour = 'CAST(cd_local_hour(ts) AS INTEGER)';
+const inBounds = 'ts >= @fromMs AND ts < @toMs';
+const dailyRows = `(SELECT ${localHour} / 24 AS day, project_id, model_id, agent_id IS NOT NULL AS sub, 1 AS messages, input, output,
+  cache_create, cache_read, cache_1h, web_search, cost, ts AS last_ts FROM messages WHERE ${inBounds})`;
+const localHourRows = `(SELECT ${localHour} AS lhour, project_id, model_id, cost FROM messages WHERE ${inBounds})`;
+const toolRows = `(WITH RECURSIVE split(day, project_id, tool, rest) AS (
+    SELECT ${localHour} / 24, project_id, NULL, tools || ',' FROM messages WHERE tools != '' AND ${inBounds}
+    UNION ALL
+    SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+  ) SELECT day, project_id, tool, 1 AS count FROM split WHERE tool IS NOT NULL)`;
+const DERIVED: Record<string, string> = {
+  usage_daily: dailyRows,
+  usage_daily_all: dailyRows,
+  sessions_daily: `(SELECT ${localHour} / 24 AS day, project_id, session_id FROM messages WHERE ${inBounds})`,
+  cost_local_hourly: localHourRows,
+  cost_local_hourly_all: localHourRows,
+  tools_daily: toolRows,
+  tools_daily_all: toolRows,
+};
+/** `{usage_daily}` in a statement's SQL: the table, or its rows derived from the messages. */
+const LOCAL_TABLE = /\{(\w+)\}/g;
+
+/** Local hours of instants in the zone of this process now: the SQL function of the derived rows. */
+const clock = new LocalClock();
+let clockEnv: string | undefined | null = null;
+function localHourNow(ms: number): number {
+  if (process.env.TZ !== clockEnv) {
+    clock.clear();
+    clockEnv = process.env.TZ;
+  }
+  return clock.lhour(ms);
+}
+
+/** Padding around a local unit's UTC bounds: no zone is more than 14 h from UTC. */
+const ZONE_PAD_MS = 15 * HOUR_MS;
+
+/** Every local day a timestamp the index stores can fall on (writer.ts MAX_TS). */
+const EVERY_DAY: Span = { unit: 'day', from: -1e8, to: 1e8 };
 
 export class Reader {
-  private readonly s: Record<string, Database.Statement>;
+  private readonly s: Record<string, Database.Statement> = {};
+  /** Statements over the rows derived from the messages, prepared on first use. */
+  private readonly derived = new Map<string, Database.Statement>();
+  private readonly sql = new Map<string, string>();
+  /** process.env.TZ and the zone it names, resolved once per value (~0.1 ms). */
+  private zoneEnv: string | undefined | null = null;
+  private zone = '';
 
-  constructor(db: Database.Database) {
-    this.s = {
-      models: db.prepare('SELECT id, name, priced FROM models'),
-      projects: db.prepare('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id'),
-    };
-    const raw = (st: Database.Statement) => st.raw(true);
-    const pluck = (st: Database.Statement) => st.pluck();
-    // Three statements per read: every project, one project (`project_id = @p`, as fast as an unscoped read) and a
-    // set of projects (a repository's folders: `@p` is a JSON array of ids).
-    const scoped = (key: string, sql: string, mode: (st: Database.Statement) => Database.Statement = raw) => {
-      this.s[key] = mode(db.prepare(sql.replaceAll(AND_SCOPE, '')));
-      this.s[`${key}-project`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id = @p')));
-      this.s[`${key}-set`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id IN (SELECT value FROM json_each(@p))')));
-    };
-    const hours = `SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts),
-      group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}`;
-    scoped('hours', `${hours} GROUP BY hour`);
-    scoped('sessions', `SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id`);
-    scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, pluck);
-    // Without a WHERE clause, min() is one step down the primary key.
-    this.s.firstHour = pluck(db.prepare('SELECT min(hour) FROM usage_hourly_model'));
-    // The usage of the partial UTC hours at the edges of a range, from the messages themselves.
-    scoped('sessionsEdges', `SELECT project_id, count(*) FROM (SELECT project_id, session_id FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE}
-      UNION SELECT project_id, session_id FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) ${AND_SCOPE}) GROUP BY project_id`);
-    scoped('hourTimes', `SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
-      GROUP BY hour ORDER BY hour DESC`);
-    scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
-      WHERE ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts`);
-    const local = `FROM cost_local_hourly WHERE lhour >= ? AND lhour < ? ${AND_SCOPE}`;
-    scoped('series-lhour', `SELECT lhour, model_id, sum(cost) ${local} GROUP BY lhour, model_id`);
+  constructor(private readonly db: Database.Database) {
+    // Not deterministic: its answer follows process.env.TZ.
+    db.function('cd_local_hour', localHourNow as (...args: unknown[]) => number);
+    const p = (sql: string): Database.Statement => db.prepare(sql);
+    this.s.models = p('SELECT id, name, priced FROM models');
+    this.s.projects = p('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id');
+    this.s.localZone = p("SELECT value FROM meta WHERE key = 'daily_tz'").pluck();
+    // The ends of the hourly primary key: where the history starts and ends.
+    this.s.hourBounds = p('SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)').raw(true);
+
+    const projectCols = 'project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts)';
+    // Per project x model.
+    this.scoped('groups-day', `SELECT ${projectCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
+    this.scoped('groups-hour', `SELECT ${projectCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
+    // All time less the days before local day ?: the sums of a range that reaches the newest entry (last_ts then is all
+    // time's). The days before a year's range are few; all time reads usage_total alone, in key order.
+    this.scoped('groups-since', `SELECT t.project_id, t.model_id, t.messages - coalesce(b.messages, 0), t.input - coalesce(b.input, 0),
+        t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0), t.cache_read - coalesce(b.cache_read, 0),
+        t.cost - coalesce(b.cost, 0), t.last_ts
+      FROM usage_total t LEFT JOIN (
+        SELECT project_id, model_id, sum(messages) AS messages, sum(input) AS input, sum(output) AS output, sum(cache_create) AS cache_create,
+          sum(cache_read) AS cache_read, sum(cost) AS cost
+        FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id
+      ) b ON b.project_id = t.project_id AND b.model_id = t.model_id
+      WHERE t.messages > coalesce(b.messages, 0) ${AND_SCOPE_T}`);
+    // Per model x main/subagent.
+    const modelCols = `0, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts), sub,
+      sum(cache_1h), sum(web_search)`;
+    this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
+      `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
+    this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
+    this.scoped('series-day', `SELECT day, model_id, sum(cost) FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
+      `SELECT day, model_id, sum(cost) FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
+    this.scoped('series-hour', `SELECT hour, model_id, sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour, model_id`);
+    this.scoped('series-lhour', `SELECT lhour, model_id, sum(cost) FROM {cost_local_hourly} WHERE lhour >= ? AND lhour < ? ${AND_SCOPE}
+      GROUP BY lhour, model_id`);
     // In key order (no sort): the heatmap and the weeks fold it in JS.
-    scoped('local-hours', `SELECT lhour, sum(cost) ${local} GROUP BY lhour`);
-    for (const [unit, table] of Object.entries(TABLE)) {
-      const where = `FROM ${table} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}`;
-      scoped(`groups-${unit}`, `SELECT project_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) ${where} GROUP BY project_id, model_id, sub`);
-      scoped(`series-${unit}`, `SELECT ${unit}, model_id, sum(cost) ${where} GROUP BY ${unit}, model_id`);
-      scoped(`tools-${unit}`, `SELECT tool, sum(count) AS n FROM tools_${unit === 'day' ? 'daily' : 'hourly'} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}
-        GROUP BY tool ORDER BY n DESC, tool LIMIT ?`);
+    this.scoped('local-hours', `SELECT lhour, sum(cost) FROM {cost_local_hourly} WHERE lhour >= ? AND lhour < ? ${AND_SCOPE} GROUP BY lhour`,
+      `SELECT lhour, sum(cost) FROM {cost_local_hourly_all} WHERE lhour >= ? AND lhour < ? GROUP BY lhour`);
+    this.scoped('day-models', `SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
+      FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
+      `SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
+      FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
+    const tools = (table: string, unit: string): string => `SELECT tool, sum(count) AS n FROM ${table} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}
+      GROUP BY tool ORDER BY n DESC, tool LIMIT ?`;
+    this.scoped('tools-day', tools('{tools_daily}', 'day'), tools('{tools_daily_all}', 'day'));
+    this.scoped('tools-hour', tools('tools_hourly', 'hour'));
+    // A session belongs to one project id: distinct sessions per project.
+    this.scoped('sessions-day', `SELECT project_id, count(DISTINCT session_id) FROM {sessions_daily} WHERE day >= ? AND day < ? ${AND_SCOPE}
+      GROUP BY project_id`);
+    this.scoped('sessions-hour', `SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      GROUP BY project_id`);
+    const hourCols = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
+    this.scoped('hours', `SELECT hour, ${hourCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour`,
+      `SELECT hour, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ?`);
+    this.scoped('hour-models', `SELECT hour, group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      GROUP BY hour`);
+    this.scoped('hourTimes', `SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      GROUP BY hour ORDER BY hour DESC`,
+      'SELECT hour, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ? ORDER BY hour DESC');
+    this.scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT min(hour) FROM usage_hourly_all');
+    this.scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
+      WHERE ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts`);
+  }
+
+  /**
+   * Three statements per read: every project (`every`, by default the same SQL without a project condition), one
+   * project (`project_id = @p`) and a set of projects (a repository's folders: `@p` is a JSON array of ids).
+   */
+  private scoped(key: string, sql: string, every = sql): void {
+    const variants: [string, string][] = [
+      [key, scopeOn(every, () => '')],
+      [`${key}-project`, scopeOn(sql, (column) => `AND ${column} = @p`)],
+      [`${key}-set`, scopeOn(sql, (column) => `AND ${column} IN (SELECT value FROM json_each(@p))`)],
+    ];
+    for (const [k, text] of variants) {
+      this.sql.set(k, text);
+      this.s[k] = this.db.prepare(text.replace(LOCAL_TABLE, '$1')).raw(true);
     }
   }
 
@@ -123,19 +217,41 @@ export class Reader {
     return out;
   }
 
-  /** Sums per project x model x main/subagent over the span. */
+  /**
+   * Sums per project x model over the span (ROLL_COL's first nine columns). A range of local days that reaches the newest entry
+   * and starts closer to the first entry than to its own end is the all-time sums less the days before it (the
+   * dashboard's year or all time: a row per project x model instead of one per day x project x model).
+   */
   groups(span: Span, scope: ProjectSet): RollRow[] {
-    return this.all(`groups-${span.unit}`, scope, span.from, span.to) as RollRow[];
+    if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
+    const history = this.localMatches() ? this.history() : null;
+    if (history) {
+      const inside = Math.min(span.to, history.lastDay + 1) - Math.max(span.from, history.firstDay);
+      if (span.to > history.lastDay && span.from - history.firstDay < inside) return this.all('groups-since', scope, span.from) as RollRow[];
+    }
+    return this.local('groups-day', scope, span) as RollRow[];
+  }
+
+  /** Sums per model x main/subagent over the span (all of ROLL_COL's columns, project 0). */
+  modelGroups(span: Span, scope: ProjectSet): RollRow[] {
+    if (span.unit === 'hour') return this.all('models-hour', scope, span.from, span.to) as RollRow[];
+    return this.local('models-day', scope, span) as RollRow[];
   }
 
   /** Cost per unit x model over the span, ordered by unit. */
   series(span: Span, scope: ProjectSet): SeriesRow[] {
-    return this.all(`series-${span.unit}`, scope, span.from, span.to) as SeriesRow[];
+    if (span.unit === 'hour') return this.all('series-hour', scope, span.from, span.to) as SeriesRow[];
+    return this.local(`series-${span.unit}`, scope, span) as SeriesRow[];
   }
 
-  /** [local hour number, cost] over a span of local hour numbers. */
+  /** [local hour number, cost] over a span of local hour numbers, in order. */
   localHours(span: Span, scope: ProjectSet): [number, number][] {
-    return this.all('local-hours', scope, span.from, span.to) as [number, number][];
+    return this.local('local-hours', scope, span) as [number, number][];
+  }
+
+  /** Cost, tokens and messages per local day x model of the whole history. */
+  dayModels(scope: ProjectSet): DayModelRow[] {
+    return this.local('day-models', scope, EVERY_DAY) as DayModelRow[];
   }
 
   /** [hour, first ts, last ts] of every UTC hour with usage in [hourFrom, hourTo), latest first. */
@@ -153,33 +269,69 @@ export class Reader {
     return this.all('hours', scope, hourFrom, hourTo) as HourRow[];
   }
 
-  /** Distinct sessions with usage in the span (its whole UTC hours and its edges), per project id. */
-  sessionCounts(hours: HourSpan, scope: ProjectSet): Map<number, number> {
-    if (!hours.edges.length) return new Map(this.all('sessions', scope, hours.from, hours.to) as [number, number][]);
-    const [a = [0, 0], b = [0, 0]] = hours.edges;
-    return new Map(this.all('sessionsEdges', scope, hours.from, hours.to, ...a, ...b) as [number, number][]);
+  /** The model ids of each hour with usage in [hourFrom, hourTo). */
+  hourModels(hourFrom: number, hourTo: number, scope: ProjectSet): Map<number, number[]> {
+    const rows = this.all('hour-models', scope, hourFrom, hourTo) as [number, string][];
+    return new Map(rows.map(([hour, ids]) => [hour, ids.split(',').map(Number)]));
+  }
+
+  /** Distinct sessions with usage in the span (local days, or UTC hours for a rolling range), per project id. */
+  sessionCounts(span: Span, scope: ProjectSet): Map<number, number> {
+    const rows = span.unit === 'hour' ? this.all('sessions-hour', scope, span.from, span.to) : this.local('sessions-day', scope, span);
+    return new Map(rows as [number, number][]);
   }
 
   /** First hour with usage (for the 'all' range), null when there is none. */
   firstHour(scope: ProjectSet): number | null {
-    const [st, p] = this.pick('firstHour', scope);
-    return (p === undefined ? st.get() : st.get(p)) as number | null;
+    return (this.all('firstHour', scope) as [number | null][])[0]?.[0] ?? null;
   }
 
   /** The most used tools over the span. */
   topTools(span: Span, scope: ProjectSet, limit: number): { name: string; count: number }[] {
-    return (this.all(`tools-${span.unit}`, scope, span.from, span.to, limit) as [string, number][]).map(([name, count]) => ({ name, count }));
+    const rows = span.unit === 'hour' ? this.all('tools-hour', scope, span.from, span.to, limit) : this.local('tools-day', scope, span, limit);
+    return (rows as [string, number][]).map(([name, count]) => ({ name, count }));
   }
 
-  /** The statement of `key` for the scope, and its `@p` binding (none for every project). */
-  private pick(key: string, scope: ProjectSet): [Database.Statement, { p: number | string } | undefined] {
-    if (scope === null) return [this.s[key]!, undefined];
-    if (scope.length === 1) return [this.s[`${key}-project`]!, { p: scope[0]! }];
-    return [this.s[`${key}-set`]!, { p: JSON.stringify(scope) }];
+  /** Whether the local rollups hold the local days and hours of this process's zone. */
+  private localMatches(): boolean {
+    if (process.env.TZ !== this.zoneEnv) {
+      this.zone = timeZone();
+      this.zoneEnv = process.env.TZ;
+    }
+    return (this.s.localZone!.get() as string | undefined) === this.zone;
+  }
+
+  /** The local days of the first and the newest hour with usage (the latter an upper bound of the newest entry's day). */
+  private history(): { firstDay: number; lastDay: number } | null {
+    const [first, last] = this.s.hourBounds!.get() as [number | null, number | null];
+    if (first === null || last === null) return null;
+    return { firstDay: dayOf(systemZone, first * HOUR_MS), lastDay: dayOf(systemZone, (last + 1) * HOUR_MS - 1) };
+  }
+
+  /** A read of a local rollup: the table when it is of this zone, else the same rows derived from the messages. */
+  private local(key: string, scope: ProjectSet, span: Span, ...rest: unknown[]): unknown[] {
+    if (this.localMatches()) return this.all(key, scope, span.from, span.to, ...rest);
+    const [k, p] = this.variant(key, scope);
+    let st = this.derived.get(k);
+    if (!st) {
+      st = this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, (_, table: string) => DERIVED[table] ?? table)).raw(true);
+      this.derived.set(k, st);
+    }
+    const unitMs = span.unit === 'day' ? 86_400_000 : HOUR_MS;
+    const bounds = { fromMs: span.from * unitMs - ZONE_PAD_MS, toMs: span.to * unitMs + ZONE_PAD_MS };
+    return st.all(span.from, span.to, ...rest, { ...p, ...bounds });
+  }
+
+  /** The key of the statement for the scope, and its `@p` binding (none for every project). */
+  private variant(key: string, scope: ProjectSet): [string, { p: number | string } | undefined] {
+    if (scope === null) return [key, undefined];
+    if (scope.length === 1) return [`${key}-project`, { p: scope[0]! }];
+    return [`${key}-set`, { p: JSON.stringify(scope) }];
   }
 
   private all(key: string, scope: ProjectSet, ...args: unknown[]): unknown[] {
-    const [st, p] = this.pick(key, scope);
+    const [k, p] = this.variant(key, scope);
+    const st = this.s[k]!;
     return p === undefined ? st.all(...args) : st.all(...args, p);
   }
 }

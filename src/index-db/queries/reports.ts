@@ -139,7 +139,7 @@ export function createReports(db: Database.Database): Reports {
     // The overview's totals: the same slice (rollup and bounds) and the same fold.
     // In another zone than the daily rollup's, the hourly rollup, as the dashboard's one-day ranges read it.
     const bucket = range.bucket === 'day' && !dailyMatches() ? 'hour' : range.bucket;
-    return totalsOf(sliceOf(reader, rangeSpan(range, systemZone), bucket, systemZone, pid, () => {}).groups);
+    return totalsOf(sliceOf(reader, rangeSpan(range, systemZone), bucket, systemZone, pid).modelGroups);
   }
 
   function sessions(range: RangeInfo, project: string | null): SessionUsage[] {

@@ -8,12 +8,12 @@ import { projects } from './projects.ts';
 import type { Reader } from './reader.ts';
 import type { SpannedScope } from './spans.ts';
 
-export function createRepository(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
+export function createRepository(db: Database.Database, reader: Reader) {
   const branchesOf = createBranches(db);
   return function repository(id: string, scope: SpannedScope): RepositoryData | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
-    const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
+    const rows = projects(reader, { ...scope, project: null, repository: id });
     const totals = { ...emptyTotals(), sessions: 0 };
     const branches = branchesOf(folders.map(([pid]) => pid), scope.span.utcHours.from, scope.span.utcHours.to).branches;
     for (const b of branches) addTotals(totals, b);
