@@ -77,7 +77,7 @@ export function periodJson(kind: PeriodKind, periods: Period[], totals: Totals):
 export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
   return {
     sessions: sessions.map((s) => ({
-      sessionId: s.sessionId, projectPath: s.project.id, projectName: s.project.name, title: s.title,
+      sessionId: s.sessionId, projectPath: s.project.id, projectName: s.project.name, machine: s.machine, title: s.title,
       ...groupFields(s), firstActivity: s.firstActivity, lastActivity: s.lastActivity,
     })),
     totals: totalsJson(totals),
@@ -152,18 +152,21 @@ export function periodTable(kind: PeriodKind, periods: Period[], totals: Totals,
 
 export function sessionTable(sessions: SessionUsage[], totals: Totals, width: number): string {
   if (!sessions.length) return 'No usage in this range.\n';
-  type Row = { title: string; project: string; last: string; models: string; totals: Totals };
+  type Row = { title: string; project: string; machine: string; last: string; models: string; totals: Totals };
   const rows: Row[] = sessions.map((s) => ({
-    title: s.title.replace(/\s+/g, ' '), project: s.project.name, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals,
+    title: s.title.replace(/\s+/g, ' '), project: s.project.name, machine: s.machine, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals,
   }));
+  // The machine column only where the sessions come from more than one machine (one machine: the table as before).
+  const machineColumn: Column<Row>[] = new Set(rows.map((r) => r.machine)).size > 1 ? [{ header: 'Machine', keep: 7, cell: (r) => r.machine }] : [];
   const columns: Column<Row>[] = [
     { header: 'Session', keep: Infinity, flex: true, cell: (r) => r.title },
     { header: 'Project', keep: 7, cell: (r) => r.project },
+    ...machineColumn,
     { header: 'Last Activity', keep: 8, cell: (r) => r.last },
     { header: 'Models', keep: 5, flex: true, cell: (r) => r.models },
     ...tokenColumns<Row>((r) => r.totals),
   ];
-  return renderTable(columns, rows, { title: 'Total', project: '', last: '', models: '', totals }, width);
+  return renderTable(columns, rows, { title: 'Total', project: '', machine: '', last: '', models: '', totals }, width);
 }
 
 /** Local 'YYYY-MM-DD HH:MM' of an instant. */

@@ -50,7 +50,7 @@ function render(args: CliArgs & { command: ReportKind }, reports: Reports): stri
       return args.json ? json(blocksJson(blocks)) : blocksTable(blocks, width);
     }
     case 'session': {
-      const sessions = reports.sessions(range, args.project);
+      const sessions = reports.sessions(range, args.project, args.config.machine);
       const totals = reports.totals(range, args.project);
       return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width);
     }

@@ -88,17 +88,18 @@ export interface Queries {
   insights(scope: QueryScope, indexing: IndexingState): Insights;
   /** Every local month of the history, all projects or one (an unknown one: no months). */
   monthly(scope: QueryScope): Monthly;
-  projects(scope: QueryScope): ProjectRow[];
+  /** `machine`: this machine's name (--machine), what the unlabelled dirs read as in each row's `machines`. */
+  projects(scope: QueryScope, machine?: string): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessions | null;
-  /** null when the session is unknown. */
-  session(sessionId: string, scope: QueryScope): SessionDetail | null;
+  /** null when the session is unknown. `machine`: this machine's name, the session's when its folder is unlabelled. */
+  session(sessionId: string, scope: QueryScope, machine?: string): SessionDetail | null;
   /** Whether some project folder belongs to the repository (its main checkout's path). */
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */
   knowsMachine(label: string): boolean;
-  /** null when no project folder belongs to the repository (its main checkout's path). */
-  repository(id: string, scope: QueryScope): RepositoryDetail | null;
+  /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
+  repository(id: string, scope: QueryScope, machine?: string): RepositoryDetail | null;
 }
 
 /** What a process that does not write the index may do with it. */

@@ -18,16 +18,18 @@ const LOCAL = 'local';
 /** `syncTimeZone` rebuilds the daily rollup when the process time zone changed (see writer.ts). */
 export function createQueries(db: Database.Database, prices: () => PriceTable, syncTimeZone: () => void): Queries {
   const reader = new Reader(db);
+  const session = createSession(db);
+  const repository = createRepository(db, reader, syncTimeZone);
   return {
     metrics: createMetrics(db, reader, syncTimeZone),
     overview: (scope, indexing, dirs, machine = LOCAL) => overview(reader, syncTimeZone, scope, indexing, dirs, machine),
     insights: (scope, indexing) => insights(reader, syncTimeZone, prices(), scope, indexing),
     monthly: createMonthly(db, reader, syncTimeZone),
-    projects: (scope) => projects(reader, syncTimeZone, scope),
+    projects: (scope, machine = LOCAL) => projects(reader, syncTimeZone, scope, machine),
     projectSessions: createProjectSessions(db, reader, syncTimeZone),
-    session: createSession(db),
+    session: (id, scope, machine = LOCAL) => session(id, scope, machine),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
-    repository: createRepository(db, reader, syncTimeZone),
+    repository: (id, scope, machine = LOCAL) => repository(id, scope, machine),
   };
 }

@@ -24,7 +24,7 @@ export function overview(reader: Reader, syncTimeZone: () => void, scope: QueryS
   const rows = slice.groups;
   const sessions = reader.sessionCounts(slice.hours, pid);
   const totals = totalsOf(rows);
-  const projects = projectRows(rows, sessions, folders, models);
+  const projects = projectRows(rows, sessions, folders, models, machine);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
 
   const dayStart = startOfDay(scope.now);

@@ -6,10 +6,11 @@ import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 
-export function projects(reader: Reader, syncTimeZone: () => void, scope: QueryScope): ProjectRow[] {
+/** `machine`: this machine's name, for the unlabelled dirs. */
+export function projects(reader: Reader, syncTimeZone: () => void, scope: QueryScope, machine: string): ProjectRow[] {
   const projects = reader.projects();
   const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
   const slice = sliceOf(reader, scope.range, pid, syncTimeZone);
-  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models());
+  return projectRows(slice.groups, reader.sessionCounts(slice.hours, pid), projects, reader.models(), machine);
 }

@@ -32,6 +32,8 @@ export interface SessionUsage extends UsageGroup {
   sessionId: string;
   title: string;
   project: { id: string; name: string };
+  /** The machine its folder was read under: a --dir label, or this machine's --machine name. */
+  machine: string;
   firstActivity: string;
   lastActivity: string;
 }
@@ -53,8 +55,8 @@ export interface Reports {
   days(range: RangeInfo, project: string | null): DayUsage[];
   /** The range's totals, as the dashboard's overview computes them. */
   totals(range: RangeInfo, project: string | null): Totals;
-  /** Usage per session inside the range, most expensive first. */
-  sessions(range: RangeInfo, project: string | null): SessionUsage[];
+  /** Usage per session inside the range, most expensive first; `localMachine` names the unlabelled dirs' machine. */
+  sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[];
   /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
   blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
   /** Statusline figures at `now` (today = the local day of `now`). */
@@ -81,8 +83,8 @@ export function createReports(db: Database.Database): Reports {
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
-  const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd
-    FROM sessions s JOIN projects p ON p.id = s.project_id`);
+  const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
+    FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
   const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
@@ -140,14 +142,15 @@ export function createReports(db: Database.Database): Reports {
     return totalsOf(sliceOf(reader, scope, pid, () => {}).groups);
   }
 
-  function sessions(range: RangeInfo, project: string | null): SessionUsage[] {
+  function sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
     const rows = run(perSession, pid, ...hourBounds(range.fromMs, range.toMs)) as SessionRow[];
     if (!rows.length) return [];
     const models = reader.models();
-    const heads = new Map<number, { sid: string; title: string; encoded: string; cwd: string | null }>();
-    for (const h of sessionHeads.all() as { id: number; sid: string; title: string; encoded: string; cwd: string | null }[]) heads.set(h.id, h);
+    type Head = { sid: string; title: string; encoded: string; cwd: string | null; machine: string | null };
+    const heads = new Map<number, Head>();
+    for (const h of sessionHeads.all() as (Head & { id: number })[]) heads.set(h.id, h);
     const acc = new Map<number, { first: number; last: number; totals: Totals; cells: Map<number, ModelUsage> }>();
     for (const r of rows) {
       let a = acc.get(r[0]);
@@ -167,6 +170,7 @@ export function createReports(db: Database.Database): Reports {
           sessionId: h?.sid ?? String(id),
           title: h?.title ?? String(id),
           project: { id: h?.encoded ?? '', name: h ? projectName(h.encoded, h.cwd) : '' },
+          machine: h?.machine ?? localMachine,
           firstActivity: iso(a.first),
           lastActivity: iso(a.last),
           totals: a.totals,

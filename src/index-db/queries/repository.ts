@@ -11,10 +11,11 @@ import { hourBounds } from '../time.ts';
 
 export function createRepository(db: Database.Database, reader: Reader, syncTimeZone: () => void) {
   const branchesOf = createBranches(db);
-  return function repository(id: string, scope: QueryScope): RepositoryDetail | null {
+  /** `machine`: this machine's name, for the unlabelled dirs. */
+  return function repository(id: string, scope: QueryScope, machine: string): RepositoryDetail | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
-    const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id });
+    const rows = projects(reader, syncTimeZone, { ...scope, project: null, repository: id }, machine);
     const totals = { ...emptyTotals(), sessions: 0 };
     const [h0, h1] = hourBounds(scope.range.fromMs, scope.range.toMs);
     const branches = branchesOf(folders.map(([pid]) => pid), h0, h1).branches;
