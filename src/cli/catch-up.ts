@@ -7,6 +7,7 @@ import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
+import { needsRead } from './needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -31,15 +32,6 @@ export interface CatchUpResult {
 
 /** A backlog worth a progress line on stderr. */
 export const BIG_BYTES = 64 << 20;
-
-/** The ingest's own skip rule (ingest.ts run()): a file to read, or (no stat: it vanished) a known file to mark gone. */
-export function needsRead(
-  st: { size: number; mtimeMs: number } | undefined,
-  cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined,
-): boolean {
-  if (!st) return !!cursor && !cursor.gone;
-  return !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
-}
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;

@@ -4,7 +4,7 @@ import type { Block, Totals } from '../http/api-types.ts';
 import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { addTotals } from '../index-db/queries/fold.ts';
-import { renderTable, tokens, usd, type Column } from './table.ts';
+import { duration, renderTable, tokens, usd, type Column } from './table.ts';
 
 export type PeriodKind = 'daily' | 'weekly' | 'monthly';
 
@@ -174,11 +174,6 @@ const localTime = (iso: string): string => {
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
-
-export const duration = (minutes: number): string => {
-  const m = Math.max(0, Math.round(minutes));
-  return m >= 60 ? `${Math.floor(m / 60)}h ${m % 60}m` : `${m}m`;
 };
 
 export function blocksTable(blocks: Block[], width: number): string {

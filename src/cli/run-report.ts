@@ -4,12 +4,12 @@ import { parseRange, localDate } from '../http/params.ts';
 import type { RangeInfo } from '../http/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
+import { markUpdated } from './background-update.ts';
 import { BIG_BYTES, catchUp } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
 import { terminalWidth } from './table.ts';
-import { markUpdated } from './update.ts';
 
 /** The local days asked for (inclusive); all time without --since/--until. */
 function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {

@@ -61,21 +61,23 @@ const TABLE = { hour: 'usage_hourly_model', day: 'usage_daily' } as const;
 const AND_SCOPE = '{scope}';
 
 export class Reader {
-  private readonly s: Record<string, Database.Statement>;
+  /** Each statement is prepared on its first use: a statusline runs a handful of the ~60, once. */
+  private readonly make: Record<string, () => Database.Statement>;
+  private readonly prepared = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
-    this.s = {
-      models: db.prepare('SELECT id, name, priced FROM models'),
-      projects: db.prepare('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id'),
+    this.make = {
+      models: () => db.prepare('SELECT id, name, priced FROM models'),
+      projects: () => db.prepare('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id'),
     };
     const raw = (st: Database.Statement) => st.raw(true);
     const pluck = (st: Database.Statement) => st.pluck();
     // Three statements per read: every project, one project (`project_id = @p`, as fast as an unscoped read) and a
     // set of projects (a repository's folders: `@p` is a JSON array of ids).
     const scoped = (key: string, sql: string, mode: (st: Database.Statement) => Database.Statement = raw) => {
-      this.s[key] = mode(db.prepare(sql.replaceAll(AND_SCOPE, '')));
-      this.s[`${key}-project`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id = @p')));
-      this.s[`${key}-set`] = mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id IN (SELECT value FROM json_each(@p))')));
+      this.make[key] = () => mode(db.prepare(sql.replaceAll(AND_SCOPE, '')));
+      this.make[`${key}-project`] = () => mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id = @p')));
+      this.make[`${key}-set`] = () => mode(db.prepare(sql.replaceAll(AND_SCOPE, 'AND project_id IN (SELECT value FROM json_each(@p))')));
     };
     const hours = `SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts),
       group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}`;
@@ -83,7 +85,7 @@ export class Reader {
     scoped('sessions', `SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id`);
     scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, pluck);
     // Without a WHERE clause, min() is one step down the primary key.
-    this.s.firstHour = pluck(db.prepare('SELECT min(hour) FROM usage_hourly_model'));
+    this.make.firstHour = () => pluck(db.prepare('SELECT min(hour) FROM usage_hourly_model'));
     // The usage of the partial UTC hours at the edges of a range, from the messages themselves.
     scoped('sessionsEdges', `SELECT project_id, count(*) FROM (SELECT project_id, session_id FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE}
       UNION SELECT project_id, session_id FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) ${AND_SCOPE}) GROUP BY project_id`);
@@ -107,7 +109,7 @@ export class Reader {
 
   models(): Map<number, ModelInfo> {
     const out = new Map<number, ModelInfo>();
-    for (const r of this.s.models!.all() as { id: number; name: string; priced: number }[]) {
+    for (const r of this.st('models').all() as { id: number; name: string; priced: number }[]) {
       out.set(r.id, { name: r.name, priced: r.priced === 1, hidden: r.name.startsWith('<') });
     }
     return out;
@@ -115,7 +117,7 @@ export class Reader {
 
   projects(): Map<number, ProjectInfo> {
     const out = new Map<number, ProjectInfo>();
-    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
+    for (const r of this.st('projects').all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
       const name = projectName(r.encoded, r.cwd);
       const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
       out.set(r.id, { id: r.encoded, name, repository, machine: r.machine });
@@ -173,9 +175,15 @@ export class Reader {
 
   /** The statement of `key` for the scope, and its `@p` binding (none for every project). */
   private pick(key: string, scope: ProjectSet): [Database.Statement, { p: number | string } | undefined] {
-    if (scope === null) return [this.s[key]!, undefined];
-    if (scope.length === 1) return [this.s[`${key}-project`]!, { p: scope[0]! }];
-    return [this.s[`${key}-set`]!, { p: JSON.stringify(scope) }];
+    if (scope === null) return [this.st(key), undefined];
+    if (scope.length === 1) return [this.st(`${key}-project`), { p: scope[0]! }];
+    return [this.st(`${key}-set`), { p: JSON.stringify(scope) }];
+  }
+
+  private st(key: string): Database.Statement {
+    let st = this.prepared.get(key);
+    if (!st) this.prepared.set(key, (st = this.make[key]!()));
+    return st;
   }
 
   private all(key: string, scope: ProjectSet, ...args: unknown[]): unknown[] {

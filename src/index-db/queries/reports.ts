@@ -1,11 +1,11 @@
 // The command line's reads (src/cli): usage per local day, per session and per 5-hour block with a
-// split per model, and the figures of a statusline. Same rollups, the same attribution rules and the
+// split per model (the statusline's are status.ts). Same rollups, the same attribution rules and the
 // same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
 // usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
 // A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../http/api-types.ts';
-import { addDays, dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, startOfDay, timeZone } from '../time.ts';
+import { dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, timeZone } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
 import { H, type ModelInfo, projectName, Reader } from './reader.ts';
@@ -43,13 +43,6 @@ export interface ReportBlock extends Block {
   firstActivity: string;
 }
 
-/** What a statusline shows: one session's cost (null when the index does not know it), today's, the active block. */
-export interface StatusFigures {
-  sessionCost: number | null;
-  todayCost: number;
-  block: Block | null;
-}
-
 export interface Reports {
   /** Usage per local day of the range, days without usage left out, in date order. */
   days(range: RangeInfo, project: string | null): DayUsage[];
@@ -59,12 +52,8 @@ export interface Reports {
   sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[];
   /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
   blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
-  /** Statusline figures at `now` (today = the local day of `now`). */
-  status(sessionId: string | null, now: number): StatusFigures;
   /** Fingerprint of the price table the stored costs were computed with ('' before any). */
   priceFingerprint(): string;
-  /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
-  fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
 }
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
@@ -86,13 +75,6 @@ export function createReports(db: Database.Database): Reports {
   const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-  const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
-  const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
-  // The rows of the dashboard's session query (session.ts): the session's files and the project-root
-  // files attributed to it line by line.
-  const sessionCost = db.prepare(`SELECT coalesce(sum(cost), 0) FROM messages
-    WHERE file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project))
-      AND session_id = @session`).pluck();
 
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
@@ -192,32 +174,12 @@ export function createReports(db: Database.Database): Reports {
       });
   }
 
-  function status(sessionId: string | null, now: number): StatusFigures {
-    let sessionCostUsd: number | null = null;
-    const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
-    if (s) sessionCostUsd = sessionCost.get({ session: s[0], project: s[1] }) as number;
-    // The overview's `today`: the local day's row of usage_daily (else, in another zone, the UTC hours starting in it).
-    const dayStart = startOfDay(now);
-    const dayEnd = addDays(dayStart, 1);
-    const [t0, t1] = hourBounds(dayStart, dayEnd);
-    const today = totalsOf(dailyMatches()
-      ? reader.groups({ unit: 'day', from: dayNumber(dayStart), to: dayNumber(dayEnd) }, null)
-      : reader.groups({ unit: 'hour', from: t0, to: t1 }, null)).cost;
-    const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
-    return { sessionCost: sessionCostUsd, todayCost: today, block };
-  }
-
   return {
     days,
     totals,
     sessions,
     blocks,
-    status,
     priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
-    fileState(path) {
-      const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;
-      return r ? { size: r.size, mtimeMs: r.mtimeMs, gone: r.gone === 1 } : null;
-    },
   };
 }
 
