@@ -3,6 +3,7 @@
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../index-db/pricing/table.ts';
+import type { FileState } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { createIngest } from '../main/ingest.ts';
@@ -33,19 +34,24 @@ export interface CatchUpResult {
 /** A backlog worth a progress line on stderr. */
 export const BIG_BYTES = 64 << 20;
 
+/**
+ * The transcripts whose size or mtime differ from what the index read (or that it never read): one stat per file
+ * (the listing's own) against every cursor loaded in one query, the whole check of a history that did not change.
+ */
+export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileState>): Promise<FoundFile[]> {
+  return (await listTranscripts(projectsDirs)).filter((f) => needsRead(f, states.get(f.path)));
+}
+
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
-  const found = await listTranscripts(opts.projectsDirs);
-  const dirty: FoundFile[] = [];
+  // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
+  const dirty = await changedTranscripts(opts.projectsDirs, index.reports.fileStates());
+  if (!dirty.length) return { changed: 0, bytes: 0 };
   let bytes = 0;
-  for (const f of found) {
-    // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
+  for (const f of dirty) {
     const cursor = index.cursorOf(f.path);
-    if (!needsRead(f, cursor)) continue;
-    dirty.push(f);
     bytes += cursor && f.size >= cursor.offset ? f.size - cursor.offset : f.size;
   }
-  if (!dirty.length) return { changed: 0, bytes: 0 };
   index.setPrices(await opts.prices());
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
@@ -60,6 +66,6 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
 
 /** The parser the workers run, called here (loaded on demand: it is not needed when nothing changed). */
 async function inThisThread(): Promise<ParsePool> {
-  const { readTranscript } = await import('../workers/parse-transcript.ts');
+  const { readTranscript } = await import('../workers/read-transcript.ts');
   return { threads: 1, parse: async (task) => readTranscript(task), close: async () => {} };
 }

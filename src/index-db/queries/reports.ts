@@ -2,10 +2,10 @@
 // split per model (the statusline's are status.ts). Same rollups, the same attribution rules and the
 // same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
 // usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
-// A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
+// In a --timezone other than the index's, days are exact too: hourly rows, and entries where a local midnight cuts an hour.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../http/api-types.ts';
-import { dayKey, dayNumber, dayNumberKey, HOUR_MS, hourBounds, iso, timeZone } from '../time.ts';
+import { dayKey, dayNumber, dayNumberKey, exactHours, HOUR_MS, iso, timeZone } from '../time.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
 import { H, type ModelInfo, projectName, Reader } from './reader.ts';
@@ -54,6 +54,17 @@ export interface Reports {
   blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
   /** Fingerprint of the price table the stored costs were computed with ('' before any). */
   priceFingerprint(): string;
+  /** The file's last writer has not closed it: it still runs, or it ended without closing (a crash, kill -9). */
+  markedOpen(): boolean;
+  /** Every transcript's cursor facts by path, in one read (a check of every file before a report). */
+  fileStates(): Map<string, FileState>;
+}
+
+/** What the index knows of a transcript: its size and mtime when last read, and whether it is gone from disk. */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  gone: boolean;
 }
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
@@ -72,9 +83,16 @@ export function createReports(db: Database.Database): Reports {
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
+  // Entries of a time span (a UTC hour cut by a local midnight, a range's partial hours), as UnitRows by timestamp.
+  const entries = (scope: string) =>
+    db.prepare(`SELECT ts, model_id, 1, input, output, cache_create, cache_read, cost FROM messages WHERE ts >= ? AND ts < ?${scope} ORDER BY ts`).raw(true);
+  const perEntry: [Database.Statement, Database.Statement] = [entries(''), entries(' AND project_id IN (SELECT value FROM json_each(?))')];
+  const perSessionEntries = pair(`SELECT session_id, model_id, ${SUMS.replace('sum(messages)', 'count(*)')}, min(ts), max(ts) FROM messages
+    WHERE ts >= ? AND ts < ? GROUP BY session_id, model_id`);
   const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+  const files = db.prepare('SELECT path, size, mtime, gone FROM files').raw(true);
 
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
@@ -83,19 +101,36 @@ export function createReports(db: Database.Database): Reports {
 
   /**
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
-   * zone (--timezone, or a reader in another zone than the writer) days are folded from the hourly rollup.
+   * zone (--timezone, or a reader in another zone than the writer) days come from byLocalDay().
    */
   const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
 
-  /** The range as the hourly rollup reads it (the dashboard's one-day ranges do the same). */
-  const hourly = (range: RangeInfo): RangeInfo => ({ ...range, bucket: 'hour' });
+  /**
+   * Every usage of [fromMs, toMs) on the local day of its own timestamp, in the process's zone, whatever zone the
+   * daily rollup holds: the hourly rollup for the UTC hours inside one local day, the entries themselves for the
+   * hours a local midnight cuts (one a day in a :30 or :45 zone, none in others) and the range's partial hours.
+   */
+  function byLocalDay(pid: ProjectSet, fromMs: number, toMs: number): [string, UnitRow][] {
+    const span = exactHours(fromMs, toMs);
+    const out: [string, UnitRow][] = [];
+    const cut: [number, number][] = [...span.edges];
+    for (const r of run(perHour, pid, span.from, span.to) as UnitRow[]) {
+      const start = r[0] * HOUR_MS;
+      const day = dayKey(start);
+      if (day === dayKey(start + HOUR_MS - 1)) out.push([day, r]);
+      else if (cut.at(-1)?.[0] !== start) cut.push([start, start + HOUR_MS]);
+    }
+    for (const [a, b] of cut) for (const e of run(perEntry, pid, a, b) as UnitRow[]) out.push([dayKey(e[0]), e]);
+    // Stable: each day's rows stay together for the fold.
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  }
 
   function days(range: RangeInfo, project: string | null): DayUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
     const rows: [string, UnitRow][] = dailyMatches()
       ? (run(perDay, pid, dayNumber(range.fromMs), dayNumber(range.toMs)) as UnitRow[]).map((r) => [dayNumberKey(r[0]), r])
-      : (run(perHour, pid, ...hourBounds(range.fromMs, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0] * HOUR_MS), r]);
+      : byLocalDay(pid, range.fromMs, range.toMs);
     const models = reader.models();
     const out: DayUsage[] = [];
     let cells = new Map<number, ModelUsage>();
@@ -119,15 +154,22 @@ export function createReports(db: Database.Database): Reports {
   function totals(range: RangeInfo, project: string | null): Totals {
     const pid = scopeOf(project);
     if (pid === undefined) return emptyTotals();
-    // The overview's totals: the same slice (rollup and bounds) and the same fold.
-    const scope = range.bucket === 'day' && !dailyMatches() ? hourly(range) : range;
-    return totalsOf(sliceOf(reader, scope, pid, () => {}).groups);
+    // The overview's totals: the same slice (rollup and bounds) and the same fold; in another zone the days' sums.
+    if (!dailyMatches()) {
+      const t = emptyTotals();
+      for (const [, r] of byLocalDay(pid, range.fromMs, range.toMs)) add(t, r);
+      return t;
+    }
+    return totalsOf(sliceOf(reader, range, pid, () => {}).groups);
   }
 
   function sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
-    const rows = run(perSession, pid, ...hourBounds(range.fromMs, range.toMs)) as SessionRow[];
+    // The whole UTC hours of the range from the rollup, its partial hours (a :30 or :45 zone) from the entries.
+    const span = exactHours(range.fromMs, range.toMs);
+    const rows = run(perSession, pid, span.from, span.to) as SessionRow[];
+    for (const [a, b] of span.edges) rows.push(...(run(perSessionEntries, pid, a, b) as SessionRow[]));
     if (!rows.length) return [];
     const models = reader.models();
     type Head = { sid: string; title: string; encoded: string; cwd: string | null; machine: string | null };
@@ -180,6 +222,12 @@ export function createReports(db: Database.Database): Reports {
     sessions,
     blocks,
     priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
+    markedOpen: () => meta.get('open') === '1',
+    fileStates() {
+      const out = new Map<string, FileState>();
+      for (const [path, size, mtimeMs, gone] of files.all() as [string, number, number, number][]) out.set(path, { size, mtimeMs, gone: gone === 1 });
+      return out;
+    },
   };
 }
 
