@@ -8,6 +8,7 @@ import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
+import { resolveRepositories } from '../main/repository.ts';
 import { needsRead } from './needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
@@ -56,7 +57,9 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
   const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
-  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log });
+  // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
+  resolveRepositories(index);
+  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });
   for (const f of dirty) ingest.check(f.path);
   await ingest.idle();
   await ingest.close();
