@@ -7,8 +7,8 @@
 // have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
 // next render shows them. A running server keeps the index fresh itself (within a second of each line).
 //
-// Its imports are what a render uses and nothing more (src/main/bin.ts loads this module alone, as its own chunk):
-// the status queries over one query-only connection, no writer, pricing, worker pool or server module.
+// Its imports are what a render uses and nothing more (it is bundled into dist/statusline.js, which src/main/bin.ts
+// loads alone): the status queries over one query-only connection, no writer, pricing, worker pool or server module.
 import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/errors.ts';
