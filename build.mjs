@@ -1,4 +1,4 @@
-// One esbuild script: the server (main + parse worker) and the UI bundle.
+// One esbuild script: the server (main + parse worker), the statusline's own bundle and the UI bundle.
 // `--watch` rebuilds on change (used by `npm run dev`).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -21,6 +21,35 @@ const server = {
   packages: 'external',
   sourcemap: 'linked',
   banner: { js: '#!/usr/bin/env node' },
+  logLevel: 'warning',
+};
+
+// `cost-dashboard statusline` runs once per render, so it is one file with its dependencies inlined (no chunk
+// graph, no CommonJS-to-ESM wrapping of better-sqlite3's modules at load): dist/main.js loads it for that command.
+// better-sqlite3 finds its addon through the `bindings` package, which searches from the calling file's package
+// and so fails inside a bundle: the shim requires the addon by its package path instead, from node_modules.
+const addonShim = {
+  name: 'better-sqlite3-addon',
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, () => ({ path: 'bindings', namespace: 'addon-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'addon-shim' }, () => ({
+      contents: "module.exports = () => require('better-sqlite3/build/Release/better_sqlite3.node');",
+      loader: 'js',
+    }));
+  },
+};
+const statusline = {
+  entryPoints: { statusline: 'src/cli/statusline-command.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['*.node'],
+  plugins: [addonShim],
+  // CommonJS inlined in an ES module needs a `require` for the addon and Node's built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  sourcemap: 'linked',
   logLevel: 'warning',
 };
 
@@ -47,16 +76,15 @@ function copyStatic() {
 }
 
 if (watch) {
-  const a = await esbuild.context(server);
-  const b = await esbuild.context(ui);
+  const contexts = await Promise.all([server, statusline, ui].map((o) => esbuild.context(o)));
   copyStatic();
-  await Promise.all([a.watch(), b.watch()]);
+  await Promise.all(contexts.map((c) => c.watch()));
   console.error('esbuild watching');
 } else {
   // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads.
   for (const f of fs.existsSync(path.join(root, 'dist')) ? fs.readdirSync(path.join(root, 'dist')) : []) {
     if (f.startsWith('chunk-')) fs.rmSync(path.join(root, 'dist', f));
   }
-  await Promise.all([esbuild.build(server), esbuild.build(ui)]);
+  await Promise.all([esbuild.build(server), esbuild.build(statusline), esbuild.build(ui)]);
   copyStatic();
 }

@@ -3,10 +3,13 @@
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../pricing/table.ts';
+import type { FileState } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
+import { resolveRepositories } from '../main/repository.ts';
+import { needsRead } from './needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -32,33 +35,31 @@ export interface CatchUpResult {
 /** A backlog worth a progress line on stderr. */
 export const BIG_BYTES = 64 << 20;
 
-/** The ingest's own skip rule (ingest.ts run()): a file to read, or (no stat: it vanished) a known file to mark gone. */
-export function needsRead(
-  st: { size: number; mtimeMs: number } | undefined,
-  cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined,
-): boolean {
-  if (!st) return !!cursor && !cursor.gone;
-  return !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
+/**
+ * The transcripts whose size or mtime differ from what the index read (or that it never read): one stat per file
+ * (the listing's own) against every cursor loaded in one query, the whole check of a history that did not change.
+ */
+export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileState>): Promise<FoundFile[]> {
+  return (await listTranscripts(projectsDirs)).filter((f) => needsRead(f, states.get(f.path)));
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
-  const found = await listTranscripts(opts.projectsDirs);
-  const dirty: FoundFile[] = [];
+  // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
+  const dirty = await changedTranscripts(opts.projectsDirs, index.reports.fileStates());
+  if (!dirty.length) return { changed: 0, bytes: 0 };
   let bytes = 0;
-  for (const f of found) {
-    // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
+  for (const f of dirty) {
     const cursor = index.cursorOf(f.path);
-    if (!needsRead(f, cursor)) continue;
-    dirty.push(f);
     bytes += cursor && f.size >= cursor.offset ? f.size - cursor.offset : f.size;
   }
-  if (!dirty.length) return { changed: 0, bytes: 0 };
   index.setPrices(await opts.prices());
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
   const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
-  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log });
+  // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
+  resolveRepositories(index);
+  const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });
   for (const f of dirty) ingest.check(f.path);
   await ingest.idle();
   await ingest.close();
@@ -68,6 +69,6 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
 
 /** The parser the workers run, called here (loaded on demand: it is not needed when nothing changed). */
 async function inThisThread(): Promise<ParsePool> {
-  const { readTranscript } = await import('../workers/parse-transcript.ts');
+  const { readTranscript } = await import('../workers/read-transcript.ts');
   return { threads: 1, parse: async (task) => readTranscript(task), close: async () => {} };
 }

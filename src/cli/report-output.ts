@@ -4,7 +4,7 @@ import type { Block, Totals } from '../shared/api-types.ts';
 import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from '../index-db/queries/reports.ts';
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { addTotals } from '../index-db/queries/fold.ts';
-import { renderTable, tokens, usd, type Column } from './table.ts';
+import { duration, renderTable, tokens, usd, type Column } from './table.ts';
 
 export type PeriodKind = 'daily' | 'weekly' | 'monthly';
 
@@ -77,7 +77,7 @@ export function periodJson(kind: PeriodKind, periods: Period[], totals: Totals):
 export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
   return {
     sessions: sessions.map((s) => ({
-      sessionId: s.sessionId, projectPath: s.project.id, projectName: s.project.name, title: s.title,
+      sessionId: s.sessionId, projectPath: s.project.id, projectName: s.project.name, machine: s.machine, title: s.title,
       ...groupFields(s), firstActivity: s.firstActivity, lastActivity: s.lastActivity,
     })),
     totals: totalsJson(totals),
@@ -152,18 +152,21 @@ export function periodTable(kind: PeriodKind, periods: Period[], totals: Totals,
 
 export function sessionTable(sessions: SessionUsage[], totals: Totals, width: number): string {
   if (!sessions.length) return 'No usage in this range.\n';
-  type Row = { title: string; project: string; last: string; models: string; totals: Totals };
+  type Row = { title: string; project: string; machine: string; last: string; models: string; totals: Totals };
   const rows: Row[] = sessions.map((s) => ({
-    title: s.title.replace(/\s+/g, ' '), project: s.project.name, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals,
+    title: s.title.replace(/\s+/g, ' '), project: s.project.name, machine: s.machine, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals,
   }));
+  // The machine column only where the sessions come from more than one machine (one machine: the table as before).
+  const machineColumn: Column<Row>[] = new Set(rows.map((r) => r.machine)).size > 1 ? [{ header: 'Machine', keep: 7, cell: (r) => r.machine }] : [];
   const columns: Column<Row>[] = [
     { header: 'Session', keep: Infinity, flex: true, cell: (r) => r.title },
     { header: 'Project', keep: 7, cell: (r) => r.project },
+    ...machineColumn,
     { header: 'Last Activity', keep: 8, cell: (r) => r.last },
     { header: 'Models', keep: 5, flex: true, cell: (r) => r.models },
     ...tokenColumns<Row>((r) => r.totals),
   ];
-  return renderTable(columns, rows, { title: 'Total', project: '', last: '', models: '', totals }, width);
+  return renderTable(columns, rows, { title: 'Total', project: '', machine: '', last: '', models: '', totals }, width);
 }
 
 /** Local 'YYYY-MM-DD HH:MM' of an instant. */
@@ -171,11 +174,6 @@ const localTime = (iso: string): string => {
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
-
-export const duration = (minutes: number): string => {
-  const m = Math.max(0, Math.round(minutes));
-  return m >= 60 ? `${Math.floor(m / 60)}h ${m % 60}m` : `${m}m`;
 };
 
 export function blocksTable(blocks: Block[], width: number): string {

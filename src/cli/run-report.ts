@@ -1,17 +1,21 @@
 // `cost-dashboard daily | weekly | monthly | session | blocks`: the index brought up to date (when this
 // process gets the writer lock; a running server keeps it fresh otherwise), then one report.
+import fs from 'node:fs';
 import { parseRange } from '../http/params.ts';
 import { dayKey } from '../calendar/days.ts';
 import { dayOf, systemZone } from '../calendar/zone.ts';
+import { IndexWriteError, openIndexReader } from '../index-db/index.ts';
+import type { IndexReader } from '../index-db/types.ts';
+import { writerIsLive } from '../index-db/writer-lock.ts';
 import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
-import { BIG_BYTES, catchUp } from './catch-up.ts';
+import { markUpdated } from './background-update.ts';
+import { BIG_BYTES, catchUp, changedTranscripts } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
 import { terminalWidth } from './table.ts';
-import { markUpdated } from './update.ts';
 
 /** The local days asked for (inclusive); all time without --since/--until. */
 function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
@@ -19,8 +23,38 @@ function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo
   return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? dayKey(dayOf(systemZone, now)) }, 'all', now);
 }
 
+/**
+ * The index as a reader when nobody writes it and no transcript changed since it read them (the usual case): the
+ * answer then needs no writer, whose open and close (the lock, the writer's state, marking the file open and
+ * clean, a commit) cost more than the check. null: something is to be read, or the file is not one to read as it
+ * is (none yet, an older schema, marked open by a writer that died, whose integrity check the writer runs).
+ */
+async function unchangedIndex(args: CliArgs): Promise<IndexReader | null> {
+  const file = args.config.indexPath;
+  if (!fs.existsSync(file) || writerIsLive(file)) return null;
+  let reader: IndexReader;
+  try {
+    reader = openIndexReader(file);
+  } catch (err) {
+    if (err instanceof IndexWriteError) return null;
+    throw err;
+  }
+  try {
+    if (!reader.reports.markedOpen() && !(await changedTranscripts(args.config.projectsDirs, reader.reports.fileStates())).length) {
+      markUpdated(file);
+      return reader;
+    }
+  } catch (err) {
+    reader.close();
+    throw err;
+  }
+  reader.close();
+  return null;
+}
+
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {
-  const opened = await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  const unchanged = await unchangedIndex(args);
+  const opened = unchanged ? { kind: 'reader' as const, index: unchanged } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
   try {
     if (opened.kind === 'writer') {
       markUpdated(args.config.indexPath);
@@ -52,7 +86,7 @@ function render(args: CliArgs & { command: ReportKind }, reports: Reports): stri
       return args.json ? json(blocksJson(blocks)) : blocksTable(blocks, width);
     }
     case 'session': {
-      const sessions = reports.sessions(range, args.project);
+      const sessions = reports.sessions(range, args.project, args.config.machine);
       const totals = reports.totals(range, args.project);
       return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width);
     }

@@ -6,17 +6,21 @@
 // afford. So when nobody writes the index and this session's own transcripts (its file and its subagents')
 // have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
 // next render shows them. A running server keeps the index fresh itself (within a second of each line).
+//
+// Its imports are what a render uses and nothing more (it is bundled into dist/statusline.js, which src/bin.ts
+// loads alone): the status queries over one query-only connection, no writer, pricing, worker pool or server module.
 import fs from 'node:fs';
 import path from 'node:path';
-import { IndexWriteError } from '../index-db/index.ts';
-import type { StatusFigures } from '../index-db/queries/reports.ts';
+import { IndexWriteError } from '../index-db/errors.ts';
+import type { StatusFigures } from '../index-db/queries/status.ts';
+import { retryWhileBusy } from '../index-db/read-connection.ts';
+import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
+import { writerIsLive } from '../index-db/writer-lock.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
-import { needsRead } from './catch-up.ts';
-import { openForCommand, writerState, type OpenedIndex } from './open-index.ts';
-import { duration } from './report-output.ts';
-import { usd } from './table.ts';
-import { sinceUpdated, startBackgroundUpdate } from './update.ts';
+import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
+import { needsRead } from './needs-read.ts';
+import { duration, usd } from './table.ts';
 
 /** The whole run, stdin included. */
 const CAP_MS = 900;
@@ -97,14 +101,14 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     printed = true;
     process.stdout.write(`${line}\n`);
   };
-  let opened: OpenedIndex | null = null;
+  let opened: StatusReader | null = null;
   let model = 'Claude';
   // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
   const stop = (why: string): void => {
     warn(`statusline: ${why}`);
     print(`🤖 ${model} | 💰 cost not ready yet`);
     try {
-      opened?.index.close();
+      opened?.close();
     } finally {
       process.exit(0);
     }
@@ -129,15 +133,15 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const transcript = str(input.transcript_path);
     const file = args.config.indexPath;
     if (!fs.existsSync(file)) {
-      startBackgroundUpdate(args);
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
+      await startBackgroundUpdate(args);
       return 0;
     }
     // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
     const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
-    const writer = writerState(file);
+    const live = writerIsLive(file);
     try {
-      opened = await openForCommand(file, { log: warn, readerWaitMs: Math.max(0, deadline - ANSWER_MS - Date.now()), write: false });
+      opened = await retryWhileBusy(() => openStatusReader(file), Math.max(0, deadline - ANSWER_MS - Date.now()));
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
@@ -145,24 +149,26 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;
     }
-    const reports = opened.index.reports;
+    const reader = opened;
+    // No live writer, yet the file is marked open: its last writer died, and the next one runs the integrity check.
+    const died = !live && reader.markedOpen();
     const behind = own.some((f) => {
       const st = fs.statSync(f, { throwIfNoEntry: false });
-      return needsRead(st?.isFile() ? st : undefined, reports.fileState(f));
+      return needsRead(st?.isFile() ? st : undefined, reader.fileState(f));
     });
     if (args.timezone) process.env.TZ = args.timezone;
-    print(statusLine(model, reports.status(sessionId, Date.now())));
-    opened.index.close();
+    print(statusLine(model, reader.status(sessionId, Date.now())));
+    reader.close();
     opened = null;
     // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines among it;
     // the next render shows them. Also after a crash, whose integrity check it runs.
-    if (writer === 'died' || (writer === 'none' && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) startBackgroundUpdate(args);
+    if (died || (!live && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) await startBackgroundUpdate(args);
     return 0;
   } catch (err) {
     warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);
     print(`🤖 ${model} | 💰 cost unavailable`);
     try {
-      opened?.index.close();
+      opened?.close();
     } catch {
       // already reported above
     }

@@ -76,6 +76,12 @@ export function renderTable<R>(columns: Column<R>[], rows: R[], footer: R | null
 export const tokens = (n: number): string => Math.round(n).toLocaleString('en-US');
 export const usd = (n: number): string => `$${n.toFixed(2)}`;
 
+/** Minutes as '2h 41m' or '41m'. */
+export const duration = (minutes: number): string => {
+  const m = Math.max(0, Math.round(minutes));
+  return m >= 60 ? `${Math.floor(m / 60)}h ${m % 60}m` : `${m}m`;
+};
+
 /** The terminal's width; a pipe or file gets a wide table (COLUMNS overrides both). */
 export function terminalWidth(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): number {
   const fromEnv = Number(env.COLUMNS);

@@ -1,38 +1,10 @@
 // `cost-dashboard update`: the index brought up to date, then exit. The statusline starts it in the
-// background (a first index, or one not fully checked for a while) so it never waits on a full scan itself.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
+// background (background-update.ts) so it never waits on a full scan itself.
 import { IndexLockedError, openIndex } from '../index-db/index.ts';
 import type { CliArgs } from './args.ts';
+import { markUpdated } from './background-update.ts';
 import { catchUp } from './catch-up.ts';
 import { pricesFor } from './prices.ts';
-
-/** Touched when a full catch-up starts: its mtime says when the whole tree was last looked at. */
-const stampFile = (indexFile: string): string => `${indexFile}.updated`;
-
-export function markUpdated(indexFile: string): void {
-  try {
-    const now = new Date();
-    fs.closeSync(fs.openSync(stampFile(indexFile), 'a'));
-    fs.utimesSync(stampFile(indexFile), now, now);
-  } catch {
-    // Only costs an earlier background update.
-  }
-}
-
-/** Milliseconds since the last full catch-up started (Infinity: never). */
-export function sinceUpdated(indexFile: string): number {
-  const st = fs.statSync(stampFile(indexFile), { throwIfNoEntry: false });
-  return st ? Date.now() - st.mtimeMs : Infinity;
-}
-
-/** Starts `cost-dashboard update` with the same index flags, detached: it outlives the caller. */
-export function startBackgroundUpdate(args: CliArgs): void {
-  markUpdated(args.config.indexPath);
-  const child = spawn(process.execPath, [process.argv[1]!, 'update', ...args.serverFlags], { detached: true, stdio: 'ignore' });
-  child.on('error', () => {}); // a failed start only delays freshness: the next render tries again
-  child.unref();
-}
 
 export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Promise<number> {
   const file = args.config.indexPath;

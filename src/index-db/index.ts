@@ -2,11 +2,11 @@
 // openIndexReader(file) -> IndexReader for a process that found another writer holding the file.
 import Database from 'better-sqlite3';
 import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
-import { SCHEMA_VERSION } from './migrate.ts';
 import { closeDatabase, openDatabase } from './open.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { createQueries } from './queries/index.ts';
 import { createReports } from './queries/reports.ts';
+import { openReadConnection } from './read-connection.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
 import { acquireWriterLock } from './writer-lock.ts';
@@ -99,23 +99,7 @@ function build(
  * (its writer is creating it): try again shortly.
  */
 export function openIndexReader(file: string, opts: { prices?: () => PriceTable } = {}): IndexReader {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { fileMustExist: true, timeout: 5000 });
-  } catch (err) {
-    const e = writeErrorOf(err);
-    throw new IndexWriteError(e.kind === 'io' ? 'busy' : e.kind, `index ${file} cannot be read yet (${e.message})`, e.code);
-  }
-  try {
-    db.pragma('query_only = ON');
-    const version = db.pragma('user_version', { simple: true });
-    if (version !== SCHEMA_VERSION) {
-      throw new IndexWriteError('busy', `index ${file} has schema version ${String(version)}, not ${SCHEMA_VERSION} (yet)`, null);
-    }
-  } catch (err) {
-    db.close();
-    throw err instanceof IndexWriteError ? err : writeErrorOf(err);
-  }
+  const db = openReadConnection(file);
   const fallback = PriceTable.builtin();
   return {
     stats: statsQuery(db),

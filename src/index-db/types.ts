@@ -91,11 +91,12 @@ export interface Queries {
   insights(scope: QueryScope): InsightsData;
   /** Every local month of the history, all projects or one (an unknown one: no months). */
   monthly(scope: QueryScope): MonthlyData;
-  projects(scope: QueryScope): ProjectRow[];
+  /** `machine`: this machine's name (--machine), what the unlabelled dirs read as in each row's `machines`. */
+  projects(scope: QueryScope, machine?: string): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessionsData | null;
-  /** null when the session is unknown. */
-  session(sessionId: string, scope: QueryScope): SessionData | null;
+  /** null when the session is unknown. `machine`: this machine's name, the session's when its folder is unlabelled. */
+  session(sessionId: string, scope: QueryScope, machine?: string): SessionData | null;
   /** Whether some project folder belongs to the repository (its main checkout's path). */
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */
@@ -104,8 +105,8 @@ export interface Queries {
   knowsProject(id: string): boolean;
   /** Every budget (settings.ts) against its period around `now`: daily, weekly, monthly, every project first. */
   budgets(now: number): BudgetStatus[];
-  /** null when no project folder belongs to the repository (its main checkout's path). */
-  repository(id: string, scope: QueryScope): RepositoryData | null;
+  /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
+  repository(id: string, scope: QueryScope, machine?: string): RepositoryData | null;
 }
 
 /** What a process that does not write the index may do with it. */

@@ -40,3 +40,10 @@ export function acquireWriterLock(indexFile: string): WriterLock | null {
     },
   };
 }
+
+/** Whether another process writes the index now (the lock is taken and given back at once when free). */
+export function writerIsLive(indexFile: string): boolean {
+  const lock = acquireWriterLock(indexFile);
+  lock?.release();
+  return lock === null;
+}

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { IndexDb } from '../index-db/types.ts';
 import { TranscriptPaths, fileRoles } from './discovery.ts';
-import { repositoryOf } from './repository.ts';
+import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
@@ -36,11 +36,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const roles = fileRoles(projectsDirs, opts.machines);
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
-  const resolveRepositories = (): void => {
-    for (const { project, cwd } of index.unresolvedRepositories()) index.setRepository(project, repositoryOf(cwd));
-  };
-  resolveRepositories();
-  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: resolveRepositories });
+  resolveRepositories(index);
+  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   const paths = new TranscriptPaths();
   ingest.startScan(await paths.list(projectsDirs));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first

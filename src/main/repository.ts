@@ -2,6 +2,16 @@
 // of a git worktree, else the folder's own checkout. One stat and one small read at most; run once per folder.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IndexDb } from '../index-db/types.ts';
+
+/**
+ * Stores the repository of every folder the index holds a cwd for but no repository yet: at a writer's start (folders
+ * an older version indexed) and whenever ingest stores a folder's first cwd. The server's pipeline and the command
+ * line's catch-up both call it, so either writer leaves the same index.
+ */
+export function resolveRepositories(index: Pick<IndexDb, 'unresolvedRepositories' | 'setRepository'>): void {
+  for (const { project, cwd } of index.unresolvedRepositories()) index.setRepository(project, repositoryOf(cwd));
+}
 
 /** Main checkout path of the repository `cwd` is a checkout of (the cwd itself when it is no known worktree). */
 export function repositoryOf(cwd: string): string {

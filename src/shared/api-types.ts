@@ -70,6 +70,19 @@ export interface ProjectRow {
   /** ISO timestamp of the last usage entry in range (null when none). */
   lastActivity: string | null;
   topModel: string | null;
+  /**
+   * The machines whose copies of the folder have usage in the range, most expensive first, each with its share of
+   * `cost` (decisions.md "Several machines"). Unlabelled dirs read as this machine's --machine name, so one machine is
+   * one entry equal to the row.
+   */
+  machines: ProjectMachine[];
+}
+
+/** One machine's share of a project row. */
+export interface ProjectMachine {
+  /** Its --dir label, or this machine's --machine name for the unlabelled dirs. */
+  machine: string;
+  cost: number;
 }
 
 export interface Overview {
@@ -235,6 +248,8 @@ export interface SessionDetail extends Tokens {
   firstPrompt: string | null;
   cwd: string | null;
   project: { id: string; name: string };
+  /** The machine the session's folder was read under: a --dir label, or this machine's --machine name. */
+  machine: string;
   cost: number;
   messageCount: number;
   firstActivity: string | null;

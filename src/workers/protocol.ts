@@ -1,7 +1,6 @@
 // THE contract between the parse worker and the main thread.
 // A task names a byte range of one file; the worker answers with a columnar batch whose
 // buffers are transferred (not cloned) back to the main thread.
-import { transferableSymbol, valueSymbol } from 'piscina';
 
 export interface ParseTask {
   /** Absolute path of the transcript. */
@@ -95,18 +94,6 @@ export interface UsageBatch {
 export const HEAD_BYTES = 64;
 /** Lines longer than this are parsed from a copy with their strings cut (jsonl.ts); the copy has the same bound. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-/** Wraps a batch so `move()` transfers its buffers instead of cloning them. */
-export class TransferableBatch {
-  constructor(private readonly batch: UsageBatch) {}
-  get [transferableSymbol](): ArrayBuffer[] {
-    const b = this.batch;
-    return [b.nums.buffer, b.flags.buffer, b.strIdx.buffer, b.strTable.buffer] as ArrayBuffer[];
-  }
-  get [valueSymbol](): UsageBatch {
-    return this.batch;
-  }
-}
 
 /** Decodes the string table once; rows then index into the returned array. */
 export function decodeStrings(table: Uint8Array): string[] {

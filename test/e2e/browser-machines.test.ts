@@ -1,11 +1,13 @@
 // The machine filter and the per-machine table in real Chromium against the real server over two labelled folders
 // (`laptop=<dir>,<dir>` with --machine ws): shown only with more than one machine, a row's filter scopes the overview
-// and insights (the requests, the URL, the chip, a reload), the chip clears it; a one-machine server shows neither.
+// and insights (the requests, the URL, the chip, a reload), the chip clears it; the projects table and its CSV list each
+// project's machines; a one-machine server shows none of these.
+import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview } from '../../src/shared/api-types.ts';
+import type { Overview, ProjectRow } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
@@ -93,6 +95,22 @@ Machines('the per-machine table, a machine filter from its rows, the chip clears
   await page.close();
 });
 
+Machines('the projects table and its CSV list each project\'s machines', async () => {
+  const rows = await getJson<ProjectRow[]>(both, `/api/projects?range=${RANGE}`);
+  assert.equal(rows.map((r) => r.machines.map((m) => m.machine)), [['laptop', 'ws']]);
+  const page = await browser.page();
+  await page.goto(`${both.url}/?view=overview&range=${RANGE}`);
+  const table = page.locator('cost-overview-view cost-table[view="overview"]');
+  await table.locator('tbody tr').first().waitFor();
+  assert.is(await text(page, 'cost-overview-view cost-table[view="overview"] tbody tr td:last-child'), 'laptop, ws');
+  const [dl] = await Promise.all([page.waitForEvent('download'), table.locator('button.export').click()]);
+  const csv = fs.readFileSync((await dl.path()) as string, 'utf8').trim().split('\r\n');
+  assert.is(csv[0], 'Project,Cost,Sessions,Messages,Tokens,Last activity,Top model,Machines');
+  assert.match(csv[1]!, /,"laptop, ws"$/);
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
 Machines('one machine: no machine table and no filter', async () => {
   assert.equal((await getJson<Overview>(one, `/api/overview?range=${RANGE}`)).machines, []);
   const page = await browser.page();
@@ -100,6 +118,8 @@ Machines('one machine: no machine table and no filter', async () => {
   await page.locator('cost-overview-view cost-table[view="overview"] tbody tr').first().waitFor();
   assert.is(await page.locator('cost-overview-view cost-table[view="machines"]').count(), 0);
   assert.is(await page.locator('cost-scope-chip .chip').count(), 0);
+  const header = page.locator('cost-overview-view cost-table[view="overview"] thead');
+  assert.not.match((await header.textContent()) ?? '', 'Machines', 'one machine: no machines column');
   assert.equal(browser.problems, []);
   await page.close();
 });

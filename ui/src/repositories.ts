@@ -1,6 +1,6 @@
 // Project folders grouped under their repository (decisions.md "Repository"): a repository with several folders in
 // the list becomes one row that sums them, its folders its children; a repository of one folder stays that folder.
-import type { ProjectRow } from '../../src/shared/api-types.ts';
+import type { ProjectMachine, ProjectRow } from '../../src/shared/api-types.ts';
 import { repositoryScope } from './state.ts';
 
 export interface GroupedRow extends ProjectRow {
@@ -28,7 +28,15 @@ export function groupByRepository(rows: readonly ProjectRow[]): GroupedRow[] {
       totalTokens: folders.reduce((a, f) => a + f.totalTokens, 0),
       lastActivity: last,
       topModel: top.topModel,
+      machines: machinesOf(folders),
       folders,
     };
   });
+}
+
+/** The folders' machines merged by name, most expensive first (as each row's own list). */
+function machinesOf(folders: readonly ProjectRow[]): ProjectMachine[] {
+  const by = new Map<string, number>();
+  for (const f of folders) for (const m of f.machines) by.set(m.machine, (by.get(m.machine) ?? 0) + m.cost);
+  return [...by].map(([machine, cost]) => ({ machine, cost })).sort((a, b) => b.cost - a.cost || a.machine.localeCompare(b.machine));
 }

@@ -72,7 +72,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     indexing,
     ...q().insights(scope),
   }));
-  dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope));
+  dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope, ctx.config.machine));
   // Every month of the history: the range parameters do not apply.
   dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope }): Monthly => ({
     project: scope.project,
@@ -94,7 +94,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   };
   dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope }, req) => {
     const id = repositoryOf(req);
-    const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope) : null;
+    const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.repositoryNotFound();
     return { range: scope.range, ...found } satisfies RepositoryDetail;
   });
@@ -102,7 +102,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const sessionOf = (req: Request) => req.params.id ?? '';
   dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope }, req) => {
     const id = sessionOf(req);
-    const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope) : null;
+    const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.sessionNotFound();
     return { ...found, range: scope.range } satisfies SessionDetail;
   });

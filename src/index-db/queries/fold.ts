@@ -98,9 +98,12 @@ export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, st
   return { bucket: range.bucket, points };
 }
 
-/** Projects with usage in the rows, most expensive first; a folder several machines hold is one row that sums them. */
-export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>): ProjectRow[] {
-  const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; pids: Set<number> }>();
+/**
+ * Projects with usage in the rows, most expensive first; a folder several machines hold is one row that sums them,
+ * with each machine's share. `localMachine` names the unlabelled dirs' machine (--machine).
+ */
+export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>, localMachine: string): ProjectRow[] {
+  const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; byMachine: Map<string, number>; pids: Set<number> }>();
   for (const r of rows) {
     const pid = r[ROLL_COL.project]!;
     const p = projects.get(pid);
@@ -108,9 +111,10 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
     let a = acc.get(id);
     if (!a) {
       a = {
-        row: { id, name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null },
+        row: { id, name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null, machines: [] },
         last: -Infinity,
         byModel: new Map(),
+        byMachine: new Map(),
         pids: new Set(),
       };
       acc.set(id, a);
@@ -125,12 +129,15 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
     a.row.totalTokens += r[ROLL_COL.input]! + r[ROLL_COL.output]! + r[ROLL_COL.cacheCreate]! + r[ROLL_COL.cacheRead]!;
     a.last = Math.max(a.last, r[ROLL_COL.last] ?? -Infinity);
     if (!models.get(r[ROLL_COL.model]!)?.hidden) a.byModel.set(r[ROLL_COL.model]!, (a.byModel.get(r[ROLL_COL.model]!) ?? 0) + r[ROLL_COL.cost]!);
+    const machine = p?.machine ?? localMachine;
+    a.byMachine.set(machine, (a.byMachine.get(machine) ?? 0) + r[ROLL_COL.cost]!);
   }
   return [...acc.values()]
-    .map(({ row, last, byModel }) => {
+    .map(({ row, last, byModel, byMachine }) => {
       let top: number | null = null;
       for (const [m, cost] of byModel) if (top === null || cost > byModel.get(top)!) top = m;
-      return { ...row, lastActivity: Number.isFinite(last) ? iso(last) : null, topModel: top === null ? null : models.get(top)!.name };
+      const machines = [...byMachine].map(([machine, cost]) => ({ machine, cost })).sort((a, b) => b.cost - a.cost || a.machine.localeCompare(b.machine));
+      return { ...row, lastActivity: Number.isFinite(last) ? iso(last) : null, topModel: top === null ? null : models.get(top)!.name, machines };
     })
     .sort((a, b) => b.cost - a.cost || a.id.localeCompare(b.id));
 }

@@ -29,13 +29,13 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     overview: (scope, machine = LOCAL) => overview(reader, withSpans(scope), machine),
     insights: (scope) => insights(reader, prices(), withSpans(scope)),
     monthly: createMonthly(reader),
-    projects: (scope) => projects(reader, withSpans(scope)),
+    projects: (scope, machine = LOCAL) => projects(reader, withSpans(scope), machine),
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
-    session: (id, scope) => session(id, withSpans(scope)),
+    session: (id, scope, machine = LOCAL) => session(id, withSpans(scope), machine),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
     budgets: createBudgets(db, reader),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
-    repository: (id, scope) => repository(id, withSpans(scope)),
+    repository: (id, scope, machine = LOCAL) => repository(id, withSpans(scope), machine),
   };
 }

@@ -24,7 +24,7 @@ export function overview(reader: Reader, scope: SpannedScope, machine: string): 
   const rows = slice.groups;
   const sessions = reader.sessionCounts(slice.span, pid);
   const totals = totalsOf(rows);
-  const projects = projectRows(rows, sessions, folders, models);
+  const projects = projectRows(rows, sessions, folders, models, machine);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
 
   const day = scope.today;

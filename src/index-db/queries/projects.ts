@@ -6,10 +6,11 @@ import { sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
 
-export function projects(reader: Reader, scope: SpannedScope): ProjectRow[] {
+/** `machine`: this machine's name, for the unlabelled dirs. */
+export function projects(reader: Reader, scope: SpannedScope, machine: string): ProjectRow[] {
   const projects = reader.projects();
   const pid = resolveScope(projects, scope);
   if (pid === undefined) return [];
   const slice = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pid);
-  return projectRows(slice.groups, reader.sessionCounts(slice.span, pid), projects, reader.models());
+  return projectRows(slice.groups, reader.sessionCounts(slice.span, pid), projects, reader.models(), machine);
 }

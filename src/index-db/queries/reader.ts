@@ -193,10 +193,7 @@ export class Reader {
       [`${key}-project`, scopeOn(sql, (column) => `AND ${column} = @p`)],
       [`${key}-set`, scopeOn(sql, (column) => `AND ${column} IN (SELECT value FROM json_each(@p))`)],
     ];
-    for (const [k, text] of variants) {
-      this.sql.set(k, text);
-      this.s[k] = this.db.prepare(text.replace(LOCAL_TABLE, '$1')).raw(true);
-    }
+    for (const [k, text] of variants) this.sql.set(k, text);
   }
 
   models(): Map<number, ModelInfo> {
@@ -331,7 +328,8 @@ export class Reader {
 
   private all(key: string, scope: ProjectSet, ...args: unknown[]): unknown[] {
     const [k, p] = this.variant(key, scope);
-    const st = this.s[k]!;
+    // Prepared on first use: a statusline or a report runs a handful of these, once per process.
+    const st = (this.s[k] ??= this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, '$1')).raw(true));
     return p === undefined ? st.all(...args) : st.all(...args, p);
   }
 }

@@ -1,13 +1,13 @@
 // The command line's reads (src/cli): usage per local day, per session and per 5-hour block with a
-// split per model, and the figures of a statusline. Same rollups, the same attribution rules and the
+// split per model (the statusline's are status.ts). Same rollups, the same attribution rules and the
 // same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
 // usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
-// A --timezone other than the index's falls back to UTC hours, each on the local day its start falls in.
+// In a --timezone other than the index's, days are exact too: hourly rows, and entries where a local midnight cuts an hour.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso, timeZone } from '../time.ts';
 import { dayKey } from '../../calendar/days.ts';
-import { rangeSpan, todaySpan } from '../../calendar/resolve.ts';
+import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
 import { emptyTotals, totalsOf } from './fold.ts';
@@ -35,6 +35,8 @@ export interface SessionUsage extends UsageGroup {
   sessionId: string;
   title: string;
   project: { id: string; name: string };
+  /** The machine its folder was read under: a --dir label, or this machine's --machine name. */
+  machine: string;
   firstActivity: string;
   lastActivity: string;
 }
@@ -44,28 +46,28 @@ export interface ReportBlock extends Block {
   firstActivity: string;
 }
 
-/** What a statusline shows: one session's cost (null when the index does not know it), today's, the active block. */
-export interface StatusFigures {
-  sessionCost: number | null;
-  todayCost: number;
-  block: Block | null;
-}
-
 export interface Reports {
   /** Usage per local day of the range, days without usage left out, in date order. */
   days(range: RangeInfo, project: string | null): DayUsage[];
   /** The range's totals, as the dashboard's overview computes them. */
   totals(range: RangeInfo, project: string | null): Totals;
-  /** Usage per session inside the range, most expensive first. */
-  sessions(range: RangeInfo, project: string | null): SessionUsage[];
+  /** Usage per session inside the range, most expensive first; `localMachine` names the unlabelled dirs' machine. */
+  sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[];
   /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
   blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
-  /** Statusline figures at `now` (today = the local day of `now`). */
-  status(sessionId: string | null, now: number): StatusFigures;
   /** Fingerprint of the price table the stored costs were computed with ('' before any). */
   priceFingerprint(): string;
-  /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
-  fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
+  /** The file's last writer has not closed it: it still runs, or it ended without closing (a crash, kill -9). */
+  markedOpen(): boolean;
+  /** Every transcript's cursor facts by path, in one read (a check of every file before a report). */
+  fileStates(): Map<string, FileState>;
+}
+
+/** What the index knows of a transcript: its size and mtime when last read, and whether it is gone from disk. */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  gone: boolean;
 }
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
@@ -84,16 +86,16 @@ export function createReports(db: Database.Database): Reports {
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
-  const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd
-    FROM sessions s JOIN projects p ON p.id = s.project_id`);
+  // Entries of a time span (a UTC hour cut by a local midnight, a range's partial hours), as UnitRows by timestamp.
+  const entries = (scope: string) =>
+    db.prepare(`SELECT ts, model_id, 1, input, output, cache_create, cache_read, cost FROM messages WHERE ts >= ? AND ts < ?${scope} ORDER BY ts`).raw(true);
+  const perEntry: [Database.Statement, Database.Statement] = [entries(''), entries(' AND project_id IN (SELECT value FROM json_each(?))')];
+  const perSessionEntries = pair(`SELECT session_id, model_id, ${SUMS.replace('sum(messages)', 'count(*)')}, min(ts), max(ts) FROM messages
+    WHERE ts >= ? AND ts < ? GROUP BY session_id, model_id`);
+  const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
+    FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-  const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
-  const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
-  // The rows of the dashboard's session query (session.ts): the session's files and the project-root
-  // files attributed to it line by line.
-  const sessionCost = db.prepare(`SELECT coalesce(sum(cost), 0) FROM messages
-    WHERE file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project))
-      AND session_id = @session`).pluck();
+  const files = db.prepare('SELECT path, size, mtime, gone FROM files').raw(true);
 
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
@@ -102,9 +104,29 @@ export function createReports(db: Database.Database): Reports {
 
   /**
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
-   * zone (--timezone, or a reader in another zone than the writer) days are folded from the hourly rollup.
+   * zone (--timezone, or a reader in another zone than the writer) days come from byLocalDay().
    */
   const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
+
+  /**
+   * Every usage of a range's hours on the local day of its own timestamp, in the process's zone, whatever zone the
+   * daily rollup holds: the hourly rollup for the UTC hours inside one local day, the entries themselves for the
+   * hours a local midnight cuts (one a day in a :30 or :45 zone, none in others) and the range's partial hours.
+   */
+  function byLocalDay(pid: ProjectSet, hours: HourSpan): [string, UnitRow][] {
+    const localDay = (ms: number): string => dayKey(dayOf(systemZone, ms));
+    const out: [string, UnitRow][] = [];
+    const cut: [number, number][] = [...hours.edges];
+    for (const r of run(perHour, pid, hours.from, hours.to) as UnitRow[]) {
+      const start = r[0] * HOUR_MS;
+      const day = localDay(start);
+      if (day === localDay(start + HOUR_MS - 1)) out.push([day, r]);
+      else if (cut.at(-1)?.[0] !== start) cut.push([start, start + HOUR_MS]);
+    }
+    for (const [a, b] of cut) for (const e of run(perEntry, pid, a, b) as UnitRow[]) out.push([localDay(e[0]), e]);
+    // Stable: each day's rows stay together for the fold.
+    return out.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  }
 
   function days(range: RangeInfo, project: string | null): DayUsage[] {
     const pid = scopeOf(project);
@@ -112,7 +134,7 @@ export function createReports(db: Database.Database): Reports {
     const span = rangeSpan(range, systemZone);
     const rows: [string, UnitRow][] = dailyMatches()
       ? (run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0]), r])
-      : (run(perHour, pid, span.utcHours.from, span.utcHours.to) as UnitRow[]).map((r) => [dayKey(dayOf(systemZone, r[0] * HOUR_MS)), r]);
+      : byLocalDay(pid, span.hours);
     const models = reader.models();
     const out: DayUsage[] = [];
     let cells = new Map<number, ModelUsage>();
@@ -136,21 +158,28 @@ export function createReports(db: Database.Database): Reports {
   function totals(range: RangeInfo, project: string | null): Totals {
     const pid = scopeOf(project);
     if (pid === undefined) return emptyTotals();
-    // The overview's totals: the same slice (rollup and bounds) and the same fold.
-    // In another zone than the daily rollup's, the hourly rollup, as the dashboard's one-day ranges read it.
-    const bucket = range.bucket === 'day' && !dailyMatches() ? 'hour' : range.bucket;
-    return totalsOf(sliceOf(reader, rangeSpan(range, systemZone), bucket, systemZone, pid).modelGroups);
+    // The overview's totals: the same slice (rollup and bounds) and the same fold; in another zone the days' sums.
+    const span = rangeSpan(range, systemZone);
+    if (!dailyMatches()) {
+      const t = emptyTotals();
+      for (const [, r] of byLocalDay(pid, span.hours)) add(t, r);
+      return t;
+    }
+    return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).modelGroups);
   }
 
-  function sessions(range: RangeInfo, project: string | null): SessionUsage[] {
+  function sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[] {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
-    const { utcHours } = rangeSpan(range, systemZone);
-    const rows = run(perSession, pid, utcHours.from, utcHours.to) as SessionRow[];
+    // The whole UTC hours of the range from the rollup, its partial hours (a :30 or :45 zone) from the entries.
+    const { hours } = rangeSpan(range, systemZone);
+    const rows = run(perSession, pid, hours.from, hours.to) as SessionRow[];
+    for (const [a, b] of hours.edges) rows.push(...(run(perSessionEntries, pid, a, b) as SessionRow[]));
     if (!rows.length) return [];
     const models = reader.models();
-    const heads = new Map<number, { sid: string; title: string; encoded: string; cwd: string | null }>();
-    for (const h of sessionHeads.all() as { id: number; sid: string; title: string; encoded: string; cwd: string | null }[]) heads.set(h.id, h);
+    type Head = { sid: string; title: string; encoded: string; cwd: string | null; machine: string | null };
+    const heads = new Map<number, Head>();
+    for (const h of sessionHeads.all() as (Head & { id: number })[]) heads.set(h.id, h);
     const acc = new Map<number, { first: number; last: number; totals: Totals; cells: Map<number, ModelUsage> }>();
     for (const r of rows) {
       let a = acc.get(r[0]);
@@ -170,6 +199,7 @@ export function createReports(db: Database.Database): Reports {
           sessionId: h?.sid ?? String(id),
           title: h?.title ?? String(id),
           project: { id: h?.encoded ?? '', name: h ? projectName(h.encoded, h.cwd) : '' },
+          machine: h?.machine ?? localMachine,
           firstActivity: iso(a.first),
           lastActivity: iso(a.last),
           totals: a.totals,
@@ -191,29 +221,17 @@ export function createReports(db: Database.Database): Reports {
       });
   }
 
-  function status(sessionId: string | null, now: number): StatusFigures {
-    let sessionCostUsd: number | null = null;
-    const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
-    if (s) sessionCostUsd = sessionCost.get({ session: s[0], project: s[1] }) as number;
-    // The overview's `today`: the local day's row of usage_daily (else, in another zone, the UTC hours starting in it).
-    const day = todaySpan(now, systemZone);
-    const today = totalsOf(dailyMatches()
-      ? reader.groups({ unit: 'day', ...day.days }, null)
-      : reader.groups({ unit: 'hour', ...day.utcHours }, null)).cost;
-    const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
-    return { sessionCost: sessionCostUsd, todayCost: today, block };
-  }
-
   return {
     days,
     totals,
     sessions,
     blocks,
-    status,
     priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
-    fileState(path) {
-      const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;
-      return r ? { size: r.size, mtimeMs: r.mtimeMs, gone: r.gone === 1 } : null;
+    markedOpen: () => meta.get('open') === '1',
+    fileStates() {
+      const out = new Map<string, FileState>();
+      for (const [path, size, mtimeMs, gone] of files.all() as [string, number, number, number][]) out.set(path, { size, mtimeMs, gone: gone === 1 });
+      return out;
     },
   };
 }

@@ -10,10 +10,11 @@ import type { SpannedScope } from './spans.ts';
 
 export function createRepository(db: Database.Database, reader: Reader) {
   const branchesOf = createBranches(db);
-  return function repository(id: string, scope: SpannedScope): RepositoryData | null {
+  /** `machine`: this machine's name, for the unlabelled dirs. */
+  return function repository(id: string, scope: SpannedScope, machine: string): RepositoryData | null {
     const folders = [...reader.projects()].filter(([, p]) => p.repository.id === id);
     if (!folders.length) return null;
-    const rows = projects(reader, { ...scope, project: null, repository: id });
+    const rows = projects(reader, { ...scope, project: null, repository: id }, machine);
     const totals = { ...emptyTotals(), sessions: 0 };
     const branches = branchesOf(folders.map(([pid]) => pid), scope.span.utcHours.from, scope.span.utcHours.to).branches;
     for (const b of branches) addTotals(totals, b);

@@ -15,8 +15,8 @@ interface MsgRow {
 
 export function createSession(db: Database.Database) {
   const head = db.prepare(`SELECT s.id, s.project_id AS projectId, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title, s.first_prompt AS firstPrompt,
-      s.cwd, p.encoded, p.cwd AS projectCwd
-    FROM sessions s JOIN projects p ON p.id = s.project_id WHERE s.sid = ?`);
+      s.cwd, p.encoded, p.cwd AS projectCwd, mc.name AS machine
+    FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id WHERE s.sid = ?`);
   const messages = db.prepare(`SELECT m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
       m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.fast, m.cost, m.tools
     FROM messages m JOIN models md ON md.id = m.model_id
@@ -25,9 +25,10 @@ export function createSession(db: Database.Database) {
     ORDER BY m.ts, m.id`);
   const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
 
-  return function session(sessionId: string, scope: SpannedScope): SessionData | null {
+  /** `localMachine`: this machine's name (--machine), the session's machine when its folder is unlabelled. */
+  return function session(sessionId: string, scope: SpannedScope, localMachine: string): SessionData | null {
     const s = head.get(sessionId) as
-      | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null }
+      | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null; machine: string | null }
       | undefined;
     if (!s) return null;
     const subs = new Map(
@@ -63,6 +64,7 @@ export function createSession(db: Database.Database) {
     return {
       id: s.sid, title: s.title, firstPrompt: s.firstPrompt, cwd: s.cwd,
       project: { id: s.encoded, name: projectName(s.encoded, s.projectCwd) },
+      machine: s.machine ?? localMachine,
       cost, ...tokens, messageCount,
       firstActivity: list[0]?.timestamp ?? null,
       lastActivity: list.at(-1)?.timestamp ?? null,

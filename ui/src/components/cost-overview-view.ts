@@ -33,6 +33,12 @@ interface Previous {
   for: string;
 }
 
+/** A project's machines, most expensive first (each one's cost on hover); in the CSV their names, ', ' between. */
+const machineColumn: Column<GroupedRow> = {
+  key: 'machines', label: 'Machines', value: (p) => p.machines.map((m) => m.machine).join(', '),
+  render: (p) => html`<span title=${p.machines.map((m) => `${m.machine}: ${formatUsd(m.cost)}`).join('\n')}>${p.machines.map((m) => m.machine).join(', ')}</span>`,
+};
+
 interface Loaded {
   data: Overview;
   /** False when the whole index is empty (not only this range). */
@@ -163,7 +169,8 @@ export class CostOverviewView extends DataView {
     return p && p.for === `${d.range.from}|${d.range.to}` ? p.series : null;
   }
 
-  private _columns(): Column<GroupedRow>[] {
+  /** With more than one machine, which machines' copies of a folder hold its usage (also a CSV column). */
+  private _columns(machines: boolean): Column<GroupedRow>[] {
     return [
       {
         key: 'scope', label: '', sortable: false, csv: false, value: () => null,
@@ -188,6 +195,7 @@ export class CostOverviewView extends DataView {
       { key: 'tokens', label: 'Tokens', numeric: true, value: (p) => p.totalTokens, render: (p) => formatTokens(p.totalTokens) },
       { key: 'last', label: 'Last activity', value: (p) => p.lastActivity, render: (p) => html`<span title=${formatDateTime(p.lastActivity)}>${formatRelative(p.lastActivity)}</span>` },
       { key: 'model', label: 'Top model', value: (p) => p.topModel, render: (p) => (p.topModel ? html`<span title=${p.topModel}>${shortModel(p.topModel)}</span>` : '—') },
+      ...(machines ? [machineColumn] : []),
     ];
   }
 
@@ -291,7 +299,7 @@ export class CostOverviewView extends DataView {
       </div>
       ${this._machines(d)}
       <section class="panel">
-        <cost-table view="overview" caption="Projects" .columns=${this._columns()} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>

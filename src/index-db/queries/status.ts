@@ -1,0 +1,55 @@
+// What a statusline shows: one session's cost, today's and the active 5-hour block, with the fewest reads. Today
+// is every entry of the local day: its whole UTC hours from the hourly rollup and the partial hours at its edges
+// (a :30 or :45 zone) from the messages, so it is exact in any zone without asking which zone the daily rollup
+// was built in (Intl's zone lookup alone costs ~30 ms of CPU, a third of a render).
+import type Database from 'better-sqlite3';
+import type { Block } from '../../shared/api-types.ts';
+import { todaySpan } from '../../calendar/resolve.ts';
+import { systemZone } from '../../calendar/zone.ts';
+import { blocksOverlapping } from './blocks.ts';
+import { HOUR_COL, Reader } from './reader.ts';
+
+/** One session's cost (null when the index does not know it), today's, the active block. */
+export interface StatusFigures {
+  sessionCost: number | null;
+  todayCost: number;
+  block: Block | null;
+}
+
+export interface StatusQueries {
+  /** The figures at `now` (today = the local day of `now`). */
+  status(sessionId: string | null, now: number): StatusFigures;
+  /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
+  fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
+}
+
+/** EntryRow's cost column (reader.ts). */
+const ENTRY_COST = 6;
+
+export function createStatusQueries(db: Database.Database): StatusQueries {
+  const reader = new Reader(db);
+  const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
+  const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
+  // The rows of the dashboard's session query (session.ts): the session's files and the project-root
+  // files attributed to it line by line.
+  const sessionCost = db.prepare(`SELECT coalesce(sum(cost), 0) FROM messages
+    WHERE file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL AND project_id = @project))
+      AND session_id = @session`).pluck();
+
+  return {
+    status(sessionId, now) {
+      const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
+      const session = s ? (sessionCost.get({ session: s[0], project: s[1] }) as number) : null;
+      const day = todaySpan(now, systemZone).hours;
+      let today = 0;
+      for (const r of reader.hours(day.from, day.to, null)) today += r[HOUR_COL.cost];
+      for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COST];
+      const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
+      return { sessionCost: session, todayCost: today, block };
+    },
+    fileState(path) {
+      const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;
+      return r ? { size: r.size, mtimeMs: r.mtimeMs, gone: r.gone === 1 } : null;
+    },
+  };
+}
