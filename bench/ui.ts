@@ -1,9 +1,10 @@
 // Browser figures for `npm run bench`: the overview's first meaningful render and a range switch, in headless Chromium
 // against a running server. Each run gets a fresh browser context (empty HTTP and memory caches) and a cold server
 // cache (POST /api/refresh), and waits for the range-cost card to show the figure the API gives for that range.
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Overview } from '../src/shared/api-types.ts';
 import { formatUsd } from '../ui/src/format.ts';
+import { launchBrowser } from '../test/helpers/browser.ts';
 import { clearServerCache, percentile } from './common.ts';
 
 const RUNS = 5; // odd, so the median is one run's figure
@@ -61,11 +62,8 @@ export async function browserBench(port: number): Promise<{ firstRenderMs: numbe
   const firstFigure = await expectedFigure(base, FIRST_RANGE);
   const switchFigure = await expectedFigure(base, SWITCH.range);
   if (firstFigure === switchFigure) throw new Error(`ranges ${FIRST_RANGE} and ${SWITCH.range} cost the same: the switch cannot be seen`);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update'],
-  });
+  // The tests' launch (CHROMIUM_PATH, the same flags); each run gets a context of its own below.
+  const browser = await launchBrowser();
   const first: number[] = [];
   const switches: number[] = [];
   try {
@@ -73,8 +71,7 @@ export async function browserBench(port: number): Promise<{ firstRenderMs: numbe
       let context: BrowserContext | null = null;
       try {
         context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark' });
-        // tsx keeps function names, so functions sent to the page may call esbuild's __name helper.
-        await context.addInitScript(`globalThis.__name = globalThis.__name || ((f) => f); ${READER}`);
+        await context.addInitScript(READER);
         const page = await context.newPage();
         await clearServerCache(base);
         first.push(await firstRender(page, base, firstFigure));

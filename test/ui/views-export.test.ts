@@ -24,7 +24,10 @@ csv('non-finite numbers become empty cells', () => {
 });
 
 csv('exportName is file-system safe', () => {
-  assert.is(exportName('sessions-/x y', '2026-01-01', '2026-01-31', 'csv'), 'cost-sessions-x-y-2026-01-01_2026-01-31.csv');
+  assert.is(exportName('sessions-/x y', { from: '2026-01-01', to: '2026-01-31' }, 'csv'), 'cost-sessions-x-y-2026-01-01_2026-01-31.csv');
+  // All time starts at the epoch on the wire: the file names it, not 1970.
+  assert.is(exportName('overview', { from: '1970-01-01', to: '2026-11-24', kind: 'all' }, 'json'), 'cost-overview-all-time_2026-11-24.json');
+  assert.is(exportName('overview', { from: '2026-11-01', to: '2026-11-24', kind: 'month' }, 'json'), 'cost-overview-2026-11-01_2026-11-24.json');
 });
 
 csv.run();

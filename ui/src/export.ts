@@ -19,10 +19,13 @@ function csvCell(v: Cell): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** "cost-overview-2025-03-01_2025-03-30.csv": the view and the range, safe for any file system. */
-export function exportName(view: string, from: string, to: string, ext: 'csv' | 'json'): string {
+/**
+ * "cost-overview-2025-03-01_2025-03-30.csv": the view and the range, safe for any file system. All time starts at the
+ * epoch on the wire; its file says "all-time" up to its last day instead.
+ */
+export function exportName(view: string, range: { from: string; to: string; kind?: string }, ext: 'csv' | 'json'): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '');
-  return `cost-${safe(view)}-${safe(from)}_${safe(to)}.${ext}`;
+  return `cost-${safe(view)}-${range.kind === 'all' ? 'all-time' : safe(range.from)}_${safe(range.to)}.${ext}`;
 }
 
 export function download(filename: string, text: string, mime: string): void {

@@ -182,7 +182,7 @@ export class CostInsightsView extends DataView {
       </div>
       <section class="panel">
         <cost-table view="insights" caption=${d.blocksInRange > d.blocks.length ? `Latest 5-hour blocks (${d.blocksInRange} in range)` : 'Recent 5-hour blocks'} .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
-          .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+          .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
       </section>
     `;
   }
@@ -196,7 +196,7 @@ export class CostInsightsView extends DataView {
         <h2>Insights</h2>
         ${rangeText(d.range)}
         <span class="spacer"></span>
-        ${exportJsonButton(exportName('insights', d.range.from, d.range.to, 'json'), d)}
+        ${exportJsonButton(exportName('insights', d.range, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(d))}
       <cost-usage-drivers></cost-usage-drivers>

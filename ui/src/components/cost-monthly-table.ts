@@ -66,7 +66,7 @@ export class CostMonthlyTable extends LitElement {
     return html`<section class="panel">
       <cost-table view="monthly" caption="Months" .columns=${this._columns()} .rows=${rows} .rowKey=${(m: Month) => m.month}
         .defaultSort=${{ key: 'month', dir: 'desc' }}
-        export-file=${exportName('monthly', rows.at(-1)!.month, rows[0]!.month, 'csv').replace(/\.csv$/, '')}></cost-table>
+        export-file=${exportName('monthly', { from: rows.at(-1)!.month, to: rows[0]!.month }, 'csv').replace(/\.csv$/, '')}></cost-table>
     </section>`;
   }
 

@@ -135,7 +135,7 @@ export class CostOverviewView extends DataView {
     ];
     return html`<section class="panel machines">
       <cost-table view="machines" caption="Machines" .columns=${columns} .rows=${d.machines} .rowKey=${(m: MachineRow) => m.machine}
-        .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('machines', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+        .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('machines', d.range, 'csv').replace(/\.csv$/, '')}
         @row-open=${(e: CustomEvent<{ row: MachineRow }>) => emit(this, 'machine', { machine: e.detail.row.machine })}></cost-table>
     </section>`;
   }
@@ -301,7 +301,7 @@ export class CostOverviewView extends DataView {
       <section class="panel">
         <cost-table view="overview" caption="Projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
-          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>
           <button slot="actions" class="group" aria-pressed=${!this._flat} @click=${() => (this._flat = !this._flat)}
             title="Group the worktrees of a repository under one row, or list every project folder">Group worktrees</button>
@@ -324,7 +324,7 @@ export class CostOverviewView extends DataView {
         ${rangeText(d.range)}
         ${this._unpriced(d)}
         <span class="spacer"></span>
-        ${exportJsonButton(exportName('overview', d.range.from, d.range.to, 'json'), d)}
+        ${exportJsonButton(exportName('overview', d.range, 'json'), d)}
       </header>
       <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
       ${this._indexing(d)}

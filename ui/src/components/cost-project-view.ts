@@ -98,13 +98,13 @@ export class CostProjectView extends DataView {
         ? html`<section class="panel branches">
             <cost-table view="project-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
               .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
-              export-file=${exportName(`branches-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+              export-file=${exportName(`branches-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
           </section>`
         : nothing}
       <section class="panel">
         <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
-          export-file=${exportName(`sessions-${d.project.id}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          export-file=${exportName(`sessions-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
       </section>
     `;
@@ -126,7 +126,7 @@ export class CostProjectView extends DataView {
         <span class="spacer"></span>
         <button class="scope" aria-pressed=${scoped} @click=${() => emit(this, 'scope', scoped ? { project: null } : { project: d.project.id, name: d.project.name })}
           title="Limit the overview and insights to this project">${scoped ? 'Clear scope' : 'Scope to project'}</button>
-        ${exportJsonButton(exportName(`project-${d.project.id}`, d.range.from, d.range.to, 'json'), d)}
+        ${exportJsonButton(exportName(`project-${d.project.id}`, d.range, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(d))}
     `;

@@ -65,13 +65,13 @@ export class CostRepositoryView extends DataView {
       </div>
       <section class="panel">
         <cost-table view="repository" caption="Folders" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
-          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName(`folders-${d.repository.name}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}
+          .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName(`folders-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: ProjectRow }>) => emit(this, 'navigate', { view: 'project', project: e.detail.row.id })}></cost-table>
       </section>
       <section class="panel">
         <cost-table view="repository-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
           .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
-          export-file=${exportName(`branches-${d.repository.name}`, d.range.from, d.range.to, 'csv').replace(/\.csv$/, '')}></cost-table>
+          export-file=${exportName(`branches-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
       </section>
     `;
   }
@@ -93,7 +93,7 @@ export class CostRepositoryView extends DataView {
         <span class="spacer"></span>
         <button class="scope" aria-pressed=${scoped} @click=${() => emit(this, 'scope', scoped ? { project: null } : { project: own, name: d.repository.name })}
           title="Limit the overview and insights to this repository's folders">${scoped ? 'Clear scope' : 'Scope to repository'}</button>
-        ${exportJsonButton(exportName(`repository-${d.repository.name}`, d.range.from, d.range.to, 'json'), d)}
+        ${exportJsonButton(exportName(`repository-${d.repository.name}`, d.range, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(d))}
     `;

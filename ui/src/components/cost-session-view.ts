@@ -146,7 +146,7 @@ export class CostSessionView extends DataView {
           <h2 class="clamp" tabindex="0" title=${`${d.firstPrompt ?? d.title}\n${d.id}`}>${d.title}</h2>
           <div class="meta"><span>${d.project.name}</span>${d.cwd ? html`<span title="Working directory">${d.cwd}</span>` : nothing}<span>${d.id}</span></div>
         </div>
-        ${exportJsonButton(exportName(`session-${d.id}`, d.range.from, d.range.to, 'json'), d)}
+        ${exportJsonButton(exportName(`session-${d.id}`, d.range, 'json'), d)}
       </header>
       ${d.firstPrompt && d.firstPrompt !== d.title ? html`<details><summary>First prompt</summary><p>${d.firstPrompt}</p></details>` : nothing}
       ${viewBody(this._data.stale, this._body(l.data))}
