@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import type { Budgets } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { launchBrowser, launchThemed, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
 const DAY = 86_400_000;
@@ -74,14 +74,7 @@ for (const setup of SETUPS) {
     server ??= await startAppServer({ dir: work.dir, indexFile, env: { TZ: 'UTC' }, timeoutMs: 30_000 });
     await untilIndexed(server, 30_000);
     await clearBudgets();
-    browser = await launchBrowser({ viewport: { width: setup.width, height: 900 }, colorScheme: setup.mode });
-    await browser.context.addInitScript(FAKE_NOTIFICATION);
-    page = await browser.page();
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([t, m]) => {
-      localStorage.setItem('color-theme', t);
-      localStorage.setItem('theme', m);
-    }, [setup.theme, setup.mode] as const);
+    ({ browser, page } = await launchThemed(server.url, setup, FAKE_NOTIFICATION));
   });
 
   test.after(async () => {

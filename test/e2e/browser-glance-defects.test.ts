@@ -13,7 +13,7 @@ import type { Insights, ProjectSessions } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { FAKE_CLAUDE } from '../helpers/paths.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { launchThemed, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
 
 const DAY = 86_400_000;
@@ -79,13 +79,7 @@ for (const setup of SETUPS) {
   test.before(async () => {
     server ??= await startAppServer({ dir: work.dir, env: { TZ: 'UTC', AGENT_BIN: FAKE_CLAUDE, FAKE_CLAUDE_MODE: 'success' }, timeoutMs: 30_000 });
     await untilIndexed(server, 30_000);
-    browser = await launchBrowser({ viewport: { width: setup.width, height: 900 }, colorScheme: setup.mode });
-    page = await browser.page();
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([t, m]) => {
-      localStorage.setItem('color-theme', t);
-      localStorage.setItem('theme', m);
-    }, [setup.theme, setup.mode] as const);
+    ({ browser, page } = await launchThemed(server.url, setup));
   });
 
   test.after(async () => {

@@ -14,7 +14,7 @@ import { formatDuration, formatUsd } from '../../ui/src/format.ts';
 import { changeText } from '../../ui/src/previous-period.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { FAKE_CLAUDE } from '../helpers/paths.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { launchThemed, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
 const DAY = 86_400_000;
@@ -65,13 +65,7 @@ for (const setup of SETUPS) {
   test.before(async () => {
     server ??= await startAppServer({ dir: work.dir, env: { TZ: 'UTC', AGENT_BIN: FAKE_CLAUDE, FAKE_CLAUDE_MODE: 'success' }, timeoutMs: 30_000 });
     await untilIndexed(server, 30_000);
-    browser = await launchBrowser({ viewport: { width: setup.width, height: 900 }, colorScheme: setup.mode });
-    page = await browser.page();
-    await page.goto(`${server.url}/`);
-    await page.evaluate(([t, m]) => {
-      localStorage.setItem('color-theme', t);
-      localStorage.setItem('theme', m);
-    }, [setup.theme, setup.mode] as const);
+    ({ browser, page } = await launchThemed(server.url, setup));
   });
 
   test.after(async () => {

@@ -76,3 +76,26 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     close: () => chromiumBrowser.close().catch(() => {}),
   };
 }
+
+export interface ThemedSetup {
+  width: number;
+  mode: 'light' | 'dark';
+  /** A color theme id of themes.json. */
+  theme: string;
+}
+
+/**
+ * A browser at the setup's width and mode whose dashboard at `baseUrl` has the setup's theme stored (the spec's
+ * `color-theme` and `theme` keys), so the next navigation renders in it. `initScript` runs in every page first.
+ */
+export async function launchThemed(baseUrl: string, setup: ThemedSetup, initScript?: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser({ viewport: { width: setup.width, height: 900 }, colorScheme: setup.mode });
+  if (initScript) await browser.context.addInitScript(initScript);
+  const page = await browser.page();
+  await page.goto(`${baseUrl}/`);
+  await page.evaluate(([t, m]) => {
+    localStorage.setItem('color-theme', t);
+    localStorage.setItem('theme', m);
+  }, [setup.theme, setup.mode] as const);
+  return { browser, page };
+}
