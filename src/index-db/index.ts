@@ -76,6 +76,7 @@ function build(
     setRepository: (project, repository) => writer.setRepository(project, repository),
     writeSettings: (changes) => writer.writeSettings(changes),
     syncTimeZone,
+    preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
     stats,
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),

@@ -144,6 +144,11 @@ export interface IndexDb extends IndexReader {
    * write; the queries never rebuild, they derive local figures from the messages meanwhile). A failure is logged.
    */
   syncTimeZone(): void;
+  /**
+   * Reads up to `rows` more of the stored dedup keys into the writer's memory; true once all are there. Called in slices
+   * after the start-up scan, so the first write after a restart does not wait for them all; a write reads the rest.
+   */
+  preloadKeys(rows: number): boolean;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
 }

@@ -74,6 +74,9 @@ export class Writer {
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
   private keys: KeyIndex | null = null;
+  /** The key index holds every stored winner; until then, the largest message id read into it. */
+  private keysComplete = false;
+  private keysReadTo = 0;
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
@@ -83,7 +86,7 @@ export class Writer {
     this.s = {
       insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       byId: p(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`),
-      allKeys: p('SELECT hkey, id FROM messages'),
+      keysAfter: p('SELECT hkey, id FROM messages WHERE id > ? ORDER BY id LIMIT ?'),
       replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(20).fill('?').join(',')}) WHERE id = ?`),
       demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
@@ -530,13 +533,29 @@ export class Writer {
     });
   }
 
+  /**
+   * Reads up to `rows` more stored keys into the key index, in id order; true once it holds every stored winner. The
+   * pipeline calls it in slices after the start-up scan, so that the first write after a restart does not stall on
+   * reading them all (~1.7 s for 1.9M responses at 10 GiB). Nothing writes a message before the index is complete
+   * (keyIds() reads the rest first), so the slices see the file as it was.
+   */
+  preloadKeys(rows: number): boolean {
+    if (this.keysComplete) return true;
+    const keys = (this.keys ??= new KeyIndex());
+    let read = 0;
+    for (const [hkey, id] of this.s.keysAfter!.raw().iterate(this.keysReadTo, rows) as Iterable<[number, number]>) {
+      keys.set(hkey, id);
+      this.keysReadTo = id;
+      read++;
+    }
+    this.keysComplete = read < rows;
+    return this.keysComplete;
+  }
+
   /** hkey -> message id of every stored winner, read from the file once, then kept in step by the writer. */
   private keyIds(): KeyIndex {
-    if (!this.keys) {
-      this.keys = new KeyIndex();
-      for (const [hkey, id] of this.s.allKeys!.raw().iterate() as Iterable<[number, number]>) this.keys.set(hkey, id);
-    }
-    return this.keys;
+    if (!this.keysComplete) this.preloadKeys(Number.MAX_SAFE_INTEGER);
+    return this.keys!;
   }
 
   private beats(m: Msg, file: FileInfo, old: Msg): boolean {

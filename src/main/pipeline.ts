@@ -29,6 +29,8 @@ export interface PipelineOptions {
 
 /** A re-list plus one stat per known file: a few ms for a thousand files, twice a minute. */
 const RECHECK_MS = 30_000;
+/** Stored dedup keys read per turn of the event loop after the scan: ~20 ms, so requests are answered in between. */
+const KEY_SLICE = 20_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
@@ -68,6 +70,20 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       rechecking = false;
     }
   };
+  // After a restart nothing was written yet, so the writer has not read the stored dedup keys: read them now, a slice
+  // per turn, so the first appended line is not held up by reading them all. A failure here is left to that first
+  // write, which reads the rest and reports its error as every write does.
+  const preloadKeys = (): void => {
+    if (closed) return;
+    let done: boolean;
+    try {
+      done = index.preloadKeys(KEY_SLICE);
+    } catch (err) {
+      log(`reading the stored dedup keys ahead failed (the next write reads them): ${(err as Error).message}`);
+      return;
+    }
+    if (!done) setImmediate(preloadKeys);
+  };
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     watcher = watchProjects(
@@ -88,6 +104,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     await watcher.ready;
     await recheck();
     timer = setInterval(() => void recheck(), opts.recheckMs ?? RECHECK_MS).unref();
+    preloadKeys();
   });
   return {
     ingest,

@@ -188,6 +188,40 @@ Dedup('a key whose hash is taken by another key probes the next slot', () => {
   again.close();
 });
 
+Dedup('stored keys read ahead in slices, or a write before they are all read, dedup a restarted index the same', () => {
+  const { idx, file, root } = fresh();
+  const first = Array.from({ length: 25 }, (_, i) => ({ ts: T0 + i * MIN, messageId: `m${i}`, requestId: `r${i}`, output: 10 }));
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), first), role('a'), 10_000, 1);
+  idx.close();
+  const want = messages(file);
+  // The same 25 responses again from another file, with more output: each replaces its stored winner, none is added.
+  const again = first.map((r) => ({ ...r, output: 20 }));
+
+  // Read ahead 10 keys a slice: not done after one or two slices, done after the third reads the last 5.
+  const slices = track(openIndex(file, { log: () => {} }));
+  slices.setPrices(prices);
+  assert.equal([slices.preloadKeys(10), slices.preloadKeys(10), slices.preloadKeys(10), slices.preloadKeys(10)], [false, false, true, true]);
+  slices.applyBatch(batchOf(path.join(root, 'b.jsonl'), again), role('b'), 10_000, 1);
+  const afterSlices = messages(file);
+  slices.close();
+  assert.is(afterSlices.length, want.length, 'no response counted twice');
+  assert.ok(afterSlices.every((m) => m.output === 20 && m.path.endsWith('b.jsonl')));
+
+  // One slice read, then a write: it reads the rest before it dedups.
+  const { idx: other, file: file2, root: root2 } = fresh();
+  other.applyBatch(batchOf(path.join(root2, 'a.jsonl'), first), role('a'), 10_000, 1);
+  other.close();
+  const partly = track(openIndex(file2, { log: () => {} }));
+  partly.setPrices(prices);
+  assert.is(partly.preloadKeys(10), false);
+  partly.applyBatch(batchOf(path.join(root2, 'b.jsonl'), again), role('b'), 10_000, 1);
+  const afterPartly = messages(file2);
+  partly.close();
+  assert.is(afterPartly.length, want.length, 'no response counted twice');
+  assert.ok(afterPartly.every((m) => m.output === 20));
+  assertRollupsExact(file2);
+});
+
 Dedup.run();
 
 const Files = suite('files');
