@@ -1,10 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { Budgets, BudgetStatus } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { alertKey, alertText } from '../budgets.ts';
 import { ViewData } from './view-kit.ts';
 import type { CostBudgetDialog } from './cost-budget-dialog.ts';
 import './cost-budget-dialog.ts';
+import { ScopedView } from './data-view.ts';
 
 /** Desktop notifications sent by this page, one per budget and period (the tag also makes the system keep one). */
 const notified = new Set<string>();
@@ -16,23 +17,17 @@ const notified = new Set<string>();
  * A dismissed line stays hidden for this page's life. Under a hub this banner is the alert: Hub App Protocol v1 has no
  * message for an app to mark its tab.
  */
-export class CostBudgetAlerts extends LitElement {
+export class CostBudgetAlerts extends ScopedView {
   static override properties = {
-    scope: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
     _dismissed: { state: true },
     _permission: { state: true },
   };
 
-  declare scope: string | null;
-  declare refreshKey: number;
   private declare _dismissed: ReadonlySet<string>;
   private declare _permission: NotificationPermission | 'unsupported';
 
   constructor() {
     super();
-    this.scope = null;
-    this.refreshKey = 0;
     this._dismissed = new Set();
     this._permission = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
   }

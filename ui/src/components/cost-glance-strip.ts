@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { BudgetPeriod, Budgets, Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { dateOfDay, daysInMonth, parseDayKey } from '../../../src/calendar/days.ts';
@@ -10,6 +10,7 @@ import type { CostBudgetDialog } from './cost-budget-dialog.ts';
 import './cost-stat-card.ts';
 import './cost-budget-meter.ts';
 import './cost-budget-dialog.ts';
+import { ScopedView } from './data-view.ts';
 
 export interface MonthPace {
   /** Month so far + the average of its ended days × the days after today; null before a day has ended. */
@@ -43,21 +44,7 @@ interface Glance {
  * current pace), the active 5-hour block, and the plan usage when the probe answered in the last 5 minutes.
  * Calendar periods are the server's (its TZ, weeks from Monday), whatever range the page shows.
  */
-export class CostGlanceStrip extends LitElement {
-  static override properties = {
-    scope: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
-  };
-
-  declare scope: string | null;
-  declare refreshKey: number;
-
-  constructor() {
-    super();
-    this.scope = null;
-    this.refreshKey = 0;
-  }
-
+export class CostGlanceStrip extends ScopedView {
   private _data = new ViewData(this, {
     args: () => [this.scope] as const,
     refreshKey: () => this.refreshKey,

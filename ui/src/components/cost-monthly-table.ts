@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import type { Monthly } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { scopeParams } from '../state.ts';
@@ -7,6 +7,7 @@ import { formatInt, formatLongBucket, formatPercent, formatTokens, formatUsd, sh
 import type { Column } from './cost-table.ts';
 import { ViewData } from './view-kit.ts';
 import './cost-table.ts';
+import { ScopedView } from './data-view.ts';
 
 type Month = Monthly['months'][number] & { change: number | null };
 
@@ -26,21 +27,7 @@ export function withChange(months: Monthly['months']): Month[] {
 }
 
 /** Every month of the history (all projects or the scoped one): cost, tokens, top model, change. Exportable. */
-export class CostMonthlyTable extends LitElement {
-  static override properties = {
-    scope: { attribute: false },
-    refreshKey: { type: Number, attribute: 'refresh-key' },
-  };
-
-  declare scope: string | null;
-  declare refreshKey: number;
-
-  constructor() {
-    super();
-    this.scope = null;
-    this.refreshKey = 0;
-  }
-
+export class CostMonthlyTable extends ScopedView {
   private _data = new ViewData(this, {
     args: () => [this.scope] as const,
     refreshKey: () => this.refreshKey,
