@@ -6,12 +6,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { listTranscripts, roleOf } from '../src/main/discovery.ts';
+import { DIST_MAIN } from '../test/helpers/paths.ts';
 import { percentile } from './common.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const main = path.join(root, 'dist/main.js');
 
 export interface Spread {
   p50: number;
@@ -42,7 +40,7 @@ function time(runs: number, run: (i: number) => void): Spread {
 }
 
 function command(args: string[], input = ''): string {
-  const r = spawnSync(process.execPath, [main, ...args], { input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [DIST_MAIN, ...args], { input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }

@@ -9,11 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIST_MAIN, PRICES_FILE, ROOT } from '../test/helpers/paths.ts';
 import { percentile } from './common.ts';
 import { projectedMs, threadCpu, type ThreadCpu } from './thread-cpu.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const catalogue = path.resolve(root, '../shared/fixtures/prices/catalogue.json');
 
 export interface ColdRun {
   ms: number;
@@ -22,13 +21,13 @@ export interface ColdRun {
 }
 
 /** One cold index of `dir` into a fresh index file; resolves once the server has said "indexed" and stopped. */
-export async function coldRun(dir: string, server = path.join(root, 'dist/main.js'), cores?: number): Promise<ColdRun> {
+export async function coldRun(dir: string, server = DIST_MAIN, cores?: number): Promise<ColdRun> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-cold-'));
   try {
     const t = performance.now();
     const child = spawn(
       process.execPath,
-      [...(cores ? ['--import', path.join(root, 'bench/fake-cores.mjs')] : []), server, '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', catalogue],
+      [...(cores ? ['--import', path.join(ROOT, 'bench/fake-cores.mjs')] : []), server, '--dir', dir, '--port', '0', '--index', path.join(work, 'index.db'), '--offline', '--prices', PRICES_FILE],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TZ: 'UTC', ...(cores ? { COST_BENCH_CORES: String(cores) } : {}) } },
     );
     let stderr = '';
@@ -80,7 +79,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     const at = process.argv.indexOf(name);
     return at > 0 ? process.argv[at + 1] : undefined;
   };
-  const servers = flag('--server')?.split(',').map((s) => path.resolve(s)) ?? [path.join(root, 'dist/main.js')];
+  const servers = flag('--server')?.split(',').map((s) => path.resolve(s)) ?? [DIST_MAIN];
   const cores = flag('--cores') === undefined ? undefined : Number(flag('--cores'));
   const runs = new Map<string, ColdRun[]>(servers.map((s) => [s, []]));
   for (let i = 0; i < Number(runsArg ?? 3); i++) {

@@ -13,10 +13,10 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
+import { PRICES_FILE, ROOT, SHARED } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, type CliFigures, type Spread } from './cli.ts';
 import { describeCpu } from './cold-cpu.ts';
@@ -25,10 +25,8 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cacheDir = path.join(root, '.cache', 'bench');
-const generator = path.resolve(root, '../shared/tools/gen-corpus.mjs');
-const catalogue = path.resolve(root, '../shared/fixtures/prices/catalogue.json');
+const cacheDir = path.join(ROOT, '.cache', 'bench');
+const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
 const args = process.argv.slice(2);
 const argOf = (name: string): string | undefined => {
   const i = args.indexOf(name);
@@ -53,7 +51,7 @@ function corpus(mb: number, seed = 11): string {
   const dir = path.join(cacheDir, seed === 11 ? `corpus-${mb}` : `corpus-${mb}-seed${seed}`);
   if (!fs.existsSync(path.join(dir, '.complete'))) {
     fs.rmSync(dir, { recursive: true, force: true });
-    console.log(`generating a ${mb} MiB corpus in ${path.relative(root, dir)} ...`);
+    console.log(`generating a ${mb} MiB corpus in ${path.relative(ROOT, dir)} ...`);
     execFileSync(process.execPath, [generator, '--out', dir, '--mb', String(mb), '--days', '365', '--seed', String(seed), '--projects', '40'], {
       stdio: 'inherit',
     });
@@ -83,7 +81,7 @@ interface Running {
 
 async function startServer(dirs: string[], indexFile: string): Promise<Running> {
   const server = await spawnServer({
-    args: ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', catalogue],
+    args: ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', PRICES_FILE],
     env: standaloneEnv({ TZ: 'UTC' }),
     readyTimeoutMs: 120_000,
   });
@@ -232,7 +230,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       // The same worker pool over the same bytes, writing nothing: the median of three runs.
       await warmPageCache(dirs);
       const floors = [];
-      for (let i = 0; i < coldRuns; i++) floors.push(await parseFloor(dirs, path.join(root, 'dist/parse-worker.js')));
+      for (let i = 0; i < coldRuns; i++) floors.push(await parseFloor(dirs, path.join(ROOT, 'dist/parse-worker.js')));
       out.parseFloorMs = percentile(floors.map((f) => f.ms), 50);
       out.usageLines = floors[0]!.usageLines;
       out.lines = floors[0]!.lines;
@@ -263,7 +261,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       } catch {
         // ccusage's side is reported as not run
       }
-      out.cli = await cliBench(dir, ['--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', catalogue], bin);
+      out.cli = await cliBench(dir, ['--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', PRICES_FILE], bin);
     }
 
     if (!skipCcusage) {

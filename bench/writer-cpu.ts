@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileRoles, listTranscripts } from '../src/main/discovery.ts';
+import { PRICES_FILE } from '../test/helpers/paths.ts';
 import { openIndex } from '../src/index-db/index.ts';
 import { PriceTable } from '../src/pricing/table.ts';
 import { readTranscript } from '../src/workers/parse-transcript.ts';
@@ -19,7 +20,7 @@ for (const f of files) {
   const role = await roles.of(f.path);
   if (role) batches.push({ batch: readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true }), role, f });
 }
-const catalogue: unknown = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../shared/fixtures/prices/catalogue.json'), 'utf8'));
+const catalogue: unknown = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8'));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-writer-'));
 try {
   const index = openIndex(path.join(work, 'index.db'), { log: () => {} });
