@@ -7,6 +7,7 @@ import { PriceTable } from '../pricing/table.ts';
 import { createQueries } from './queries/index.ts';
 import { createReports } from './queries/reports.ts';
 import { openReadConnection } from './read-connection.ts';
+import { changeMark, untilChange } from './queries/until-change.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
 import { acquireWriterLock } from './writer-lock.ts';
@@ -133,12 +134,12 @@ function statsQuery(db: Database.Database): () => IndexStats {
       AND hour = (SELECT hour FROM usage_hourly_model WHERE messages > 0 ORDER BY hour DESC LIMIT 1)`).pluck();
   // The rollup's count: count(*) walks the whole table (18 ms at 10 GiB, on every overview).
   const messageCount = db.prepare('SELECT coalesce(sum(messages), 0) FROM usage_total').pluck();
-  return () => {
+  return untilChange(changeMark(db), () => {
     const f = fileStats.get() as Omit<IndexStats, 'messages' | 'duplicates' | 'newestTs'>;
     const messages = messageCount.get() as number;
     // Every usage line that is not a stored message was a copy dropped by dedup.
     return { ...f, messages, duplicates: Math.max(0, f.usageLines - messages), newestTs: (newestTs.get() as number | null) ?? null };
-  };
+  });
 }
 
 /** Every query reports a damaged file to onCorrupt (and still fails, as it must). */

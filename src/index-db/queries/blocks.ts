@@ -51,7 +51,7 @@ interface Piece {
  * one. The `withModels` most recent blocks list their models (all by default), the others none.
  */
 export function blocksOverlapping(
-  reader: Reader, project: ProjectSet, models: Map<number, ModelInfo>, fromMs: number, toMs: number, now: number, withModels = Infinity,
+  reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number, withModels = Infinity,
 ): Block[] {
   const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
   // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.

@@ -47,7 +47,7 @@ export function totalsOf(rows: RollRow[]): Totals {
 }
 
 /** Per visible model, most expensive first. */
-export function costByModel(rows: RollRow[], models: Map<number, ModelInfo>): ModelCost[] {
+export function costByModel(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): ModelCost[] {
   const by = new Map<number, ModelCost>();
   for (const r of rows) {
     const m = models.get(r[ROLL_COL.model]!);
@@ -66,7 +66,7 @@ export function seriesStart({ range, zone }: SpannedScope, firstHour: number | n
 }
 
 /** Every bucket of [startMs, range.toMs), zero buckets included, with cost per visible model. */
-export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, startMs: number, models: Map<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
+export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, startMs: number, models: ReadonlyMap<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
   const points: SeriesPoint[] = [];
   const index = new Map<string, SeriesPoint>();
   if (range.bucket === 'hour') {
@@ -102,7 +102,7 @@ export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, st
  * Projects with usage in the rows, most expensive first; a folder several machines hold is one row that sums them,
  * with each machine's share. `localMachine` names the unlabelled dirs' machine (--machine).
  */
-export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: Map<number, ProjectInfo>, models: Map<number, ModelInfo>, localMachine: string): ProjectRow[] {
+export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: ReadonlyMap<number, ProjectInfo>, models: ReadonlyMap<number, ModelInfo>, localMachine: string): ProjectRow[] {
   const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; byMachine: Map<string, number>; pids: Set<number> }>();
   for (const r of rows) {
     const pid = r[ROLL_COL.project]!;

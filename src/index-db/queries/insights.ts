@@ -66,7 +66,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
 }
 
 /** cache-read tokens x (input price - cache-read price), per model, at the current prices. */
-function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: PriceTable): Insights['cacheSavings'] {
+function cacheSavings(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>, prices: PriceTable): Insights['cacheSavings'] {
   const reads = new Map<number, number>();
   let cacheReadTokens = 0;
   for (const r of rows) {
@@ -86,7 +86,7 @@ function cacheSavings(rows: RollRow[], models: Map<number, ModelInfo>, prices: P
  * The cost of each token kind, per model at the catalogue's base prices (no long-context tier or fast multiplier, as
  * the rollups do not keep which rows had them): by token count output is a sliver, by cost often the biggest part.
  */
-function costComposition(rows: RollRow[], models: Map<number, ModelInfo>, prices: PriceTable): Insights['costComposition'] {
+function costComposition(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>, prices: PriceTable): Insights['costComposition'] {
   const out = { input: 0, output: 0, cache5m: 0, cache1h: 0, cacheRead: 0 };
   for (const r of rows) {
     const m = models.get(r[ROLL_COL.model]!);

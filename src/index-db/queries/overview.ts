@@ -48,7 +48,7 @@ export function overview(reader: Reader, scope: SpannedScope, machine: string): 
 }
 
 /** Sums per machine of the folders' rows; none while every folder is this machine's. */
-function machineRows(rows: RollRow[], sessions: Map<number, number>, folders: Map<number, ProjectInfo>, machine: string): MachineRow[] {
+function machineRows(rows: RollRow[], sessions: Map<number, number>, folders: ReadonlyMap<number, ProjectInfo>, machine: string): MachineRow[] {
   if (new Set([...folders.values()].map((p) => p.machine)).size < 2) return [];
   const by = new Map<string, MachineRow & { last: number; pids: Set<number> }>();
   for (const r of rows) {
@@ -69,7 +69,7 @@ function machineRows(rows: RollRow[], sessions: Map<number, number>, folders: Ma
     .sort((a, b) => b.cost - a.cost || a.machine.localeCompare(b.machine));
 }
 
-function unpriced(rows: RollRow[], models: Map<number, ModelInfo>): UnpricedModel[] {
+function unpriced(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): UnpricedModel[] {
   const by = new Map<number, UnpricedModel>();
   for (const r of rows) {
     const m = models.get(r[ROLL_COL.model]!);

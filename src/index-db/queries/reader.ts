@@ -10,6 +10,7 @@ import type Database from 'better-sqlite3';
 import { HOUR_MS, LocalClock, timeZone } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
+import { changeMark, untilChange } from './until-change.ts';
 
 /**
  * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
@@ -124,6 +125,9 @@ export class Reader {
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s.models = p('SELECT id, name, priced FROM models');
     this.s.projects = p('SELECT p.id, p.encoded, p.cwd, p.repo, m.name AS machine FROM projects p LEFT JOIN machines m ON m.id = p.machine_id');
+    const mark = changeMark(db);
+    this.models = untilChange(mark, () => this.readModels());
+    this.projects = untilChange(mark, () => this.readProjects());
     this.s.localZone = p("SELECT value FROM meta WHERE key = 'daily_tz'").pluck();
     // The ends of the hourly primary key: where the history starts and ends.
     this.s.hourBounds = p('SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)').raw(true);
@@ -196,23 +200,11 @@ export class Reader {
     for (const [k, text] of variants) this.sql.set(k, text);
   }
 
-  models(): Map<number, ModelInfo> {
-    const out = new Map<number, ModelInfo>();
-    for (const r of this.s.models!.all() as { id: number; name: string; priced: number }[]) {
-      out.set(r.id, { name: r.name, priced: r.priced === 1, hidden: r.name.startsWith('<') });
-    }
-    return out;
-  }
+  /** The models by id, read again only after the index changed. */
+  readonly models: () => ReadonlyMap<number, ModelInfo>;
 
-  projects(): Map<number, ProjectInfo> {
-    const out = new Map<number, ProjectInfo>();
-    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
-      const name = projectName(r.encoded, r.cwd);
-      const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
-      out.set(r.id, { id: r.encoded, name, repository, machine: r.machine });
-    }
-    return out;
-  }
+  /** The project folders by id, read again only after the index changed (~0.7 ms for 380 folders). */
+  readonly projects: () => ReadonlyMap<number, ProjectInfo>;
 
   /**
    * Sums per project x model over the span (ROLL_COL's first nine columns). A range of local days that reaches the newest entry
@@ -287,6 +279,24 @@ export class Reader {
   topTools(span: Span, scope: ProjectSet, limit: number): { name: string; count: number }[] {
     const rows = span.unit === 'hour' ? this.all('tools-hour', scope, span.from, span.to, limit) : this.local('tools-day', scope, span, limit);
     return (rows as [string, number][]).map(([name, count]) => ({ name, count }));
+  }
+
+  private readModels(): Map<number, ModelInfo> {
+    const out = new Map<number, ModelInfo>();
+    for (const r of this.s.models!.all() as { id: number; name: string; priced: number }[]) {
+      out.set(r.id, { name: r.name, priced: r.priced === 1, hidden: r.name.startsWith('<') });
+    }
+    return out;
+  }
+
+  private readProjects(): Map<number, ProjectInfo> {
+    const out = new Map<number, ProjectInfo>();
+    for (const r of this.s.projects!.all() as { id: number; encoded: string; cwd: string | null; repo: string | null; machine: string | null }[]) {
+      const name = projectName(r.encoded, r.cwd);
+      const repository = r.repo === null ? { id: r.cwd ?? r.encoded, name } : { id: r.repo, name: projectName(r.repo, r.repo) };
+      out.set(r.id, { id: r.encoded, name, repository, machine: r.machine });
+    }
+    return out;
   }
 
   /** Whether the local rollups hold the local days and hours of this process's zone. */

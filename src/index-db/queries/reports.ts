@@ -246,7 +246,7 @@ function add(t: Totals, r: UnitRow | SessionRow): void {
   t.cost += r[7];
 }
 
-function visible(cells: Map<number, ModelUsage>, models: Map<number, ModelInfo>): ModelUsage[] {
+function visible(cells: Map<number, ModelUsage>, models: ReadonlyMap<number, ModelInfo>): ModelUsage[] {
   return [...cells]
     .filter(([id]) => !(models.get(id)?.hidden ?? true))
     .map(([, u]) => u)

@@ -21,7 +21,7 @@ export interface ScopeAsk {
 }
 
 /** The folders of `ask`; undefined when none matches (an unknown folder or repository, or an empty intersection). */
-export function resolveScope(projects: Map<number, ScopedFolder>, ask: ScopeAsk): ProjectSet | undefined {
+export function resolveScope(projects: ReadonlyMap<number, ScopedFolder>, ask: ScopeAsk): ProjectSet | undefined {
   const repository = ask.repository ?? null;
   const machine = ask.machine;
   if (ask.project === null && repository === null && machine === undefined) return null;
