@@ -48,18 +48,6 @@ export function createPool(opts: PoolOptions = {}): ParsePool {
   // All cores while the first index is built (the main thread mostly waits on workers then), bounded by memory;
   // idle threads leave after 30 s so a background dashboard holds none.
   const threads = opts.threads ?? poolThreads(os.availableParallelism(), os.freemem());
-  const pool = new Piscina({
-    filename: opts.worker ?? workerUrl(),
-    ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
-    minThreads: 1,
-    maxThreads: threads,
-    idleTimeout: 30_000,
-    // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
-    // writing the last batch) gets round to dispatching it: ~7% off a cold index on two cores.
-    concurrentTasksPerWorker: 3,
-    // A pathological transcript must not take the server down: the task fails, the file is counted unreadable.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-  });
   // A worker that cannot start (a broken install) rejects the tasks it took, and Piscina then starts no other
   // one: tasks still queued would wait forever, and the 'error' it emits when no task is there to reject would
   // end the process. Such a rejection leaves the pool without threads (a worker that died mid-task, e.g. out of
@@ -74,18 +62,38 @@ export function createPool(opts: PoolOptions = {}): ParsePool {
     for (const reject of pending) reject(broken);
     pending.clear();
   };
-  pool.on('error', fail);
+  // Made at the first task: a restart with nothing new to read starts no worker (~25 MB each), and the first
+  // answers after it do not share the CPU with workers starting.
+  let pool: Piscina | null = null;
+  const start = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
+      filename: opts.worker ?? workerUrl(),
+      ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
+      minThreads: 1,
+      maxThreads: threads,
+      idleTimeout: 30_000,
+      // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
+      // writing the last batch) gets round to dispatching it: ~7% off a cold index on two cores.
+      concurrentTasksPerWorker: 3,
+      // A pathological transcript must not take the server down: the task fails, the file is counted unreadable.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    pool.on('error', fail);
+    return pool;
+  };
   const parse = (task: ParseTask): Promise<UsageBatch> => {
     if (broken) return Promise.reject(broken);
     return new Promise<UsageBatch>((resolve, reject) => {
       pending.add(reject);
-      (pool.run(task) as Promise<UsageBatch>)
+      const own = start();
+      (own.run(task) as Promise<UsageBatch>)
         .then(resolve, (err: Error) => {
           reject(err);
-          if (pool.threads.length === 0) fail(err);
+          if (own.threads.length === 0) fail(err);
         })
         .finally(() => pending.delete(reject));
     });
   };
-  return { threads, parse, close: () => pool.destroy() };
+  return { threads, parse, close: async () => pool?.destroy() };
 }

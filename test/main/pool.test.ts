@@ -155,6 +155,22 @@ Pool('a worker that dies mid-task fails that task only: it is replaced and the p
   }
 });
 
+Pool('no worker starts before the first task: a restart with nothing to read holds none', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
+  const before = threadsNow();
+  const own = createPool({ threads: 2, worker });
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(threadsNow(), before, 'no thread started by createPool');
+    const done = (await own.parse(task({ path: 'first' }))) as unknown as { path: string };
+    assert.is(done.path, 'first');
+    assert.ok(threadsNow() > before, 'a worker once there is a task');
+  } finally {
+    await own.close();
+  }
+});
+
 Pool('the workers get the Node flags they are given, else the process\'s own', async () => {
   const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
   const flagsOf = async (execArgv?: string[]): Promise<string[]> => {
