@@ -87,6 +87,7 @@ function build(
     close() {
       try {
         writer.commit();
+        writer.close();
         closeDatabase(db);
       } finally {
         opts.release();

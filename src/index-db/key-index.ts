@@ -23,6 +23,11 @@ export class KeyIndex {
     return this.count;
   }
 
+  /** Its memory: 16 bytes a slot, at least twice the keys it holds (twice the capacity it was made for). */
+  get slots(): number {
+    return this.ids.length;
+  }
+
   get(hkey: number): number | undefined {
     const { hkeys, ids, mask } = this;
     for (let i = this.home(hkey); ; i = (i + 1) & mask) {

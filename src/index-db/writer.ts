@@ -9,7 +9,8 @@ import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, hashKey, NUM, NUM_COLS, responseKey, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { IdMaps, type FileInfo } from './id-maps.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf, type IndexFailure } from './errors.ts';
-import { KeyIndex } from './key-index.ts';
+import type { KeyIndex } from './key-index.ts';
+import { StoredKeys } from './stored-keys.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
 import type { SettingChange } from './settings.ts';
@@ -73,20 +74,17 @@ export class Writer {
   private readonly placeTx: (m: Msg, file: FileInfo) => void;
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
-  private keys: KeyIndex | null = null;
-  /** The key index holds every stored winner; until then, the largest message id read into it. */
-  private keysComplete = false;
-  private keysReadTo = 0;
+  private readonly keys: StoredKeys;
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
     this.ids = new IdMaps(db, this.undo);
+    this.keys = new StoredKeys(db);
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
       byId: p(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`),
-      keysAfter: p('SELECT hkey, id FROM messages WHERE id > ? ORDER BY id LIMIT ?'),
       replace: p(`UPDATE messages SET (${MSG_COLS}) = (${Array(20).fill('?').join(',')}) WHERE id = ?`),
       demote: p(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`),
       insertAlt: p(`INSERT INTO alternates (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
@@ -540,22 +538,17 @@ export class Writer {
    * (keyIds() reads the rest first), so the slices see the file as it was.
    */
   preloadKeys(rows: number): boolean {
-    if (this.keysComplete) return true;
-    const keys = (this.keys ??= new KeyIndex());
-    let read = 0;
-    for (const [hkey, id] of this.s.keysAfter!.raw().iterate(this.keysReadTo, rows) as Iterable<[number, number]>) {
-      keys.set(hkey, id);
-      this.keysReadTo = id;
-      read++;
-    }
-    this.keysComplete = read < rows;
-    return this.keysComplete;
+    return this.keys.readAhead(rows);
   }
 
   /** hkey -> message id of every stored winner, read from the file once, then kept in step by the writer. */
   private keyIds(): KeyIndex {
-    if (!this.keysComplete) this.preloadKeys(Number.MAX_SAFE_INTEGER);
-    return this.keys!;
+    return this.keys.all();
+  }
+
+  /** Closes the read-ahead's connection, when the process stops before it is done. */
+  close(): void {
+    this.keys.close();
   }
 
   private beats(m: Msg, file: FileInfo, old: Msg): boolean {

@@ -29,8 +29,11 @@ export interface PipelineOptions {
 
 /** A re-list plus one stat per known file: a few ms for a thousand files, twice a minute. */
 const RECHECK_MS = 30_000;
-/** Stored dedup keys read per turn of the event loop after the scan: ~20 ms, so requests are answered in between. */
-const KEY_SLICE = 20_000;
+/**
+ * Stored dedup keys read per turn of the event loop after the scan: ~5 ms, so a request waits at most that long for
+ * a turn (20,000 a turn held the first requests after a restart ~20 ms each at 10 GiB).
+ */
+const KEY_SLICE = 5_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;

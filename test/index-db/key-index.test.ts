@@ -62,4 +62,17 @@ test('keys 0 and 2^53 - 1 are ordinary keys; ids must be rowids (>= 1)', () => {
   assert.throws(() => index.set(5, 0), /id must be >= 1/);
 });
 
+test('made for n keys, it holds n without growing (the writer sizes it for every stored winner before reading them)', () => {
+  const n = 300_000;
+  const index = new KeyIndex(n);
+  const slots = index.slots;
+  assert.ok(slots >= 2 * n && slots < 4 * n, `${slots} slots for ${n} keys`);
+  for (let i = 1; i <= n; i++) index.set(hashKey(`k${i}`), i);
+  assert.is(index.slots, slots);
+  assert.is(index.size, n);
+  index.set(hashKey('one more than it was made for'), n + 1);
+  assert.ok(index.slots >= slots, 'and grows past it when it must');
+  assert.is(index.get(hashKey('k12345')), 12345);
+});
+
 test.run();
