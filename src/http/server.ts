@@ -47,6 +47,8 @@ export interface DashboardServer {
   listen(): Promise<number>;
   close(): Promise<void>;
   clearCache(): void;
+  /** Resolves once the first answer of an API route has been sent (a restart's scan waits for it, main/index.ts). */
+  readonly firstAnswer: Promise<void>;
 }
 
 function onError(log: (m: string) => void) {
@@ -104,7 +106,10 @@ export function createServer(deps: ServerDeps): DashboardServer {
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);
 
+  let answered = (): void => {};
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
   const handler: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/api/')) res.once('finish', answered);
     void app.handler(req as Request, res, undefined as never);
   };
 
@@ -120,5 +125,6 @@ export function createServer(deps: ServerDeps): DashboardServer {
       await listening?.close();
     },
     clearCache: () => cache.clear(),
+    firstAnswer,
   };
 }
