@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import { IndexWriteError } from '../index-db/index.ts';
 import { indexHasFilesUnder } from '../index-db/dir-history.ts';
-import { keepIndex } from './index-keeper.ts';
+import { keepIndex, type IndexKeeper } from './index-keeper.ts';
 import { createPriceSource } from '../pricing/price-source.ts';
 import { priceCacheFile } from '../pricing/price-cache.ts';
 import { createServer } from '../http/server.ts';
@@ -106,9 +106,18 @@ async function main(): Promise<void> {
   // PRICE_WAIT_MS; past that the built-in table prices, and a late catalogue reprices (onChange).
   await Promise.race([prices.start(), new Promise((resolve) => setTimeout(resolve, PRICE_WAIT_MS).unref())]);
   // A restart answers from the file first; a first index (nothing to answer yet) starts reading at once.
-  if (index.stats().files > 0) await Promise.race([server.firstAnswer, new Promise((resolve) => setTimeout(resolve, SCAN_WAIT_MS).unref())]);
+  if (holdsHistory(index)) await Promise.race([server.firstAnswer, new Promise((resolve) => setTimeout(resolve, SCAN_WAIT_MS).unref())]);
   await index.start();
   budgets.start();
+}
+
+/** Whether the index already holds transcripts. A file this read finds damaged is read again at once, where the first query's check recovers it. */
+function holdsHistory(index: IndexKeeper): boolean {
+  try {
+    return index.stats().files > 0;
+  } catch {
+    return false;
+  }
 }
 
 function openBrowser(url: string): void {
