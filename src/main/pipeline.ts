@@ -30,10 +30,10 @@ export interface PipelineOptions {
 /** A re-list plus one stat per known file: a few ms for a thousand files, twice a minute. */
 const RECHECK_MS = 30_000;
 /**
- * Stored dedup keys read per turn of the event loop after the scan: ~5 ms, so a request waits at most that long for
- * a turn (20,000 a turn held the first requests after a restart ~20 ms each at 10 GiB).
+ * Stored dedup keys read per turn of the event loop after the scan: ~2 ms, so a request waits at most that long for
+ * a turn (20,000 a turn held the first requests after a restart ~20 ms each at 10 GiB, 5,000 ~5 ms).
  */
-const KEY_SLICE = 5_000;
+const KEY_SLICE = 2_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
