@@ -121,7 +121,10 @@ export class RollupDelta {
   private toolsDaily = new Map<string, ToolCell>();
   private localHours = new Map<string, LocalCell>();
   private sessionDays = new Map<string, CountCell>();
-  private last: { hour: number; lhour: number; project: number; session: number; model: number; sub: number; day: number; cells: Cell[]; local: LocalCell; sessionDay: CountCell } | null = null;
+  private last: Group | null = null;
+  /** The group before `last`. */
+  private before: Group | null = null;
+  private toolHour: ToolHour | null = null;
 
   /** `lhourOf` maps an instant to its local hour number (LocalClock.lhour). */
   constructor(private readonly lhourOf: (ms: number) => number) {}
@@ -131,39 +134,61 @@ export class RollupDelta {
     // In a :30 or :45 zone a UTC hour holds two local hours, and may straddle local midnight.
     const lhour = this.lhourOf(m.ts);
     const sub = m.agent === null ? 0 : 1;
-    // Consecutive messages of a batch mostly share their cells: skip the key building then.
-    const l = this.last;
-    if (!l || l.hour !== hour || l.lhour !== lhour || l.project !== m.project || l.session !== m.session || l.model !== m.model || l.sub !== sub) {
-      const day = Math.floor(lhour / 24);
-      const lk = `${lhour},${m.project},${m.model}`;
-      let local = this.localHours.get(lk);
-      if (!local) this.localHours.set(lk, (local = { pk: [lhour, m.project, m.model], n: 0, cost: 0 }));
-      const sk = `${day},${m.project},${m.session}`;
-      let sessionDay = this.sessionDays.get(sk);
-      if (!sessionDay) this.sessionDays.set(sk, (sessionDay = { pk: [day, m.project, m.session], n: 0 }));
-      this.last = {
-        hour, lhour, project: m.project, session: m.session, model: m.model, sub,
-        cells: [
-          cell(this.full, `${hour},${m.project},${m.session},${m.model},${sub}`, [hour, m.project, m.session, m.model, sub]),
-          cell(this.byModel, `${hour},${m.project},${m.model},${sub}`, [hour, m.project, m.model, sub]),
-          cell(this.daily, `${day},${m.project},${m.model},${sub}`, [day, m.project, m.model, sub]),
-        ],
-        day,
-        local,
-        sessionDay,
-      };
+    // Consecutive messages of a batch mostly share their cells, or alternate between two groups (a session's main
+    // model and a smaller one): skip the key building then.
+    let cur = this.last;
+    if (!cur || !sameGroup(cur, hour, lhour, m, sub)) {
+      const before = this.before;
+      cur = before && sameGroup(before, hour, lhour, m, sub) ? before : this.group(hour, lhour, m, sub);
+      this.before = this.last;
+      this.last = cur;
+      if (this.toolHour?.hour !== hour || this.toolHour.day !== cur.day || this.toolHour.project !== m.project) {
+        this.toolHour = { hour, day: cur.day, project: m.project, cells: new Map() };
+      }
     }
-    const cur = this.last!;
     for (const c of cur.cells) bump(c, m, sign);
     cur.local.n += sign;
     cur.local.cost += sign * m.cost;
     cur.sessionDay.n += sign;
-    if (m.tools) {
-      for (const tool of m.tools.split(',')) {
-        count(this.tools, hour, m.project, tool, sign);
-        count(this.toolsDaily, cur.day, m.project, tool, sign);
+    if (m.tools) for (const c of this.toolCellsOf(this.toolHour!, m.tools)) c.n += sign;
+  }
+
+  /** The cells of a group, found or made by their keys. */
+  private group(hour: number, lhour: number, m: Msg, sub: number): Group {
+    const day = Math.floor(lhour / 24);
+    const lk = `${lhour},${m.project},${m.model}`;
+    let local = this.localHours.get(lk);
+    if (!local) this.localHours.set(lk, (local = { pk: [lhour, m.project, m.model], n: 0, cost: 0 }));
+    const sk = `${day},${m.project},${m.session}`;
+    let sessionDay = this.sessionDays.get(sk);
+    if (!sessionDay) this.sessionDays.set(sk, (sessionDay = { pk: [day, m.project, m.session], n: 0 }));
+    return {
+      hour, lhour, project: m.project, session: m.session, model: m.model, sub,
+      cells: [
+        cell(this.full, `${hour},${m.project},${m.session},${m.model},${sub}`, [hour, m.project, m.session, m.model, sub]),
+        cell(this.byModel, `${hour},${m.project},${m.model},${sub}`, [hour, m.project, m.model, sub]),
+        cell(this.daily, `${day},${m.project},${m.model},${sub}`, [day, m.project, m.model, sub]),
+      ],
+      day,
+      local,
+      sessionDay,
+    };
+  }
+
+  /**
+   * The hourly and daily cells of each tool named in `tools`, looked up once per hour, day, project and tools string:
+   * most messages name one tool of a handful, so the per-message cost is one Map hit instead of two keys built per tool.
+   */
+  private toolCellsOf(g: ToolHour, tools: string): ToolCell[] {
+    let cells = g.cells.get(tools);
+    if (!cells) {
+      cells = [];
+      for (const tool of tools.split(',')) {
+        cells.push(toolCell(this.tools, g.hour, g.project, tool), toolCell(this.toolsDaily, g.day, g.project, tool));
       }
+      g.cells.set(tools, cells);
     }
+    return cells;
   }
 
   /** Writes every cell once and forgets them; cells that reached zero are deleted. */
@@ -189,10 +214,39 @@ export class RollupDelta {
     this.localHours.clear();
     this.sessionDays.clear();
     this.last = null;
+    this.before = null;
+    this.toolHour = null;
   }
 }
 
 type ToolCell = { pk: (number | string)[]; n: number };
+
+/** The cells a run of messages with the same hour, local hour, project, session, model and main/subagent adds to. */
+interface Group {
+  hour: number;
+  lhour: number;
+  project: number;
+  session: number;
+  model: number;
+  sub: number;
+  day: number;
+  cells: Cell[];
+  local: LocalCell;
+  sessionDay: CountCell;
+}
+
+/** The tool cells of one UTC hour, local day and project: tools string -> its tools' hourly and daily cells. */
+interface ToolHour {
+  hour: number;
+  day: number;
+  project: number;
+  cells: Map<string, ToolCell[]>;
+}
+
+function sameGroup(g: Group, hour: number, lhour: number, m: Msg, sub: number): boolean {
+  return g.hour === hour && g.lhour === lhour && g.project === m.project && g.session === m.session && g.model === m.model && g.sub === sub;
+}
+
 type CountCell = { pk: number[]; n: number };
 type LocalCell = { pk: number[]; n: number; cost: number };
 
@@ -250,11 +304,11 @@ function writeLocal(cells: Iterable<LocalCell>, upsert: Database.Statement, drop
   }
 }
 
-function count(map: Map<string, ToolCell>, unit: number, project: number, tool: string, sign: 1 | -1): void {
+function toolCell(map: Map<string, ToolCell>, unit: number, project: number, tool: string): ToolCell {
   const k = `${unit},${project},${tool}`;
-  const c = map.get(k);
-  if (c) c.n += sign;
-  else map.set(k, { pk: [unit, project, tool], n: sign });
+  let c = map.get(k);
+  if (!c) map.set(k, (c = { pk: [unit, project, tool], n: 0 }));
+  return c;
 }
 
 /** Count cells (tools, a session's messages of a day): upserted when they moved, deleted when they reach zero. */

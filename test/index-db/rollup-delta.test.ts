@@ -1,0 +1,140 @@
+// The writer's rollup deltas (rollup.ts) reuse the cells of the last two groups of messages (hour, local hour,
+// project, session, model, main/subagent) and the tool cells of the current hour, day and project. Batches that
+// alternate between groups, come back to an earlier one, cross hours and local midnight with the same tools strings,
+// mix main and subagent rows and replace winners within and across batches must leave every per-project rollup equal
+// to the sums recomputed from `messages`. Real SQLite files, read by a second connection.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openIndex } from '../../src/index-db/index.ts';
+import { HOUR_MS, LocalClock } from '../../src/index-db/time.ts';
+import type { FileRole } from '../../src/index-db/types.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import type { UsageRow } from '../../src/workers/protocol.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const HAIKU = 'claude-haiku-4-5-20251001';
+const OPUS = 'claude-opus-4-5-20251101';
+const MIN = 60_000;
+const { dir } = tempDir('rollup-delta-');
+
+interface Row { ts: number; project_id: number; session_id: number; model_id: number; sub: number; input: number; output: number; cost: number; tools: string }
+
+type Cells = Map<string, { n: number; input: number; output: number; cost: number }>;
+
+function fold(rows: Row[], key: (r: Row) => (number | string)[]): Cells {
+  const out: Cells = new Map();
+  for (const r of rows) {
+    const k = key(r).join(',');
+    const c = out.get(k) ?? { n: 0, input: 0, output: 0, cost: 0 };
+    out.set(k, c);
+    c.n++;
+    c.input += r.input;
+    c.output += r.output;
+    c.cost += r.cost;
+  }
+  return out;
+}
+
+function assertSame(db: Database.Database, sql: string, want: Cells, what: string, sums = true): void {
+  const got = db.prepare(sql).raw().all() as (number | string)[][];
+  const keyLen = got[0] ? got[0].length - (sums ? 4 : 1) : 0;
+  assert.equal(got.map((r) => r.slice(0, keyLen).join(',')).sort(), [...want.keys()].sort(), `${what}: cells`);
+  for (const r of got) {
+    const w = want.get(r.slice(0, keyLen).join(','))!;
+    const [n, input, output, cost] = r.slice(keyLen) as number[];
+    assert.is(n, w.n, `${what} ${r.slice(0, keyLen).join(',')} count`);
+    if (!sums) continue;
+    assert.is(input, w.input, `${what} input`);
+    assert.is(output, w.output, `${what} output`);
+    assert.ok(Math.abs(cost! - w.cost) < 1e-9, `${what} cost ${cost} != ${w.cost}`);
+  }
+}
+
+/** Every per-project rollup (UTC hours, local days and hours, tools, sessions per day) equals the sums of `messages`. */
+function assertRollupsOfMessages(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT ts, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost, tools
+      FROM messages`).all() as Row[];
+    assert.ok(rows.length > 0);
+    const clock = new LocalClock();
+    const hour = (r: Row): number => Math.floor(r.ts / HOUR_MS);
+    const day = (r: Row): number => clock.day(r.ts);
+    assertSame(db, 'SELECT hour, project_id, session_id, model_id, sub, messages, input, output, cost FROM usage_hourly',
+      fold(rows, (r) => [hour(r), r.project_id, r.session_id, r.model_id, r.sub]), 'usage_hourly');
+    assertSame(db, 'SELECT hour, project_id, model_id, sub, messages, input, output, cost FROM usage_hourly_model',
+      fold(rows, (r) => [hour(r), r.project_id, r.model_id, r.sub]), 'usage_hourly_model');
+    assertSame(db, 'SELECT day, project_id, model_id, sub, messages, input, output, cost FROM usage_daily',
+      fold(rows, (r) => [day(r), r.project_id, r.model_id, r.sub]), 'usage_daily');
+    assertSame(db, 'SELECT lhour, project_id, model_id, messages, 0, 0, cost FROM cost_local_hourly',
+      new Map([...fold(rows, (r) => [clock.lhour(r.ts), r.project_id, r.model_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])),
+      'cost_local_hourly');
+    assertSame(db, 'SELECT day, project_id, session_id, messages FROM sessions_daily',
+      fold(rows, (r) => [day(r), r.project_id, r.session_id]), 'sessions_daily', false);
+    const perTool = rows.flatMap((r) => (r.tools ? r.tools.split(',').map((tool) => ({ ...r, tools: tool })) : []));
+    assertSame(db, 'SELECT hour, project_id, tool, count FROM tools_hourly', fold(perTool, (r) => [hour(r), r.project_id, r.tools]), 'tools_hourly', false);
+    assertSame(db, 'SELECT day, project_id, tool, count FROM tools_daily', fold(perTool, (r) => [day(r), r.project_id, r.tools]), 'tools_daily', false);
+  } finally {
+    db.close();
+  }
+}
+
+const role = (project: string, session: string | null, agentId: string | null = null): FileRole =>
+  ({ project, session, agentId, agentType: null, agentDescription: null });
+
+const Delta = suite('rollup deltas');
+
+// Kathmandu (+5:45): local midnight falls inside a UTC hour, so one UTC hour holds two local days.
+for (const zone of ['UTC', 'Asia/Kathmandu']) {
+  Delta(`alternating and returning groups, hours, local midnight, tools and replacements stay exact (${zone})`, () => {
+    process.env.TZ = zone;
+    const file = path.join(dir, `${zone.replace('/', '-')}.db`);
+    const root = path.join(dir, zone.replace('/', '-'), 'projects');
+    const idx = openIndex(file, { log: () => {} });
+    idx.setPrices(prices);
+    const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu
+    const tools: string[][] = [['Bash'], ['Read', 'Edit'], [], ['Bash'], ['Read', 'Edit'], ['Grep', 'Bash']];
+    // Main model and a smaller one interleaved (A B A B ...), a subagent row now and then, two sessions' ids on lines
+    // of a project-root file, minutes apart across four UTC hours, and the same tools strings in every hour.
+    const rows: (Partial<UsageRow> & { ts: number })[] = Array.from({ length: 48 }, (_, i) => ({
+      ts: t0 + i * 5 * MIN,
+      messageId: `m${i}`,
+      requestId: `r${i}`,
+      model: i % 2 ? HAIKU : OPUS,
+      agentId: i % 7 === 3 ? 'sub1' : '',
+      sessionId: i % 5 === 4 ? 's2' : 's1',
+      input: 10 + i,
+      output: 100 + i,
+      tools: tools[i % tools.length]!,
+    }));
+    // A better copy of m3 later in the same batch replaces the first within the batch.
+    rows.push({ ...rows[3]!, output: 900, ts: rows[3]!.ts + MIN });
+    const a = path.join(root, 'p1', 'root.jsonl');
+    idx.applyBatch(batchOf(a, rows.slice(0, 30)), role('p1', null), 3000, 1);
+    idx.applyBatch(batchOf(a, rows.slice(30), { from: 3000 }), role('p1', null), 6000, 1);
+    idx.commit();
+    assertRollupsOfMessages(file);
+    // Another project's file with better copies of some rows (old winners out, in the same delta as new rows in).
+    const b = path.join(root, 'p2', 'b.jsonl');
+    idx.applyBatch(batchOf(b, [
+      { ...rows[10]!, output: 5000 },
+      { ts: t0 + 7 * MIN, messageId: 'n1', requestId: 'q1', model: OPUS, output: 3, tools: ['Bash'] },
+      { ...rows[11]!, output: 6000 },
+      { ts: t0 + 8 * MIN, messageId: 'n2', requestId: 'q2', model: OPUS, output: 4, tools: ['Read', 'Edit'] },
+    ], { meta: { firstTs: t0 - 1 } }), role('p2', 'b'), 400, 1);
+    idx.commit();
+    assertRollupsOfMessages(file);
+    // Rewritten: its rows go out and the alternates come back, every cell of the first file touched by one delta.
+    idx.resetFile(b);
+    idx.commit();
+    assertRollupsOfMessages(file);
+    idx.close();
+  });
+}
+
+Delta.run();
