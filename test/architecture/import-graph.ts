@@ -60,14 +60,14 @@ function sourceFiles(dir: string): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+    else if (/\.c?ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
 
 const rel = (root: string, p: string): string => path.relative(root, p).split(path.sep).join('/');
 
-/** Every relative import of the .ts files under `dirs` (relative to `root`); packages and node: builtins are left out. */
+/** Every relative import of the .ts (and CommonJS .cts) files under `dirs` (relative to `root`); packages and node: builtins are left out. */
 export function readGraph(root: string, dirs: string[]): Edge[] {
   const edges: Edge[] = [];
   for (const dir of dirs) {
