@@ -16,7 +16,6 @@ import { IndexWriteError } from '../index-db/errors.ts';
 import type { StatusFigures } from '../index-db/queries/status.ts';
 import { retryWhileBusy } from '../index-db/read-connection.ts';
 import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
-import { writerIsLive } from '../index-db/writer-lock.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
@@ -188,7 +187,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const file = args.config.indexPath;
     if (!fs.existsSync(file)) {
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
-      await startBackgroundUpdate(args);
+      startBackgroundUpdate(args);
       return 0;
     }
     // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
@@ -207,8 +206,8 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     print(statusLine(model, reader.status(sessionId, Date.now())));
     // An update is wanted when this session has lines the index lacks, when the rest of the history went unchecked
     // for a while, or when the file is still marked open (a live writer, or one that died: the next writer runs
-    // the integrity check). Only then is the writer lock probed: with a live writer (a server) nothing is started,
-    // since it keeps the index fresh itself.
+    // the integrity check). Only then is the writer lock probed (startBackgroundUpdate): with a live writer (a
+    // server, or an update started before) nothing is started, since it keeps the index fresh itself.
     const behind = own.some((f) => {
       const st = fs.statSync(f, { throwIfNoEntry: false });
       return needsRead(st?.isFile() ? st : undefined, reader.fileState(f));
@@ -216,7 +215,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const wanted = behind || sinceUpdated(file) > UPDATE_EVERY_MS || reader.markedOpen();
     reader.close();
     opened = null;
-    if (wanted && !writerIsLive(file)) await startBackgroundUpdate(args);
+    if (wanted) startBackgroundUpdate(args);
     return 0;
   } catch (err) {
     warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);
