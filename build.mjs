@@ -99,9 +99,10 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.error('esbuild watching');
 } else {
-  // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads.
+  // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads; and the
+  // statusline's V8 code caches (src/code-cache.cts), which belong to the previous bundle.
   for (const f of fs.existsSync(path.join(root, 'dist')) ? fs.readdirSync(path.join(root, 'dist')) : []) {
-    if (f.startsWith('chunk-')) fs.rmSync(path.join(root, 'dist', f));
+    if (f.startsWith('chunk-') || f.endsWith('.v8cache')) fs.rmSync(path.join(root, 'dist', f));
   }
   await Promise.all([server, launcher, statusline, ui].map((o) => esbuild.build(o)));
   copyStatic();

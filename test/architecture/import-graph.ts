@@ -36,13 +36,16 @@ export interface Layer {
   may: Allowance[];
 }
 
-/** The imports, `export … from` re-exports and literal dynamic `import()`s of one source file. */
+/** The imports (`import x = require(…)` too), `export … from` re-exports and literal dynamic `import()`s of one source file. */
 export function importsOf(fileName: string, text: string): ImportRef[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: ImportRef[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.importClause?.isTypeOnly ?? false });
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      // `import x = require('…')`, the import of a CommonJS (.cts) file
+      out.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {

@@ -39,7 +39,7 @@ const LAYERS: Layer[] = [
     may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers' }, { layer: 'pricing' }, { layer: 'index-db' }, { layer: 'http' }, { layer: 'main' }],
   },
   { name: 'bin', paths: ['src/bin.ts'], may: [{ layer: 'main', files: ['src/main/index.ts'] }, { layer: 'cli', files: ['src/cli/index.ts'] }] },
-  { name: 'launcher', paths: ['src/launcher.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts'], typeOnly: true }] },
+  { name: 'launcher', paths: ['src/launcher.cts', 'src/code-cache.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts'], typeOnly: true }] },
   { name: 'ui', paths: ['ui/src/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
 ];
 
@@ -57,6 +57,7 @@ Parse('reads imports, re-exports and dynamic imports, type-only or not, and noth
     "import type { C } from '../types.ts';",
     "import { type D } from './inline-type.ts';",
     "import './side-effect.ts';",
+    "import cjs = require('./common-js.cts');",
     "export * from './all.ts';",
     "export type { E } from './export-type.ts';",
     "// import { f } from './in-a-comment.ts';",
@@ -72,6 +73,7 @@ Parse('reads imports, re-exports and dynamic imports, type-only or not, and noth
     // verbatimModuleSyntax keeps `import {}` of a module whose every name is a type: the module still loads.
     { specifier: './inline-type.ts', typeOnly: false },
     { specifier: './side-effect.ts', typeOnly: false },
+    { specifier: './common-js.cts', typeOnly: false },
     { specifier: './all.ts', typeOnly: false },
     { specifier: './export-type.ts', typeOnly: true },
     { specifier: './dynamic.ts', typeOnly: false },
@@ -162,6 +164,7 @@ Tree('the graph is read whole: static, type-only and dynamic imports of src/ and
   assert.ok(has(edge('src/http/server.ts', 'src/index-db/types.ts', true)), 'type-only import');
   assert.ok(has(edge('ui/src/api.ts', 'src/shared/api-types.ts', true)), 'ui -> shared');
   assert.ok(has(edge('src/launcher.cts', 'src/cli/statusline-command.ts', true)), 'a CommonJS .cts file');
+  assert.ok(has(edge('src/launcher.cts', 'src/code-cache.cts')), 'import = require()');
 });
 
 Tree('no import breaks the layer rules', () => {

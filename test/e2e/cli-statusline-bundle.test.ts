@@ -6,7 +6,7 @@
 // process or of --timezone, and it is the dashboard's figure for today.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { isBuiltin } from 'node:module';
+import module, { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,6 +15,7 @@ import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts'
 import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 const { dir } = tempDir('cli-statusline-bundle-');
 const SID = '7d2f4c11-9a0e-4b7e-8f31-0c5d2e6a4b10';
@@ -90,9 +91,38 @@ t('the installed executable renders from dist/cost-dashboard.cjs and dist/status
   const render = loadedModules([path.join(lone, 'cost-dashboard.cjs'), 'statusline', ...c.flags], status(c.transcript), { TZ: ZONE });
   assert.match(render.stdout, /^🤖 Sonnet 4\.5 \| 💰 \$[\d.]+ session \/ \$[\d.]+ today/);
   const floor = new Set(loadedModules(['-e', '0'], '', {}).list);
-  // No stream or socket (stdin, stdout), crypto (the index file's name), ES module loader or child_process.
-  const allowed = new Set(['NativeModule os', 'Internal Binding os', 'Internal Binding signal_wrap']);
+  // No stream or socket (stdin, stdout), crypto (the index file's name), ES module loader or child_process; vm
+  // compiles the bundle with V8's code cache (src/code-cache.cts).
+  const allowed = new Set(['NativeModule os', 'Internal Binding os', 'Internal Binding signal_wrap', 'NativeModule vm']);
   assert.equal(render.list.filter((m) => !floor.has(m) && !allowed.has(m)), []);
+});
+
+t('the bundle is compiled through a V8 code cache beside it, named for this build: written by the first render, read by the next, a damaged one replaced', () => {
+  if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return skipTest('Node >= 22.1 caches compiled code itself');
+  const run = () => spawnSync(process.execPath, [path.join(lone, 'cost-dashboard.cjs'), 'statusline', ...c.flags], { input: status(c.transcript), encoding: 'utf8', env: { ...process.env, TZ: ZONE } });
+  const bundle = path.join(lone, 'statusline.cjs');
+  const caches = () => fs.readdirSync(lone).filter((f) => f.endsWith('.v8cache'));
+  for (const f of caches()) fs.rmSync(path.join(lone, f));
+  // The session's and today's cost (the block's time left moves with the clock).
+  const figures = (r: { stdout: string }): string => /💰 \$[\d.]+ session \/ \$[\d.]+ today/.exec(r.stdout)?.[0] ?? r.stdout;
+  const first = run();
+  assert.is(first.status, 0, first.stderr);
+  assert.match(figures(first), /session/);
+  const st = fs.statSync(bundle);
+  assert.equal(caches(), [`statusline.cjs.${process.version}-${st.size}-${Math.trunc(st.mtimeMs)}.v8cache`]);
+  const cache = path.join(lone, caches()[0]!);
+  const written = fs.statSync(cache).mtimeMs;
+  const second = run();
+  assert.is(figures(second), figures(first));
+  assert.is(fs.statSync(cache).mtimeMs, written, 'an accepted cache is not written again');
+  fs.writeFileSync(cache, 'not V8 code');
+  const third = run();
+  assert.is(figures(third), figures(first));
+  assert.ok(fs.statSync(cache).size > 1000, 'a rejected cache is written anew');
+  // Another build of the bundle (its mtime moves): another cache, so the old code is never run for it.
+  fs.utimesSync(bundle, new Date(), new Date(st.mtimeMs + 5000));
+  assert.is(figures(run()), figures(first));
+  assert.is(caches().length, 2);
 });
 
 t('dist/main.js renders from dist/statusline.cjs too (no chunk of the server or the command line)', () => {
