@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Overview } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts';
-import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
+import { DIST_BIN, PRICES_FILE, ROOT } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { skipTest } from '../helpers/skip.ts';
@@ -130,6 +130,17 @@ t('dist/main.js renders from dist/statusline.cjs too (no chunk of the server or 
   const r = spawnSync(process.execPath, [path.join(lone, 'main.js'), 'statusline', ...c.flags], { input: status(c.transcript), encoding: 'utf8', env: { ...process.env, TZ: ZONE } });
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /^🤖 Sonnet 4\.5 \| 💰 \$[\d.]+ session \/ \$[\d.]+ today/);
+});
+
+t('the installed executable runs every other command through dist/main.js: a report, --version, exit code 2 for an unknown command', async () => {
+  const daily = await cli(['daily', '--json', ...c.flags], { entry: DIST_BIN, env: { TZ: ZONE } });
+  assert.is(daily.code, 0, daily.stderr);
+  assert.ok((JSON.parse(daily.stdout) as { daily: unknown[] }).daily.length >= 2);
+  const version = await cli(['--version'], { entry: DIST_BIN });
+  assert.is(version.stdout.trim(), (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  const unknown = await cli(['bogus'], { entry: DIST_BIN });
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, /Unknown command: bogus/);
 });
 
 t(`today in a :30 zone (${ZONE}) is the dashboard's today, from TZ or --timezone`, async () => {
