@@ -1,4 +1,5 @@
-// One esbuild script: the server (main + parse worker), the statusline's own bundle and the UI bundle.
+// One esbuild script: the server (main + parse worker), the installed executable, the statusline's own bundle and
+// the UI bundle.
 // `--watch` rebuilds on change (used by `npm run dev`).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -24,8 +25,9 @@ const server = {
   logLevel: 'warning',
 };
 
-// `cost-dashboard statusline` runs once per render, so it is one file with its dependencies inlined (no chunk
-// graph, no CommonJS-to-ESM wrapping of better-sqlite3's modules at load): dist/main.js loads it for that command.
+// `cost-dashboard statusline` runs once per render, so it is one CommonJS file with its dependencies inlined (no
+// chunk graph, no ES module loader, no CommonJS-to-ESM wrapping of better-sqlite3's modules): the installed
+// executable (dist/cost-dashboard.cjs) and dist/main.js both require it for that command.
 // better-sqlite3 finds its addon through the `bindings` package, which searches from the calling file's package
 // and so fails inside a bundle: the shim requires the addon by its package path instead, from node_modules.
 const addonShim = {
@@ -41,15 +43,31 @@ const addonShim = {
 const statusline = {
   entryPoints: { statusline: 'src/cli/statusline-command.ts' },
   outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   external: ['*.node'],
   plugins: [addonShim],
-  // CommonJS inlined in an ES module needs a `require` for the addon and Node's built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // The server's config finds package.json from its own file (--version), which a CommonJS file names by __filename.
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: "'use strict'; const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+// The installed executable (package.json "bin"): CommonJS, so a statusline render never starts the ES module
+// loader (src/launcher.cts); every other command and the server go on to dist/main.js.
+const launcher = {
+  entryPoints: { 'cost-dashboard': 'src/launcher.cts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
 };
 
@@ -76,15 +94,16 @@ function copyStatic() {
 }
 
 if (watch) {
-  const contexts = await Promise.all([server, statusline, ui].map((o) => esbuild.context(o)));
+  const contexts = await Promise.all([server, launcher, statusline, ui].map((o) => esbuild.context(o)));
   copyStatic();
   await Promise.all(contexts.map((c) => c.watch()));
   console.error('esbuild watching');
 } else {
-  // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads.
+  // Chunk names carry a content hash: drop the previous build's so dist/ holds only what main.js loads; and the
+  // statusline's V8 code caches (src/code-cache.cts), which belong to the previous bundle.
   for (const f of fs.existsSync(path.join(root, 'dist')) ? fs.readdirSync(path.join(root, 'dist')) : []) {
-    if (f.startsWith('chunk-')) fs.rmSync(path.join(root, 'dist', f));
+    if (f.startsWith('chunk-') || f.endsWith('.v8cache')) fs.rmSync(path.join(root, 'dist', f));
   }
-  await Promise.all([esbuild.build(server), esbuild.build(statusline), esbuild.build(ui)]);
+  await Promise.all([server, launcher, statusline, ui].map((o) => esbuild.build(o)));
   copyStatic();
 }

@@ -1,24 +1,37 @@
-// The command line on an up-to-date index (the one the bench's server left): `statusline` as Claude Code runs
-// it (a new process per render, status JSON on stdin, process start included), the same after lines were
-// appended to its transcript before each render (each such render starts a background update, which competes for
-// the CPU as it would for real), and `daily --json`; ccusage's own statusline on the same input, with and without
-// its cache.
+// The command line on an up-to-date index: `statusline` as Claude Code runs it (the installed executable, a new
+// process per render, status JSON on stdin, process start included) with the index up to date; the same when the
+// rest of the history went unchecked for over a minute before each render (each wants the periodic background
+// update, which at 10 GiB stats ~14,000 transcripts); the same after three lines were appended to its transcript
+// before each render (each such render starts a background update, which competes for the CPU as it would for
+// real); and `daily --json`. Beside them ccusage's own statusline on the same input, with and without its cache.
+// Appends go to a copy of the session in a config dir of the bench's own, added to the dirs for that part, so no
+// corpus is ever written (the shared ones are read-only).
+//
+// Alone, over an index built before (pass a copy: the append part adds the copied session to it):
+//   node --import tsx bench/cli.ts --dir DIR[,DIR...] --index FILE [--runs N] [--skip-ccusage]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
+import { writerIsLive } from '../src/index-db/writer-lock.ts';
 import { listTranscripts, roleOf } from '../src/main/discovery.ts';
-import { DIST_MAIN } from '../test/helpers/paths.ts';
+import { DIST_BIN, PRICES_FILE } from '../test/helpers/paths.ts';
 import { percentile } from './common.ts';
-
 
 export interface Spread {
   p50: number;
   p95: number;
   runs: number;
+  /** Mean CPU (user + system) of one command's process, from this process's reaped children (Linux), else null. */
+  cpuMs: number | null;
 }
 
 export interface CliFigures {
   statusline: Spread;
+  /** Each render finds the history unchecked for over a minute (the periodic background update). */
+  statuslineStale: Spread;
   statuslineAfterAppend: Spread;
   daily: Spread;
   /** ccusage's defaults: its own cache answers while the transcript is unchanged. */
@@ -27,20 +40,46 @@ export interface CliFigures {
   ccusageStatuslineNoCache: Spread | string;
 }
 
-/** Wall time of `run` over `runs` runs (after one untimed). */
-function time(runs: number, run: (i: number) => void): Spread {
-  run(-1);
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    run(i);
-    ms.push(performance.now() - t);
+/** CPU of this process's waited-for children so far, in ms (/proc/self/stat cutime + cstime, clock ticks of 10 ms). */
+function childrenCpuMs(): number | null {
+  try {
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
   }
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), runs };
+}
+
+/** Wall time of `run` over `runs` runs (after one untimed); `before` runs untimed ahead of each. */
+function time(runs: number, run: () => void, before: () => void = () => {}): Spread {
+  before();
+  run();
+  const ms: number[] = [];
+  let cpu = 0;
+  for (let i = 0; i < runs; i++) {
+    before();
+    const cpuBefore = childrenCpuMs();
+    const t = performance.now();
+    run();
+    ms.push(performance.now() - t);
+    const cpuAfter = childrenCpuMs();
+    if (cpuBefore !== null && cpuAfter !== null) cpu += cpuAfter - cpuBefore;
+  }
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95), runs, cpuMs: childrenCpuMs() === null ? null : cpu / runs };
+}
+
+/** `update` once the background update a render started (if any) has ended: it would find the index taken. */
+function updateWhenFree(indexFile: string, flags: string[]): void {
+  const until = Date.now() + 600_000;
+  while (writerIsLive(indexFile)) {
+    if (Date.now() > until) throw new Error(`${indexFile} is still written by another process after 10 minutes`);
+    spawnSync('sleep', ['0.05']);
+  }
+  command(['update', ...flags]);
 }
 
 function command(args: string[], input = ''): string {
-  const r = spawnSync(process.execPath, [DIST_MAIN, ...args], { input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [DIST_BIN, ...args], { input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -51,49 +90,101 @@ function nextLine(template: Record<string, unknown>, n: number): string {
   return `${JSON.stringify({ ...template, message, requestId: `req_bench_${process.pid}_${n}`, timestamp: new Date().toISOString() })}\n`;
 }
 
-export async function cliBench(dir: string, flags: string[], ccusage: string | null, runs = 20): Promise<CliFigures> {
-  const projects = path.join(dir, 'projects');
-  // The biggest session transcript: the statusline of a long session.
-  const sessions = (await listTranscripts([projects])).filter((f) => roleOf(projects, f.path)?.agentId === null && roleOf(projects, f.path)?.session);
-  const biggest = sessions.reduce((a, b) => (b.size > a.size ? b : a));
-  const status = (transcript: string, sessionId: string): string =>
-    JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: dir, model: { id: 'claude-opus-4-5', display_name: 'Opus 4.5' } });
-  // A full update first, so no background one starts (and competes) during the timed runs.
-  command(['update', ...flags]);
-  const input = status(biggest.path, path.basename(biggest.path, '.jsonl'));
-  const statusline = time(runs, () => {
-    if (!command(['statusline', ...flags], input).includes('session')) throw new Error('statusline gave no figures');
-  });
+const status = (transcript: string, cwd: string): string =>
+  JSON.stringify({ session_id: path.basename(transcript, '.jsonl'), transcript_path: transcript, cwd, model: { id: 'claude-opus-4-5', display_name: 'Opus 4.5' } });
 
-  // A copy of the session that grows by three responses before each render (removed afterwards: the corpus is cached).
-  const copy = path.join(path.dirname(biggest.path), `bench-statusline-${process.pid}.jsonl`);
-  fs.copyFileSync(biggest.path, copy);
+/**
+ * `dirs`: the config dirs the index was built from; `indexFile`: that index (written: updated, and the appended
+ * session added); `flags`: the price flags. ccusage: its binary, or null to leave it out.
+ */
+export async function cliBench(dirs: string[], indexFile: string, flags: string[], ccusage: string | null, runs = 20): Promise<CliFigures> {
+  // The biggest session transcript of the history: the statusline of a long session.
+  const projects = dirs.map((d) => path.join(d, 'projects'));
+  const sessions = (await listTranscripts(projects)).filter((f) => {
+    const role = projects.map((p) => roleOf(p, f.path)).find((r) => r);
+    return role?.session && role.agentId === null;
+  });
+  const biggest = sessions.reduce((a, b) => (b.size > a.size ? b : a));
+  const indexFlags = ['--dir', dirs.join(','), '--index', indexFile, ...flags];
+  const stamp = `${indexFile}.updated`;
+  // A full update first, so the timed renders start from an index that is up to date.
+  updateWhenFree(indexFile, indexFlags);
+  const input = status(biggest.path, dirs[0]!);
+  const render = (extra: string[], text: string) => (): void => {
+    if (!command(['statusline', ...extra], text).includes('session')) throw new Error('statusline gave no figures');
+  };
+  const statusline = time(runs, render(indexFlags, input));
+  // The stamp of the last full look two minutes old before each render: each wants the periodic update (at most
+  // one runs at a time, at the lowest priority).
+  const twoMinutesAgo = (): void => fs.utimesSync(stamp, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+  const statuslineStale = time(runs, render(indexFlags, input), twoMinutesAgo);
+
+  // A copy of the session in a config dir of the bench's own, growing by three responses before each render.
+  const own = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-cli-'));
   try {
-    command(['update', ...flags]);
+    const copy = path.join(own, 'projects', path.basename(path.dirname(biggest.path)), `bench-statusline-${process.pid}.jsonl`);
+    fs.mkdirSync(path.dirname(copy), { recursive: true });
+    fs.copyFileSync(biggest.path, copy);
+    const appendFlags = ['--dir', [...dirs, own].join(','), '--index', indexFile, ...flags];
+    updateWhenFree(indexFile, appendFlags);
     const usageLine = fs.readFileSync(copy, 'utf8').split('\n').find((l) => l.includes('"usage"') && l.includes('"requestId"'))!;
     const template = JSON.parse(usageLine) as Record<string, unknown>;
-    const copyInput = status(copy, path.basename(copy, '.jsonl'));
     let n = 0;
-    const statuslineAfterAppend = time(runs, () => {
-      fs.appendFileSync(copy, nextLine(template, n++) + nextLine(template, n++) + nextLine(template, n++));
-      if (!command(['statusline', ...flags], copyInput).includes('session')) throw new Error('statusline gave no figures');
-    });
-    const daily = time(10, () => JSON.parse(command(['daily', '--json', ...flags])));
+    const append = (): void => fs.appendFileSync(copy, nextLine(template, n++) + nextLine(template, n++) + nextLine(template, n++));
+    const statuslineAfterAppend = time(runs, render(appendFlags, status(copy, own)), append);
+    // The background updates of the last renders end before the next part is timed.
+    updateWhenFree(indexFile, appendFlags);
+
+    const daily = time(10, () => void JSON.parse(command(['daily', '--json', ...indexFlags])));
     const ccusageRender = (extra: string[], renders: number): Spread | string => {
       if (!ccusage) return 'not run';
       try {
         return time(renders, () =>
-          execFileSync(ccusage, ['claude', 'statusline', '--offline', ...extra], { input, env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, stdio: ['pipe', 'ignore', 'ignore'] }),
+          execFileSync(ccusage, ['claude', 'statusline', '--offline', ...extra], { input, env: { ...process.env, CLAUDE_CONFIG_DIR: dirs.join(',') }, stdio: ['pipe', 'ignore', 'ignore'] }),
         );
       } catch (err) {
         return `failed: ${err instanceof Error ? err.message : String(err)}`;
       }
     };
     const ccusageStatusline = ccusageRender([], 5);
-    // Without its cache it reads the whole history: tens of seconds a render on 1 GiB.
-    const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], 3);
-    return { statusline, statuslineAfterAppend, daily, ccusageStatusline, ccusageStatuslineNoCache };
+    // Without its cache it reads the whole history: tens of seconds a render per GiB.
+    const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], dirs.length > 1 ? 1 : 3);
+    return { statusline, statuslineStale, statuslineAfterAppend, daily, ccusageStatusline, ccusageStatuslineNoCache };
   } finally {
-    fs.rmSync(copy, { force: true });
+    fs.rmSync(own, { recursive: true, force: true });
   }
+}
+
+export function describeCli(cli: CliFigures): string[] {
+  const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
+  const spread = (s: Spread | string): string =>
+    typeof s === 'string'
+      ? s
+      : `p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)} (${s.runs} runs, process start included${s.cpuMs === null ? '' : `; CPU ${s.cpuMs.toFixed(1)} ms each`})`;
+  return [
+    `cli statusline      ${spread(cli.statusline)}, index up to date`,
+    `cli statusline      ${spread(cli.statuslineStale)}, history unchecked for over a minute before each`,
+    `cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`,
+    `cli daily --json    ${spread(cli.daily)}`,
+    `ccusage statusline  ${spread(cli.ccusageStatusline)}, its cache on (transcript unchanged)`,
+    `ccusage statusline  ${spread(cli.ccusageStatuslineNoCache)}, --no-cache`,
+  ];
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const args = process.argv.slice(2);
+  const argOf = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const dirs = argOf('--dir')?.split(',');
+  const index = argOf('--index');
+  if (!dirs || !index) {
+    console.error('usage: node --import tsx bench/cli.ts --dir DIR[,DIR...] --index FILE [--runs N] [--skip-ccusage]');
+    process.exit(2);
+  }
+  const ccusage = args.includes('--skip-ccusage') ? null : ensureCcusage();
+  const figures = await cliBench(dirs, index, ['--offline', '--prices', PRICES_FILE], ccusage, Number(argOf('--runs') ?? 20));
+  console.log(`${dirs.length} dir${dirs.length === 1 ? '' : 's'}, ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  for (const line of describeCli(figures)) console.log(line);
 }

@@ -2,7 +2,8 @@
 // Per size: cold index time and MB/s, peak RSS, index size, warm restart to a queryable index, append-to-visible
 // latency, ranged query latency (server cache cleared before each request), a 200-client load test,
 // ccusage 20.0.24 on the same corpus for comparison, the parse floor (bench/parse-floor.ts), and the command line's
-// statusline and daily report on the warm index beside ccusage's (bench/cli.ts). The cold index,
+// statusline and daily report on the warm index beside ccusage's (bench/cli.ts, over every dir of the size: at
+// 10240 the ten corpora; its appends go to a copy of a session outside the corpora). The cold index,
 // the parse floor and ccusage are medians of three runs (--cold-runs) over a corpus in the page cache. Corpora are
 // cached in .cache/bench (git-ignored). A size of N x 1024 MiB above 1024 is N corpora of 1 GiB (seeds 11, 12, ...)
 // read as N --dirs, as a heavy user's history of several machines; --corpora DIR takes them from DIR/s11, DIR/s12, ...
@@ -18,7 +19,7 @@ import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
 import { PRICES_FILE, ROOT, SHARED } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
-import { cliBench, type CliFigures, type Spread } from './cli.ts';
+import { cliBench, describeCli, type CliFigures } from './cli.ts';
 import { describeCpu } from './cold-cpu.ts';
 import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
@@ -261,7 +262,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       } catch {
         // ccusage's side is reported as not run
       }
-      out.cli = await cliBench(dir, ['--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', PRICES_FILE], bin);
+      out.cli = await cliBench(dirs, indexFile, ['--offline', '--prices', PRICES_FILE], bin);
     }
 
     if (!skipCcusage) {
@@ -297,15 +298,7 @@ function report(r: Record<string, unknown>): void {
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;
   if (ui) console.log(`ui                  overview first render ${fmt(ui.firstRenderMs)}, range switch ${fmt(ui.rangeSwitchMs)} (server cache cold)`);
   const cli = r.cli as CliFigures | undefined;
-  const spread = (s: Spread): string => `p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)} (${s.runs} runs, process start included)`;
-  if (cli) {
-    console.log(`cli statusline      ${spread(cli.statusline)}, index up to date`);
-    console.log(`cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`);
-    console.log(`cli daily --json    ${spread(cli.daily)}`);
-    const cc = (s: Spread | string): string => (typeof s === 'string' ? s : spread(s));
-    console.log(`ccusage statusline  ${cc(cli.ccusageStatusline)}, its cache on (transcript unchanged)`);
-    console.log(`ccusage statusline  ${cc(cli.ccusageStatuslineNoCache)}, --no-cache`);
-  }
+  if (cli) for (const line of describeCli(cli)) console.log(line);
   if (r.ccusageMs !== undefined) console.log(`ccusage 20.0.24     daily --json --offline ${fmt(r.ccusageMs as number)} (median of 3)  ccusage/ours = ${(r.ratio as number).toFixed(2)} (above 1: we are faster)`);
   else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);
 }

@@ -1,7 +1,9 @@
-// The `cost-dashboard` executable (dist/main.js). `statusline` runs from its own one-file bundle (build.mjs): a
-// render is a new process every time, and loading it is most of its cost. Any other first argument that is not a
-// flag is a command of the command line (src/cli); anything else starts the server as always. Each side is its
-// own chunk, loaded only when it runs: a command must not pay for loading the server's modules.
+// dist/main.js: the server's entry (the hub and `npm start` run it) and every command's. The installed executable,
+// dist/cost-dashboard.cjs (src/launcher.cts), sends everything but `statusline` here. `statusline` runs from its
+// own one-file CommonJS bundle (build.mjs): a render is a new process every time, and loading it is most of its
+// cost. Any other first argument that is not a flag is a command of the command line (src/cli); anything else
+// starts the server as always. Each side is its own chunk, loaded only when it runs: a command must not pay for
+// loading the server's modules.
 import module from 'node:module';
 
 // Node >= 22.1 keeps V8's compiled code of the modules it loads on disk (its default folder under the OS's temp
@@ -10,12 +12,12 @@ import module from 'node:module';
 
 type StatuslineBundle = typeof import('./cli/statusline-command.ts');
 /** A variable, so the server's build leaves the bundle to load at run time instead of splitting it in. */
-const STATUSLINE_BUNDLE = './statusline.js';
+const STATUSLINE_BUNDLE = './statusline.cjs';
 
 const first = process.argv[2];
 if (first === 'statusline') {
-  const { statuslineCommand } = (await import(STATUSLINE_BUNDLE)) as StatuslineBundle;
-  process.exitCode = await statuslineCommand(process.argv.slice(2), process.env);
+  const { statuslineCommand } = module.createRequire(import.meta.url)(STATUSLINE_BUNDLE) as StatuslineBundle;
+  await statuslineCommand(process.argv.slice(2), process.env);
 } else if (first !== undefined && !first.startsWith('-')) {
   const { runCli } = await import('./cli/index.ts');
   process.exitCode = await runCli(process.argv.slice(2), process.env);

@@ -22,18 +22,20 @@ export interface CliArgs {
   /** IANA zone the days and blocks are shown in; null: the process's. */
   timezone: string | null;
   json: boolean;
+  /** `update --background`: at the lowest CPU priority (the statusline starts it so). */
+  background: boolean;
   /** Set when --help was given: the text to print. */
   help: string | null;
 }
 
 const SERVER_FLAGS = new Set(['dir', 'index', 'prices', 'offline', 'cost-mode', 'machine']);
-const BOOL = new Set(['offline', 'json', 'help']);
+const BOOL = new Set(['offline', 'json', 'help', 'background']);
 const SHORT: Record<string, string> = { j: 'json', s: 'since', u: 'until', p: 'project', z: 'timezone', h: 'help' };
 const REPORT_FLAGS = ['since', 'until', 'project', 'timezone', 'json'];
 const FLAGS_OF: Record<CommandName, string[]> = {
   daily: REPORT_FLAGS, weekly: REPORT_FLAGS, monthly: REPORT_FLAGS, session: REPORT_FLAGS, blocks: REPORT_FLAGS,
   statusline: ['timezone'],
-  update: [],
+  update: ['background'],
 };
 
 const COMMON_HELP = `Index options (the server's; the same flags find the same index file):
@@ -79,6 +81,9 @@ ${COMMON_HELP}`,
 
 Brings the index up to date with the transcripts on disk and exits (the statusline starts it in the
 background). Does nothing when a running server writes the index.
+
+Options:
+  --background            Run at the lowest CPU priority (how the statusline starts it)
 
 ${COMMON_HELP}`,
 };
@@ -155,6 +160,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     project,
     timezone: zone === null ? null : parseZone(zone),
     json: values.has('json'),
+    background: values.has('background'),
     help,
   };
 }

@@ -1,24 +1,31 @@
 // `cost-dashboard statusline` from its argv: a bad option still prints a line (a broken statusLine setting must
-// not leave the bar blank), --help its text, else the render (statusline.ts). dist/main.js runs it from its own
-// one-file bundle, dist/statusline.js (build.mjs), so a render loads two files and better-sqlite3, nothing more.
+// not leave the bar blank), --help its text, else the render (statusline.ts). The installed executable and
+// dist/main.js run it from its own one-file CommonJS bundle, dist/statusline.cjs (build.mjs), so a render loads
+// that file and better-sqlite3's addon, nothing more.
 import { ConfigError } from '../main/config.ts';
 import { parseCliArgs } from './args.ts';
-import { runStatusline } from './statusline.ts';
-import { warn } from './warn.ts';
+import { runStatusline, writeOut } from './statusline.ts';
 
-export async function statuslineCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** stderr written at once, as the line: a render ends with process.exit, which must not drop it. */
+const warn = (msg: string): void => writeOut(2, `cost-dashboard: ${msg.replace(/\s*\n\s*/g, ' ')}\n`);
+
+/**
+ * One render is one process: it exits 0 once its line is out, so nothing it leaves behind (a read of a stdin that
+ * never closes, which no timer can cancel) keeps Claude Code waiting for it.
+ */
+export async function statuslineCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<never> {
   let args;
   try {
     args = parseCliArgs(argv, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     warn(err.message);
-    process.stdout.write('💰 cost-dashboard: bad statusline options (see its stderr)\n');
-    return 0;
+    writeOut(1, '💰 cost-dashboard: bad statusline options (see its stderr)\n');
+    process.exit(0);
   }
   if (args.help !== null) {
-    process.stdout.write(args.help);
-    return 0;
+    writeOut(1, args.help);
+    process.exit(0);
   }
-  return runStatusline(args, warn);
+  process.exit(await runStatusline(args, warn));
 }

@@ -7,15 +7,15 @@
 // have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
 // next render shows them. A running server keeps the index fresh itself (within a second of each line).
 //
-// Its imports are what a render uses and nothing more (it is bundled into dist/statusline.js, which src/bin.ts
-// loads alone): the status queries over one query-only connection, no writer, pricing, worker pool or server module.
+// Its imports are what a render uses and nothing more (it is bundled into dist/statusline.cjs, which the executable
+// requires alone): the status queries over one query-only connection, no writer, pricing, worker pool or server
+// module, and no stream: stdin, stdout and stderr are read and written with fs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/errors.ts';
 import type { StatusFigures } from '../index-db/queries/status.ts';
 import { retryWhileBusy } from '../index-db/read-connection.ts';
 import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
-import { writerIsLive } from '../index-db/writer-lock.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
@@ -45,8 +45,61 @@ export function statusLine(model: string, f: StatusFigures): string {
   return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
 }
 
-/** stdin as text, or what arrived by `ms` (a terminal sends nothing). */
+/**
+ * `text` on fd 1 or 2 at once. Not through process.stdout and stderr: as pipes they load Node's stream and socket
+ * modules, ~3 ms of a render. A full non-blocking pipe (never for one line) is retried; a reader that went away
+ * (EPIPE) gets nothing.
+ */
+export function writeOut(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += fs.writeSync(fd, bytes, done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    }
+  }
+}
+
+/**
+ * stdin as text, or what arrived by `ms` (a terminal sends nothing). On Linux a pipe or terminal is opened again
+ * without blocking and read with fs, so neither process.stdin's stream and socket modules (~3 ms of a render) nor a
+ * blocking read is needed: a read that waits in the thread pool would hold the process at exit (libuv joins those
+ * threads) when stdin never closes. A socket (Node's child_process makes its pipes of them) cannot be opened so:
+ * process.stdin reads it.
+ */
 function readStdin(ms: number): Promise<string> {
+  let fd: number;
+  try {
+    if (process.platform !== 'linux') throw new Error('/dev/stdin is the same open file elsewhere');
+    fd = fs.openSync('/dev/stdin', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return readStdinStream(ms);
+  }
+  const until = Date.now() + ms;
+  const chunks: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  return new Promise((resolve) => {
+    const poll = (): void => {
+      for (;;) {
+        let n: number;
+        try {
+          n = fs.readSync(fd, buf);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && Date.now() < until) return void setTimeout(poll, 5);
+          n = 0; // nothing more by the deadline, or unreadable: what came is the input
+        }
+        if (n === 0) break;
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+      }
+      fs.closeSync(fd);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    poll();
+  });
+}
+
+function readStdinStream(ms: number): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     const done = (): void => {
@@ -99,7 +152,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   const print = (line: string): void => {
     if (printed) return;
     printed = true;
-    process.stdout.write(`${line}\n`);
+    writeOut(1, `${line}\n`);
   };
   let opened: StatusReader | null = null;
   let model = 'Claude';
@@ -134,12 +187,11 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const file = args.config.indexPath;
     if (!fs.existsSync(file)) {
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
-      await startBackgroundUpdate(args);
+      startBackgroundUpdate(args);
       return 0;
     }
     // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
     const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
-    const live = writerIsLive(file);
     try {
       opened = await retryWhileBusy(() => openStatusReader(file), Math.max(0, deadline - ANSWER_MS - Date.now()));
     } catch (err) {
@@ -150,19 +202,20 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       return 0;
     }
     const reader = opened;
-    // No live writer, yet the file is marked open: its last writer died, and the next one runs the integrity check.
-    const died = !live && reader.markedOpen();
+    if (args.timezone) process.env.TZ = args.timezone;
+    print(statusLine(model, reader.status(sessionId, Date.now())));
+    // An update is wanted when this session has lines the index lacks, when the rest of the history went unchecked
+    // for a while, or when the file is still marked open (a live writer, or one that died: the next writer runs
+    // the integrity check). Only then is the writer lock probed (startBackgroundUpdate): with a live writer (a
+    // server, or an update started before) nothing is started, since it keeps the index fresh itself.
     const behind = own.some((f) => {
       const st = fs.statSync(f, { throwIfNoEntry: false });
       return needsRead(st?.isFile() ? st : undefined, reader.fileState(f));
     });
-    if (args.timezone) process.env.TZ = args.timezone;
-    print(statusLine(model, reader.status(sessionId, Date.now())));
+    const wanted = behind || sinceUpdated(file) > UPDATE_EVERY_MS || reader.markedOpen();
     reader.close();
     opened = null;
-    // Nobody keeps the index fresh (no server): an update reads what is new, this session's lines among it;
-    // the next render shows them. Also after a crash, whose integrity check it runs.
-    if (died || (!live && (behind || sinceUpdated(file) > UPDATE_EVERY_MS))) await startBackgroundUpdate(args);
+    if (wanted) startBackgroundUpdate(args);
     return 0;
   } catch (err) {
     warn(`statusline: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,11 +2,13 @@
 // background (background-update.ts) so it never waits on a full scan itself.
 import { IndexLockedError, openIndex } from '../index-db/index.ts';
 import type { CliArgs } from './args.ts';
-import { markUpdated } from './background-update.ts';
+import { lowestPriority, markUpdated } from './background-update.ts';
 import { catchUp } from './catch-up.ts';
 import { pricesFor } from './prices.ts';
 
 export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Promise<number> {
+  // Before the pool's threads start: they take this thread's priority.
+  if (args.background) lowestPriority();
   const file = args.config.indexPath;
   let index;
   try {

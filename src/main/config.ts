@@ -2,13 +2,13 @@
 // configuration"): a flag wins over its environment variable, the spec's AGENT_* names win over
 // the CLAUDE_* aliases (decisions.md). Any bad input throws ConfigError with a one-line message;
 // the caller prints it and exits 2.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CostMode } from '../pricing/types.ts';
 import { MACHINE_RE } from '../shared/machine-label.ts';
+import { sha256Hex } from './sha256.ts';
 
 export interface Config {
   port: number;
@@ -157,7 +157,7 @@ function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: s
 
 /** Default index file: one per set of config dirs, so two dashboards over different dirs never share one. */
 export function defaultIndexFile(dirs: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const key = createHash('sha256').update([...dirs].sort().join('\n')).digest('hex').slice(0, 16);
+  const key = sha256Hex([...dirs].sort().join('\n')).slice(0, 16);
   return path.join(userCacheDir(env, platform, homeOf(env, platform)), 'cost-dashboard', `${key}.db`);
 }
 

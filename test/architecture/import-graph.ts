@@ -36,13 +36,16 @@ export interface Layer {
   may: Allowance[];
 }
 
-/** The imports, `export … from` re-exports and literal dynamic `import()`s of one source file. */
+/** The imports (`import x = require(…)` too), `export … from` re-exports and literal dynamic `import()`s of one source file. */
 export function importsOf(fileName: string, text: string): ImportRef[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: ImportRef[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.importClause?.isTypeOnly ?? false });
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      // `import x = require('…')`, the import of a CommonJS (.cts) file
+      out.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
@@ -60,14 +63,14 @@ function sourceFiles(dir: string): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+    else if (/\.c?ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
 
 const rel = (root: string, p: string): string => path.relative(root, p).split(path.sep).join('/');
 
-/** Every relative import of the .ts files under `dirs` (relative to `root`); packages and node: builtins are left out. */
+/** Every relative import of the .ts (and CommonJS .cts) files under `dirs` (relative to `root`); packages and node: builtins are left out. */
 export function readGraph(root: string, dirs: string[]): Edge[] {
   const edges: Edge[] = [];
   for (const dir of dirs) {

@@ -39,6 +39,7 @@ const LAYERS: Layer[] = [
     may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers' }, { layer: 'pricing' }, { layer: 'index-db' }, { layer: 'http' }, { layer: 'main' }],
   },
   { name: 'bin', paths: ['src/bin.ts'], may: [{ layer: 'main', files: ['src/main/index.ts'] }, { layer: 'cli', files: ['src/cli/index.ts'] }] },
+  { name: 'launcher', paths: ['src/launcher.cts', 'src/code-cache.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts'], typeOnly: true }] },
   { name: 'ui', paths: ['ui/src/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
 ];
 
@@ -56,6 +57,7 @@ Parse('reads imports, re-exports and dynamic imports, type-only or not, and noth
     "import type { C } from '../types.ts';",
     "import { type D } from './inline-type.ts';",
     "import './side-effect.ts';",
+    "import cjs = require('./common-js.cts');",
     "export * from './all.ts';",
     "export type { E } from './export-type.ts';",
     "// import { f } from './in-a-comment.ts';",
@@ -71,6 +73,7 @@ Parse('reads imports, re-exports and dynamic imports, type-only or not, and noth
     // verbatimModuleSyntax keeps `import {}` of a module whose every name is a type: the module still loads.
     { specifier: './inline-type.ts', typeOnly: false },
     { specifier: './side-effect.ts', typeOnly: false },
+    { specifier: './common-js.cts', typeOnly: false },
     { specifier: './all.ts', typeOnly: false },
     { specifier: './export-type.ts', typeOnly: true },
     { specifier: './dynamic.ts', typeOnly: false },
@@ -160,6 +163,8 @@ Tree('the graph is read whole: static, type-only and dynamic imports of src/ and
   assert.ok(has(edge('src/bin.ts', 'src/main/index.ts')), 'dynamic import');
   assert.ok(has(edge('src/http/server.ts', 'src/index-db/types.ts', true)), 'type-only import');
   assert.ok(has(edge('ui/src/api.ts', 'src/shared/api-types.ts', true)), 'ui -> shared');
+  assert.ok(has(edge('src/launcher.cts', 'src/cli/statusline-command.ts', true)), 'a CommonJS .cts file');
+  assert.ok(has(edge('src/launcher.cts', 'src/code-cache.cts')), 'import = require()');
 });
 
 Tree('no import breaks the layer rules', () => {
@@ -172,7 +177,7 @@ Tree('no circle of imports', () => {
 
 Tree('every source file is in a layer, and shared and calendar import no package or Node builtin (the browser bundle takes them)', () => {
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : /\.c?ts$/.test(e.name) ? [path.join(dir, e.name)] : []));
   const files = [...walk(path.join(root, 'src')), ...walk(path.join(root, 'ui/src'))].map((f) => path.relative(root, f).split(path.sep).join('/'));
   assert.equal(files.filter((f) => !layerOf(f, LAYERS)), []);
   const shared = files.filter((f) => ['shared', 'calendar'].includes(layerOf(f, LAYERS)?.name ?? ''));

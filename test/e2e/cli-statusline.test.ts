@@ -1,14 +1,15 @@
 // The built `cost-dashboard statusline` as Claude Code runs it: status JSON on stdin (from real transcripts),
 // one line on stdout, exit code 0, whatever happens: garbage, a missing transcript, no index yet, a stdin
 // that never closes, an index locked by a running server. Its figures are the dashboard's.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts';
-import { FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
-import { cli, type CliResult } from '../helpers/cli.ts';
+import { DIST_BIN, FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
+import { cli, type CliOptions, type CliResult } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -16,6 +17,9 @@ const { dir } = tempDir('cli-statusline-');
 const SID = '0b6a4d1e-5c57-4a55-9c1e-2f7f2a1d9e01';
 const usd = (n: number): string => `$${n.toFixed(2)}`;
 let n = 0;
+
+/** A render as Claude Code runs it: the installed executable (`cost-dashboard statusline`). */
+const render = (args: string[], opts: CliOptions = {}): Promise<CliResult> => cli(['statusline', ...args], { entry: DIST_BIN, ...opts });
 
 const line = (id: string, ts: number, output: number) => ({
   type: 'assistant', timestamp: new Date(ts).toISOString(), sessionId: SID, requestId: `req-${id}`, cwd: '/home/u/proj',
@@ -56,11 +60,11 @@ const Line = suite('statusline');
 
 Line('no index yet: says so at once, builds it in the background, then shows the dashboard\'s figures; a running server keeps it fresh', async () => {
   const c = corpus(6);
-  const first = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+  const first = oneLine(await render([...c.flags], { input: status(c.transcript) }));
   assert.match(first, /Sonnet 4\.5 .*building the cost index/);
   // The background `update` it started builds the index; the next call answers from it.
   const ready = await waitFor(async () => {
-    const r = await cli(['statusline', ...c.flags], { input: status(c.transcript) });
+    const r = await render([...c.flags], { input: status(c.transcript) });
     return r.stdout.includes('session') ? r : null;
   }, 'the background update', 30_000);
   oneLine(ready);
@@ -76,7 +80,7 @@ Line('no index yet: says so at once, builds it in the background, then shows the
       const ins = await getJson<{ blocks: { active: boolean; cost: number; burn: { costPerHour: number } | null }[] }>(server, '/api/insights?range=2');
       const block = ins.blocks.find((b) => b.active)!;
       assert.ok(block, 'an active block');
-      const text = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+      const text = oneLine(await render([...c.flags], { input: status(c.transcript) }));
       const want = `🤖 Sonnet 4.5 | 💰 ${usd(session.cost)} session / ${usd(ov.today!.cost)} today / ${usd(block.cost)} block (`;
       return text.startsWith(want) && text.endsWith(` left) | 🔥 ${usd(block.burn!.costPerHour)}/hr`) ? session.cost : 0;
     };
@@ -101,15 +105,15 @@ Line('with no server, its session\'s new lines (subagents included) are read by 
     return (JSON.parse(json) as { sessions: { sessionId: string; totalCost: number }[] }).sessions.find((s) => s.sessionId === SID)!.totalCost;
   };
   const before = await costOf();
-  const first = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+  const first = oneLine(await render([...c.flags], { input: status(c.transcript) }));
   assert.ok(first.includes(`💰 ${usd(before)} session`), first);
   fs.appendFileSync(c.transcript, `${JSON.stringify(line('new-main', Date.now(), 20_000))}\n`);
   const sub = path.join(c.root, 'projects', '-home-u-proj', SID, 'subagents', 'agent-a2.jsonl');
   writeJsonl(sub, [{ ...line('new-sub', Date.now(), 10_000), isSidechain: true }]);
   // This render answers at once from the index and starts the update.
-  assert.is(sessionPart(oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }))), sessionPart(first));
+  assert.is(sessionPart(oneLine(await render([...c.flags], { input: status(c.transcript) }))), sessionPart(first));
   const shown = await waitFor(async () => {
-    const text = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+    const text = oneLine(await render([...c.flags], { input: status(c.transcript) }));
     return sessionPart(text) !== sessionPart(first) ? text : null;
   }, 'a render with the new lines', 15_000);
   const after = await costOf();
@@ -121,13 +125,13 @@ Line('with no server, its session\'s new lines (subagents included) are read by 
 Line('an index whose writer died (kill -9): read as it is, the integrity check left to a background update', async () => {
   const c = corpus(3);
   assert.is((await cli(['update', ...c.flags])).code, 0);
-  const before = oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }));
+  const before = oneLine(await render([...c.flags], { input: status(c.transcript) }));
   // What a killed writer leaves: the file marked open, no lock held.
   const db = new Database(c.index);
   db.prepare("UPDATE meta SET value = '1' WHERE key = 'open'").run();
   db.close();
   fs.appendFileSync(c.transcript, `${JSON.stringify(line('after-crash', Date.now(), 40_000))}\n`);
-  const r = await cli(['statusline', ...c.flags], { input: status(c.transcript) });
+  const r = await render([...c.flags], { input: status(c.transcript) });
   assert.is(sessionPart(oneLine(r)), sessionPart(before), 'read as it was: the new line is not read by the statusline itself');
   // The background update checks the file, reads the new line and closes the file cleanly.
   await waitFor(() => {
@@ -139,22 +143,33 @@ Line('an index whose writer died (kill -9): read as it is, the integrity check l
       check.close();
     }
   }, 'the background update', 20_000);
-  assert.is.not(sessionPart(oneLine(await cli(['statusline', ...c.flags], { input: status(c.transcript) }))), sessionPart(before));
+  assert.is.not(sessionPart(oneLine(await render([...c.flags], { input: status(c.transcript) }))), sessionPart(before));
 });
 
 Line('garbage stdin, a missing transcript, a stdin that never closes, bad options: still one line and exit 0', async () => {
   const c = corpus(2);
   assert.is((await cli(['update', ...c.flags])).code, 0);
   for (const input of ['garbage', '', '[1,2]', '{"session_id": 5']) {
-    const r = await cli(['statusline', ...c.flags], { input });
+    const r = await render([...c.flags], { input });
     assert.is(oneLine(r), '💰 cost-dashboard: no status input');
     assert.is(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
   }
-  const missing = oneLine(await cli(['statusline', ...c.flags], { input: status(path.join(c.root, 'projects', '-home-u-proj', 'gone.jsonl'), 'gone') }));
+  const missing = oneLine(await render([...c.flags], { input: status(path.join(c.root, 'projects', '-home-u-proj', 'gone.jsonl'), 'gone') }));
   assert.match(missing, /^🤖 Sonnet 4\.5 \| 💰 \$0\.00 session \/ \$\d+\.\d\d today/);
-  const stuck = await cli(['statusline', ...c.flags], { input: null });
+  const stuck = await render([...c.flags], { input: null });
   assert.is(oneLine(stuck), '💰 cost-dashboard: no status input');
-  const badFlag = await cli(['statusline', '--timezone', 'Nowhere/Land', ...c.flags], { input: status(c.transcript) });
+  // The same from a pipe that stays open and empty (a FIFO the render itself holds open for writing): the
+  // render reads a pipe without blocking, so nothing is left waiting when it exits.
+  const fifo = path.join(dir, 'stdin.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const fd = fs.openSync(fifo, 'r+');
+  const started = Date.now();
+  const fromFifo = spawnSync(process.execPath, [DIST_BIN, 'statusline', ...c.flags], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', timeout: 10_000 });
+  fs.closeSync(fd);
+  assert.is(fromFifo.status, 0, fromFifo.stderr);
+  assert.is(fromFifo.stdout, '💰 cost-dashboard: no status input\n');
+  assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
+  const badFlag = await render(['--timezone', 'Nowhere/Land', ...c.flags], { input: status(c.transcript) });
   assert.match(oneLine(badFlag), /bad statusline options/);
   assert.match(badFlag.stderr, /Invalid --timezone/);
 });
@@ -165,7 +180,7 @@ Line('the fixtures: a real session\'s cost, the same as the session report', asy
   const sessions = JSON.parse((await cli(['session', '--json', ...flags])).stdout) as { sessions: { sessionId: string; totalCost: number; projectPath: string }[] };
   for (const s of sessions.sessions) {
     const transcript = path.join(FIXTURE_CONFIG_DIR, 'projects', s.projectPath, `${s.sessionId}.jsonl`);
-    const text = oneLine(await cli(['statusline', ...flags], { input: status(transcript, s.sessionId) }));
+    const text = oneLine(await render([...flags], { input: status(transcript, s.sessionId) }));
     assert.ok(text.includes(`💰 ${usd(s.totalCost)} session`), `${text} vs ${usd(s.totalCost)}`);
   }
 });

@@ -1,4 +1,5 @@
-// The real built command line (dist/main.js <command>) as a child process. Run `npm run build` first.
+// The real built command line (dist/main.js <command>, or the installed executable) as a child process. Run
+// `npm run build` first.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { DIST_MAIN, ROOT } from './paths.ts';
@@ -16,12 +17,15 @@ export interface CliOptions {
   input?: string | null;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** The script run: dist/main.js (default) or DIST_BIN, what `cost-dashboard` runs once installed. */
+  entry?: string;
 }
 
 export function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  if (!fs.existsSync(DIST_MAIN)) throw new Error(`${DIST_MAIN} is missing: run \`npm run build\` first`);
+  const entry = opts.entry ?? DIST_MAIN;
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const started = Date.now();
-  const child = spawn(process.execPath, [DIST_MAIN, ...args], {
+  const child = spawn(process.execPath, [entry, ...args], {
     cwd: ROOT,
     // No inherited config dir, index or price settings: each test says what it reads.
     env: { ...process.env, CLAUDE_CONFIG_DIR: '', AGENT_CONFIG_DIR: '', COST_INDEX: '', PRICES_URL: '', COLUMNS: '', ...opts.env },

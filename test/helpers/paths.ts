@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built server and command line (`npm run build`). */
 export const DIST_MAIN = path.join(ROOT, 'dist/main.js');
+/** The installed executable (package.json "bin"): the statusline's CommonJS entry, dist/main.js for the rest. */
+export const DIST_BIN = path.join(ROOT, 'dist/cost-dashboard.cjs');
 export const SHARED = path.resolve(ROOT, '../shared');
 export const FIXTURES = path.join(SHARED, 'fixtures');
 /** A config dir of real Claude Code transcripts. */
