@@ -1,11 +1,12 @@
 // The command line's reads (src/cli): usage per local day, per session and per 5-hour block with a
 // split per model (the statusline's are status.ts). Same rollups, the same attribution rules and the
 // same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
-// usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
+// usage_daily_all, a project's from usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so
+// the numbers are the dashboard's.
 // In a --timezone other than the index's, days are exact too: hourly rows, and entries where a local midnight cuts an hour.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
-import { HOUR_MS, iso, timeZone } from '../time.ts';
+import { HOUR_MS, isProcessZone, iso } from '../time.ts';
 import { dayKey } from '../../calendar/days.ts';
 import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
@@ -79,10 +80,16 @@ const SUMS = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cac
 
 export function createReports(db: Database.Database): Reports {
   const reader = new Reader(db);
-  /** The statement and its variant scoped to a set of project folders (a folder is one id per machine). */
-  const pair = (sql: string): [Database.Statement, Database.Statement] =>
-    [db.prepare(sql).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id IN (SELECT value FROM json_each(?)) GROUP BY')).raw(true)];
-  const perDay = pair(`SELECT day, model_id, ${SUMS} FROM usage_daily WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`);
+  /**
+   * The statement for every project (`every`: by default the same SQL) and its variant scoped to a set of project
+   * folders (a folder is one id per machine).
+   */
+  const pair = (sql: string, every = sql): [Database.Statement, Database.Statement] =>
+    [db.prepare(every).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id IN (SELECT value FROM json_each(?)) GROUP BY')).raw(true)];
+  // Every project: the overview's own series read (usage_daily_all, a row per day x model x main/subagent), so each
+  // day's cost is its point to the last bit; a project's folders: usage_daily, as the overview of a project.
+  const daySql = (table: string): string => `SELECT day, model_id, ${SUMS} FROM ${table} WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`;
+  const perDay = pair(daySql('usage_daily'), daySql('usage_daily_all'));
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
@@ -106,7 +113,7 @@ export function createReports(db: Database.Database): Reports {
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
    * zone (--timezone, or a reader in another zone than the writer) days come from byLocalDay().
    */
-  const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
+  const dailyMatches = (): boolean => isProcessZone(meta.get('daily_tz') as string | undefined);
 
   /**
    * Every usage of a range's hours on the local day of its own timestamp, in the process's zone, whatever zone the
@@ -165,7 +172,7 @@ export function createReports(db: Database.Database): Reports {
       for (const [, r] of byLocalDay(pid, span.hours)) add(t, r);
       return t;
     }
-    return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).modelGroups);
+    return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).groups);
   }
 
   function sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[] {
