@@ -40,7 +40,7 @@ async function unchangedIndex(args: CliArgs): Promise<IndexReader | null> {
     throw err;
   }
   try {
-    if (!reader.reports.markedOpen() && !(await changedTranscripts(args.config.projectsDirs, reader.reports.fileStates())).length) {
+    if (!reader.reports.markedOpen() && !(await changedTranscripts(args.config.projectsDirs, reader.reports.fileStates(), file)).length) {
       markUpdated(file);
       return reader;
     }
@@ -60,7 +60,7 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
       markUpdated(args.config.indexPath);
       const started = Date.now();
       const r = await catchUp({
-        index: opened.index, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
+        index: opened.index, indexFile: args.config.indexPath, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
         prices: () => pricesFor(args.config, warn),
         onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB); later runs read only what changed`),
       });
