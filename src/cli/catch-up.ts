@@ -3,14 +3,14 @@
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../pricing/table.ts';
-import type { FileState } from '../index-db/queries/reports.ts';
+import type { FileStateRow } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { FolderListings, listingsFile } from '../main/folder-listings.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
 import { resolveRepositories } from '../main/repository.ts';
-import { needsRead } from './needs-read.ts';
+import { rowNeedsRead } from './needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -44,11 +44,11 @@ export const BIG_BYTES = 64 << 20;
  * The walk lists only the folders that changed since a walk last listed them (folder-listings.ts), and keeps what it
  * listed for the next one.
  */
-export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileState>, indexFile: string): Promise<FoundFile[]> {
+export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileStateRow>, indexFile: string): Promise<FoundFile[]> {
   const listings = FolderListings.load(listingsFile(indexFile));
   const found = await listTranscripts(projectsDirs, listings.source);
   listings.save();
-  return found.filter((f) => needsRead(f, states.get(f.path)));
+  return found.filter((f) => rowNeedsRead(f, states.get(f.path)));
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
