@@ -184,14 +184,15 @@ export class TranscriptPaths {
       level.forEach(({ dir, real }, i) => {
         for (const e of listed[i]!) {
           const p = childPath(dir, e.name);
+          // Outside linked folders a path is its real path: one string for both.
+          const r = real === dir ? p : childPath(real, e.name);
           if (e.kind === 'dir') {
-            const r = childPath(real, e.name);
             if (this.claimDir(r, p)) next.push({ dir: p, real: r });
           } else if (e.kind === 'link') {
             this.link(p, next, out);
           } else {
-            const st = fileStat(p);
-            if (st !== null && this.claimFile(childPath(real, e.name), p)) out.push({ path: p, ...st });
+            const found = transcriptAt(p);
+            if (found !== null && this.claimFile(r, p)) out.push(found);
           }
         }
       });
@@ -275,13 +276,13 @@ async function readdir(dir: string): Promise<fs.Dirent[]> {
   }
 }
 
-/** A transcript's size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
-function fileStat(p: string): { size: number; mtimeMs: number } | null {
+/** A transcript with its size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
+function transcriptAt(p: string): FoundFile | null {
   try {
     // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
     const st = fs.statSync(p);
-    return { size: st.size, mtimeMs: st.mtimeMs };
+    return { path: p, size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { size: 0, mtimeMs: 0 };
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { path: p, size: 0, mtimeMs: 0 };
   }
 }

@@ -106,7 +106,7 @@ export function createReports(db: Database.Database): Reports {
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
   /** The folders of an encoded folder name (every machine's), null for all; undefined when unknown. */
-  const scopeOf = (project: string | null): ProjectSet | undefined => resolveScope(reader.projects(), { project });
+  const scopeOf = (project: string | null): ProjectSet | undefined => (project === null ? null : resolveScope(reader.projects(), { project }));
 
   /**
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
@@ -139,7 +139,7 @@ export function createReports(db: Database.Database): Reports {
     if (pid === undefined) return [];
     const span = rangeSpan(range, systemZone);
     const rows: [string, UnitRow][] = dailyMatches()
-      ? (run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0]), r])
+      ? withDayKeys(run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[])
       : byLocalDay(pid, span.hours);
     const models = reader.models();
     const out: DayUsage[] = [];
@@ -240,6 +240,16 @@ export function createReports(db: Database.Database): Reports {
       return out;
     },
   };
+}
+
+/** Rows by day number with their local date (formatted once a day: a day has a row per model). */
+function withDayKeys(rows: UnitRow[]): [string, UnitRow][] {
+  let day = Number.NaN;
+  let key = '';
+  return rows.map((r) => {
+    if (r[0] !== day) key = dayKey((day = r[0]));
+    return [key, r];
+  });
 }
 
 function add(t: Totals, r: UnitRow | SessionRow): void {
