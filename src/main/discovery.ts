@@ -130,13 +130,15 @@ export interface FolderEntry {
  */
 export type FolderSource = (dirs: readonly string[]) => Promise<FolderEntry[][]>;
 
-/** The entries of each folder, read now. */
-export const readFolders: FolderSource = (dirs) => Promise.all(dirs.map(readFolder));
+/** The entries of each folder, read now (none for a folder that cannot be read). */
+export const readFolders: FolderSource = (dirs) => Promise.all(dirs.map(async (d) => (await readFolder(d)) ?? []));
 
-/** The entries of a folder the walk acts on, in name order; none when it cannot be read. */
-export async function readFolder(dir: string): Promise<FolderEntry[]> {
+/** The entries of a folder the walk acts on, in name order; null when it cannot be read. */
+export async function readFolder(dir: string): Promise<FolderEntry[] | null> {
+  const entries = await readdir(dir);
+  if (entries === null) return null;
   const out: FolderEntry[] = [];
-  for (const e of await readdir(dir)) {
+  for (const e of entries) {
     if (isHiddenName(e.name) && !e.isFile()) continue; // a sync tool's folder (.stversions), never transcripts
     if (e.isDirectory()) out.push({ name: e.name, kind: 'dir' });
     else if (e.isSymbolicLink()) out.push({ name: e.name, kind: 'link' });
@@ -268,11 +270,12 @@ function realpath(p: string): string | null {
   }
 }
 
-async function readdir(dir: string): Promise<fs.Dirent[]> {
+/** A folder's entries in name order; null when it cannot be read (gone, not a folder, no permission). */
+async function readdir(dir: string): Promise<fs.Dirent[] | null> {
   try {
     return (await fs.promises.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
-    return [];
+    return null;
   }
 }
 

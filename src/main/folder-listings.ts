@@ -89,15 +89,18 @@ export class FolderListings {
     }
   }
 
-  /** A folder read now; kept when its last change is old enough that no later one can hide in the same tick. */
+  /**
+   * A folder read now; kept when its last change is old enough that no later one can hide in the same tick (a
+   * folder that could not be read is not: the error may pass without the folder changing).
+   */
   private async read(dir: string): Promise<FolderEntry[]> {
     this.counts.read++;
     const started = this.now();
     // Stat'ed before it is read: a change between the two leaves a newer ctime than the one kept.
     const st = folderStat(dir);
     const entries = await readFolder(dir);
-    if (st && st.ctimeMs < started - MARGIN_MS) this.kept.set(dir, { ...st, entries });
-    return entries;
+    if (st && entries && st.ctimeMs < started - MARGIN_MS) this.kept.set(dir, { ...st, entries });
+    return entries ?? [];
   }
 }
 
