@@ -11,6 +11,7 @@ import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
 import { markUpdated } from './background-update.ts';
+import { pinHostZone } from './host-zone.ts';
 import { BIG_BYTES, catchUp, changedTranscripts } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
@@ -53,6 +54,8 @@ async function unchangedIndex(args: CliArgs): Promise<IndexReader | null> {
 }
 
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {
+  // The system zone by name, so checking the daily rollups' zone needs no Intl lookup (--timezone replaces it below).
+  pinHostZone(process.env);
   const unchanged = await unchangedIndex(args);
   const opened = unchanged ? { kind: 'reader' as const, index: unchanged } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
   try {
