@@ -40,6 +40,8 @@ export class FolderListings {
   /** This walk's folders whose listing can be kept (taken from `known`, or read now and old enough). */
   private readonly kept = new Map<string, Listing>();
   private readonly now: () => number;
+  /** Whether a folder read by this walk changes what the file holds. */
+  private changed = false;
   /** Folders taken from the file, and folders read, by this walk. */
   readonly counts = { cached: 0, read: 0 };
 
@@ -74,9 +76,9 @@ export class FolderListings {
     return out;
   };
 
-  /** Writes this walk's listings when it read any folder (a walk that read none found the file as it should be). */
+  /** Writes this walk's listings when they differ from the file's (a folder read now was kept, or replaced one it held). */
   save(): void {
-    if (!this.counts.read) return;
+    if (!this.changed) return;
     const folders: unknown[] = [];
     for (const [dir, l] of this.kept) folders.push([dir, l.dev, l.ino, l.mtimeMs, l.ctimeMs, ...l.entries.map((e) => CODES[e.kind] + e.name)]);
     const tmp = `${this.file}.${process.pid}.tmp`;
@@ -99,7 +101,12 @@ export class FolderListings {
     // Stat'ed before it is read: a change between the two leaves a newer ctime than the one kept.
     const st = folderStat(dir);
     const entries = await readFolder(dir);
-    if (st && entries && st.ctimeMs < started - MARGIN_MS) this.kept.set(dir, { ...st, entries });
+    if (st && entries && st.ctimeMs < started - MARGIN_MS) {
+      this.kept.set(dir, { ...st, entries });
+      this.changed = true;
+    } else if (this.known.has(dir)) {
+      this.changed = true;
+    }
     return entries ?? [];
   }
 }

@@ -183,8 +183,10 @@ t('the real margin: a folder changed in the last 3 s is read again by the next w
     await same('settled');
     const fresh = await change('a new transcript now', () => put(path.join(dirA, '-p1', 's18.jsonl')));
     assert.is(fresh.read, 1);
+    const saved = fs.statSync(file).mtimeMs;
     const again = await same('right after');
     assert.is(again.read, 1, 'the folder changed less than 3 s ago is not taken from the listings');
+    assert.is(fs.statSync(file).mtimeMs, saved, 'nor written again while it is that young');
   } finally {
     skew = 10_000;
   }
