@@ -19,6 +19,8 @@ export interface CatchUpOptions {
   index: IndexDb;
   /** The index's file: its folder listings (`<index>.listing.json`) are beside it. */
   indexFile: string;
+  /** The transcripts as a check just listed them (a reader's, before this writer opened); else listed here. */
+  listed?: readonly FoundFile[];
   projectsDirs: readonly string[];
   /** The machine label of each projects dir (null: this machine), as the server's pipeline takes it. */
   machines?: readonly (string | null)[];
@@ -39,22 +41,29 @@ export interface CatchUpResult {
 export const BIG_BYTES = 64 << 20;
 
 /**
- * The transcripts whose size or mtime differ from what the index read (or that it never read): one stat per file
- * (the listing's own) against every cursor loaded in one query, the whole check of a history that did not change.
- * The walk lists only the folders that changed since a walk last listed them (folder-listings.ts), and keeps what it
- * listed for the next one.
+ * Every transcript with its size and mtime (one stat each): the walk lists only the folders that changed since a walk
+ * last listed them (folder-listings.ts), and keeps what it listed for the next one.
  */
-export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileStateRow>, indexFile: string): Promise<FoundFile[]> {
+export async function listWithListings(projectsDirs: readonly string[], indexFile: string): Promise<FoundFile[]> {
   const listings = FolderListings.load(listingsFile(indexFile));
   const found = await listTranscripts(projectsDirs, listings.source);
   listings.save();
+  return found;
+}
+
+/**
+ * The transcripts whose size or mtime differ from what the index read (or that it never read), against every cursor
+ * loaded in one query: the whole check of a history that did not change.
+ */
+export function changedTranscripts(found: readonly FoundFile[], states: Map<string, FileStateRow>): FoundFile[] {
   return found.filter((f) => rowNeedsRead(f, states.get(f.path)));
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
   // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
-  const dirty = await changedTranscripts(opts.projectsDirs, index.reports.fileStates(), opts.indexFile);
+  const listed = opts.listed ?? (await listWithListings(opts.projectsDirs, opts.indexFile));
+  const dirty = changedTranscripts(listed, index.reports.fileStates());
   if (!dirty.length) return { changed: 0, bytes: 0 };
   let bytes = 0;
   for (const f of dirty) {
