@@ -6,7 +6,9 @@
 // its ctime, which no program can set, and a folder replaced by another, or by a link to one, is another inode.
 // A listing is kept only if the folder's ctime was already MARGIN_MS old when it was read: a change made after the
 // read in the same timestamp tick as the one before it (a coarse clock, a file system with 1 or 2 s times) would
-// leave every time as it was; with a clock behind the file system's, nothing is kept and every folder is read.
+// leave every time as it was; with a clock behind the file system's, nothing is kept and every folder is read. (A
+// network share whose clock runs more than the margin behind this one's loses that guard; it only ever mattered for
+// two changes within one timestamp tick, the later one after a walk.)
 // This is a cache of what the file system says, not of the index: any process that walks may write it (a whole new
 // file renamed over the old one), and whatever it holds, a folder is only ever taken from it after that check.
 import fs from 'node:fs';
