@@ -2,7 +2,8 @@
 // full walk (listTranscripts reading every folder), on a real tree changed in every way a config dir changes: after
 // each change both must find the same transcripts, paths, sizes and mtimes in the same order, under the same rules
 // (two dirs, symlinked folders and files and their claims, hidden names, journals). The listings must also be used:
-// an unchanged tree reads no folder.
+// an unchanged tree reads no folder; and a folder whose read failed (as another user) must not be kept as empty.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -10,6 +11,8 @@ import * as assert from 'uvu/assert';
 import { listTranscripts } from '../../src/main/discovery.ts';
 import { FolderListings } from '../../src/main/folder-listings.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { skipTest } from '../helpers/skip.ts';
 import { sleep } from '../helpers/wait.ts';
 
 const { dir: root } = tempDir('folder-listings-');
@@ -198,6 +201,45 @@ t('a damaged or foreign listings file: every folder is read, with the same resul
     const r = await same(text);
     assert.is(r.cached, 0, text);
     assert.is((await same(`${text}, then`)).read, 0, 'rewritten');
+  }
+});
+
+t('a folder that could not be read is not kept: read again by the next walk, which can read it', async () => {
+  // The first walk runs as a user the folder shuts out (root reads it whatever its mode); the folder itself does not
+  // change between the two walks, so only the rule keeps the failed read out of the listings.
+  if (process.getuid?.() !== 0) return skipTest('needs root, to walk once as another user and once as root');
+  let setpriv: string;
+  try {
+    setpriv = execFileSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).trim();
+  } catch {
+    return skipTest('setpriv is not installed');
+  }
+  const shut = path.join(root, 'shut');
+  const locked = path.join(shut, 'projects', '-p', 'locked');
+  put(path.join(locked, 's.jsonl'));
+  put(path.join(shut, 'projects', '-p', 'open.jsonl'));
+  const listing = path.join(shut, 'listing.json');
+  fs.chmodSync(root, 0o755); // mkdtemp's 0700 would shut the other user out of everything
+  fs.chmodSync(shut, 0o777);
+  for (const d of [path.join(shut, 'projects'), path.join(shut, 'projects', '-p')]) fs.chmodSync(d, 0o755);
+  fs.chmodSync(locked, 0o000);
+  try {
+    await sleep(15);
+    const walk = `const { FolderListings } = await import(${JSON.stringify(path.join(ROOT, 'src', 'main', 'folder-listings.ts'))});
+      const { listTranscripts } = await import(${JSON.stringify(path.join(ROOT, 'src', 'main', 'discovery.ts'))});
+      const l = FolderListings.load(${JSON.stringify(listing)}, { now: () => Date.now() + 10000 });
+      const found = await listTranscripts([${JSON.stringify(path.join(shut, 'projects'))}], l.source);
+      l.save();
+      process.stdout.write(JSON.stringify(found.map((f) => f.path)));`;
+    const asNobody = execFileSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', '--input-type=module', '-e', walk], { encoding: 'utf8' });
+    assert.equal(JSON.parse(asNobody), [path.join(shut, 'projects', '-p', 'open.jsonl')], 'the locked folder is shut to that user');
+    assert.ok(fs.existsSync(listing), 'the listings were kept');
+    const full = await listTranscripts([path.join(shut, 'projects')]);
+    const listings = FolderListings.load(listing, { now });
+    assert.equal(await listTranscripts([path.join(shut, 'projects')], listings.source), full);
+    assert.ok(full.some((f) => f.path === path.join(locked, 's.jsonl')));
+  } finally {
+    fs.chmodSync(locked, 0o755);
   }
 });
 
