@@ -3,19 +3,24 @@
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../pricing/table.ts';
-import type { FileState } from '../index-db/queries/reports.ts';
+import type { FileStateRow } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
+import { FolderListings, listingsFile } from '../main/folder-listings.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
 import { resolveRepositories } from '../main/repository.ts';
-import { needsRead } from './needs-read.ts';
+import { rowNeedsRead } from './needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
 
 export interface CatchUpOptions {
   index: IndexDb;
+  /** The index's file: its folder listings (`<index>.listing.json`) are beside it. */
+  indexFile: string;
+  /** The transcripts as a check just listed them (a reader's, before this writer opened); else listed here. */
+  listed?: readonly FoundFile[];
   projectsDirs: readonly string[];
   /** The machine label of each projects dir (null: this machine), as the server's pipeline takes it. */
   machines?: readonly (string | null)[];
@@ -36,17 +41,29 @@ export interface CatchUpResult {
 export const BIG_BYTES = 64 << 20;
 
 /**
- * The transcripts whose size or mtime differ from what the index read (or that it never read): one stat per file
- * (the listing's own) against every cursor loaded in one query, the whole check of a history that did not change.
+ * Every transcript with its size and mtime (one stat each): the walk lists only the folders that changed since a walk
+ * last listed them (folder-listings.ts), and keeps what it listed for the next one.
  */
-export async function changedTranscripts(projectsDirs: readonly string[], states: Map<string, FileState>): Promise<FoundFile[]> {
-  return (await listTranscripts(projectsDirs)).filter((f) => needsRead(f, states.get(f.path)));
+export async function listWithListings(projectsDirs: readonly string[], indexFile: string): Promise<FoundFile[]> {
+  const listings = FolderListings.load(listingsFile(indexFile));
+  const found = await listTranscripts(projectsDirs, listings.source);
+  listings.save();
+  return found;
+}
+
+/**
+ * The transcripts whose size or mtime differ from what the index read (or that it never read), against every cursor
+ * loaded in one query: the whole check of a history that did not change.
+ */
+export function changedTranscripts(found: readonly FoundFile[], states: Map<string, FileStateRow>): FoundFile[] {
+  return found.filter((f) => rowNeedsRead(f, states.get(f.path)));
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
   // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
-  const dirty = await changedTranscripts(opts.projectsDirs, index.reports.fileStates());
+  const listed = opts.listed ?? (await listWithListings(opts.projectsDirs, opts.indexFile));
+  const dirty = changedTranscripts(listed, index.reports.fileStates());
   if (!dirty.length) return { changed: 0, bytes: 0 };
   let bytes = 0;
   for (const f of dirty) {

@@ -1,11 +1,21 @@
 // The ingest's own skip rule (src/main/ingest.ts run()), for the command line's checks before it reads anything:
 // its own module, so a statusline that only asks "is this session ahead of the index?" loads nothing more.
+import type { FileStateRow } from '../index-db/queries/reports.ts';
 
 /** A file to read, or (no stat: it vanished) a known file to mark gone. */
 export function needsRead(
   st: { size: number; mtimeMs: number } | undefined,
   cursor: { size: number; mtimeMs: number; gone: boolean } | null | undefined,
 ): boolean {
-  if (!st) return !!cursor && !cursor.gone;
-  return !(cursor && !cursor.gone && st.size === cursor.size && st.mtimeMs === cursor.mtimeMs);
+  return cursor ? changedSince(st, cursor.size, cursor.mtimeMs, cursor.gone) : !!st;
+}
+
+/** The same rule against a cursor as `fileStates()` reads them all at once (no object per file). */
+export function rowNeedsRead(st: { size: number; mtimeMs: number } | undefined, cursor: FileStateRow | undefined): boolean {
+  return cursor ? changedSince(st, cursor[1], cursor[2], cursor[3] === 1) : !!st;
+}
+
+function changedSince(st: { size: number; mtimeMs: number } | undefined, size: number, mtimeMs: number, gone: boolean): boolean {
+  if (!st) return !gone;
+  return gone || st.size !== size || st.mtimeMs !== mtimeMs;
 }

@@ -11,7 +11,9 @@ import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
 import { markUpdated } from './background-update.ts';
-import { BIG_BYTES, catchUp, changedTranscripts } from './catch-up.ts';
+import { pinHostZone } from './host-zone.ts';
+import type { FoundFile } from '../main/discovery.ts';
+import { BIG_BYTES, catchUp, changedTranscripts, listWithListings } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
@@ -26,41 +28,48 @@ function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo
 /**
  * The index as a reader when nobody writes it and no transcript changed since it read them (the usual case): the
  * answer then needs no writer, whose open and close (the lock, the writer's state, marking the file open and
- * clean, a commit) cost more than the check. null: something is to be read, or the file is not one to read as it
- * is (none yet, an older schema, marked open by a writer that died, whose integrity check the writer runs).
+ * clean, a commit) cost more than the check. Otherwise what the check listed, for the writer's catch-up (none when
+ * it did not get that far: no file yet, a live writer, an older schema, or marked open by a writer that died, whose
+ * integrity check the writer runs).
  */
-async function unchangedIndex(args: CliArgs): Promise<IndexReader | null> {
+async function unchangedIndex(args: CliArgs): Promise<{ reader: IndexReader | null; listed?: FoundFile[] }> {
   const file = args.config.indexPath;
-  if (!fs.existsSync(file) || writerIsLive(file)) return null;
+  if (!fs.existsSync(file) || writerIsLive(file)) return { reader: null };
   let reader: IndexReader;
   try {
     reader = openIndexReader(file);
   } catch (err) {
-    if (err instanceof IndexWriteError) return null;
+    if (err instanceof IndexWriteError) return { reader: null };
     throw err;
   }
+  let listed: FoundFile[] | undefined;
   try {
-    if (!reader.reports.markedOpen() && !(await changedTranscripts(args.config.projectsDirs, reader.reports.fileStates())).length) {
-      markUpdated(file);
-      return reader;
+    if (!reader.reports.markedOpen()) {
+      listed = await listWithListings(args.config.projectsDirs, file);
+      if (!changedTranscripts(listed, reader.reports.fileStates()).length) {
+        markUpdated(file);
+        return { reader };
+      }
     }
   } catch (err) {
     reader.close();
     throw err;
   }
   reader.close();
-  return null;
+  return { reader: null, listed };
 }
 
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {
-  const unchanged = await unchangedIndex(args);
-  const opened = unchanged ? { kind: 'reader' as const, index: unchanged } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  // The system zone by name, so checking the daily rollups' zone needs no Intl lookup (--timezone replaces it below).
+  pinHostZone(process.env);
+  const check = await unchangedIndex(args);
+  const opened = check.reader ? { kind: 'reader' as const, index: check.reader } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
   try {
     if (opened.kind === 'writer') {
       markUpdated(args.config.indexPath);
       const started = Date.now();
       const r = await catchUp({
-        index: opened.index, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
+        index: opened.index, indexFile: args.config.indexPath, listed: check.listed, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
         prices: () => pricesFor(args.config, warn),
         onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB); later runs read only what changed`),
       });

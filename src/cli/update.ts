@@ -22,7 +22,7 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
     markUpdated(file);
     const started = Date.now();
     const r = await catchUp({
-      index, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
+      index, indexFile: file, projectsDirs: args.config.projectsDirs, machines: args.config.dirMachines, log: warn,
       prices: () => pricesFor(args.config, warn),
       onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB)`),
     });

@@ -114,8 +114,46 @@ export interface FoundFile {
 }
 
 /** Every transcript under the projects dirs (a missing dir is simply empty), each real file once. */
-export function listTranscripts(projectsDirs: readonly string[]): Promise<FoundFile[]> {
-  return new TranscriptPaths().list(projectsDirs);
+export function listTranscripts(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
+  return new TranscriptPaths().list(projectsDirs, folders);
+}
+
+/** What the walk acts on in a folder: a sub-folder, a symlink (followed or not by its target) or a transcript file. */
+export interface FolderEntry {
+  name: string;
+  kind: 'dir' | 'link' | 'file';
+}
+
+/**
+ * Where the walk gets the entries of one level of folders (one array per folder, in name order): `readFolders` reads
+ * them; a cache (src/main/folder-listings.ts) may answer for folders that did not change since it read them.
+ */
+export type FolderSource = (dirs: readonly string[]) => Promise<FolderEntry[][]>;
+
+/** The entries of each folder, read now (none for a folder that cannot be read). */
+export const readFolders: FolderSource = (dirs) => Promise.all(dirs.map(async (d) => (await readFolder(d)) ?? []));
+
+/** The entries of a folder the walk acts on, in name order; null when it cannot be read. */
+export async function readFolder(dir: string): Promise<FolderEntry[] | null> {
+  const entries = await readdir(dir);
+  if (entries === null) return null;
+  const out: FolderEntry[] = [];
+  for (const e of entries) {
+    if (isHiddenName(e.name) && !e.isFile()) continue; // a sync tool's folder (.stversions), never transcripts
+    if (e.isDirectory()) out.push({ name: e.name, kind: 'dir' });
+    else if (e.isSymbolicLink()) out.push({ name: e.name, kind: 'link' });
+    else if (e.isFile() && isTranscript(e.name)) out.push({ name: e.name, kind: 'file' });
+  }
+  return out;
+}
+
+/**
+ * `path.join(dir, name)` for a normalized `dir` and an entry name (no separator in it), without join's normalizing
+ * pass: the walk joins ~20,000 paths on a big history.
+ */
+function childPath(dir: string, name: string): string {
+  if (dir === '.') return name;
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 /**
@@ -134,31 +172,32 @@ export class TranscriptPaths {
   readonly linked = new Set<string>();
 
   /** Walks the projects dirs breadth-first, each level in name order. */
-  async list(projectsDirs: readonly string[]): Promise<FoundFile[]> {
+  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
     const out: FoundFile[] = [];
     let level: { dir: string; real: string }[] = [];
-    for (const dir of projectsDirs) {
+    for (const given of projectsDirs) {
+      const dir = path.normalize(given);
       const real = realpath(dir);
       if (real !== null && this.claimDir(real, dir)) level.push({ dir, real });
     }
     while (level.length) {
-      const listed = await Promise.all(level.map(async (d) => ({ ...d, entries: await readdir(d.dir) })));
+      const listed = await folders(level.map((d) => d.dir));
       const next: typeof level = [];
-      for (const { dir, real, entries } of listed) {
-        for (const e of entries) {
-          const p = path.join(dir, e.name);
-          if (isHiddenName(e.name) && !e.isFile()) continue; // a sync tool's folder (.stversions), never transcripts
-          if (e.isDirectory()) {
-            const r = path.join(real, e.name);
+      level.forEach(({ dir, real }, i) => {
+        for (const e of listed[i]!) {
+          const p = childPath(dir, e.name);
+          // Outside linked folders a path is its real path: one string for both.
+          const r = real === dir ? p : childPath(real, e.name);
+          if (e.kind === 'dir') {
             if (this.claimDir(r, p)) next.push({ dir: p, real: r });
-          } else if (e.isSymbolicLink()) {
+          } else if (e.kind === 'link') {
             this.link(p, next, out);
-          } else if (e.isFile() && isTranscript(p)) {
-            const st = fileStat(p);
-            if (st !== null && this.claimFile(path.join(real, e.name), p)) out.push({ path: p, ...st });
+          } else {
+            const found = transcriptAt(p);
+            if (found !== null && this.claimFile(r, p)) out.push(found);
           }
         }
-      }
+      });
       level = next;
     }
     return out;
@@ -231,21 +270,22 @@ function realpath(p: string): string | null {
   }
 }
 
-async function readdir(dir: string): Promise<fs.Dirent[]> {
+/** A folder's entries in name order; null when it cannot be read (gone, not a folder, no permission). */
+async function readdir(dir: string): Promise<fs.Dirent[] | null> {
   try {
     return (await fs.promises.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
-    return [];
+    return null;
   }
 }
 
-/** A transcript's size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
-function fileStat(p: string): { size: number; mtimeMs: number } | null {
+/** A transcript with its size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
+function transcriptAt(p: string): FoundFile | null {
   try {
     // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
     const st = fs.statSync(p);
-    return { size: st.size, mtimeMs: st.mtimeMs };
+    return { path: p, size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { size: 0, mtimeMs: 0 };
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { path: p, size: 0, mtimeMs: 0 };
   }
 }

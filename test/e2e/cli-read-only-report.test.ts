@@ -1,6 +1,7 @@
 // A report with no server, over an index that already holds every transcript as it is on disk, only reads: the
 // index file is left byte for byte as it was (a writer would record itself and mark the file open, then clean). One
-// appended line makes the next report the writer again, and it shows the line.
+// appended line makes the next report the writer again, and it shows the line. A new transcript in a folder the
+// listings beside the index hold (listed more than 3 s after its last change) is found too.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { PRICES_FILE } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
+import { sleep } from '../helpers/wait.ts';
 
 const { dir } = tempDir('cli-read-only-');
 const root = path.join(dir, 'cfg');
@@ -39,6 +41,16 @@ t('nothing changed: the index file is untouched; one more line: the report reads
   fs.appendFileSync(transcript, `${JSON.stringify(line('c', 300))}\n`);
   assert.is(await outputTokens(), 1500);
   assert.not.equal(fingerprint().sha, before.sha, 'the new line was written');
+});
+
+t('a new transcript in a folder the listings hold: the report lists that folder again and shows it', async () => {
+  // Older than the listings' 3 s margin, so the next walk keeps this folder's listing.
+  await sleep(3_200);
+  assert.is(await outputTokens(), 1500);
+  const listings = JSON.parse(fs.readFileSync(`${index}.listing.json`, 'utf8')) as { folders: [string, ...unknown[]][] };
+  assert.ok(listings.folders.some((f) => f[0] === path.dirname(transcript)), 'the project folder is kept');
+  writeJsonl(path.join(path.dirname(transcript), 's2.jsonl'), [{ ...line('d', 1000), sessionId: 's2' }]);
+  assert.is(await outputTokens(), 2500);
 });
 
 t.run();

@@ -7,7 +7,7 @@
 // this process's (a zone change the writer has not caught up with yet, or a reader in another zone): reads never
 // rebuild a table, the writer does (at open and at its next write or periodic pass).
 import type Database from 'better-sqlite3';
-import { HOUR_MS, LocalClock, timeZone } from '../time.ts';
+import { HOUR_MS, isProcessZone, LocalClock } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 import { changeMark, untilChange } from './until-change.ts';
@@ -115,9 +115,10 @@ export class Reader {
   /** Statements over the rows derived from the messages, prepared on first use. */
   private readonly derived = new Map<string, Database.Statement>();
   private readonly sql = new Map<string, string>();
-  /** process.env.TZ and the zone it names, resolved once per value (~0.1 ms). */
+  /** process.env.TZ and the local rollups' zone when they were last compared, and whether they matched. */
   private zoneEnv: string | undefined | null = null;
-  private zone = '';
+  private zoneStored: string | undefined;
+  private zoneMatches = false;
 
   constructor(private readonly db: Database.Database) {
     // Not deterministic: its answer follows process.env.TZ.
@@ -301,11 +302,13 @@ export class Reader {
 
   /** Whether the local rollups hold the local days and hours of this process's zone. */
   private localMatches(): boolean {
-    if (process.env.TZ !== this.zoneEnv) {
-      this.zone = timeZone();
+    const stored = this.s.localZone!.get() as string | undefined;
+    if (process.env.TZ !== this.zoneEnv || stored !== this.zoneStored) {
+      this.zoneMatches = isProcessZone(stored);
       this.zoneEnv = process.env.TZ;
+      this.zoneStored = stored;
     }
-    return (this.s.localZone!.get() as string | undefined) === this.zone;
+    return this.zoneMatches;
   }
 
   /** The local days of the first and the newest hour with usage (the latter an upper bound of the newest entry's day). */

@@ -1,11 +1,12 @@
 // The command line's reads (src/cli): usage per local day, per session and per 5-hour block with a
 // split per model (the statusline's are status.ts). Same rollups, the same attribution rules and the
 // same folds as the dashboard's queries (an entry belongs to the local day of its own timestamp, read from
-// usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so the numbers are the dashboard's.
+// usage_daily_all, a project's from usage_daily; blocks from blocksOverlapping, totals from sliceOf + totalsOf), so
+// the numbers are the dashboard's.
 // In a --timezone other than the index's, days are exact too: hourly rows, and entries where a local midnight cuts an hour.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
-import { HOUR_MS, iso, timeZone } from '../time.ts';
+import { HOUR_MS, isProcessZone, iso } from '../time.ts';
 import { dayKey } from '../../calendar/days.ts';
 import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
@@ -60,15 +61,14 @@ export interface Reports {
   /** The file's last writer has not closed it: it still runs, or it ended without closing (a crash, kill -9). */
   markedOpen(): boolean;
   /** Every transcript's cursor facts by path, in one read (a check of every file before a report). */
-  fileStates(): Map<string, FileState>;
+  fileStates(): Map<string, FileStateRow>;
 }
 
-/** What the index knows of a transcript: its size and mtime when last read, and whether it is gone from disk. */
-export interface FileState {
-  size: number;
-  mtimeMs: number;
-  gone: boolean;
-}
+/**
+ * What the index knows of a transcript: its size and mtime when last read, and whether it is gone from disk (1).
+ * The row as SQLite gives it: an object per file would cost a 10 GiB history's check ~10 ms more.
+ */
+export type FileStateRow = [path: string, size: number, mtimeMs: number, gone: number];
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
 type UnitRow = [number, number, number, number, number, number, number, number];
@@ -79,10 +79,16 @@ const SUMS = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cac
 
 export function createReports(db: Database.Database): Reports {
   const reader = new Reader(db);
-  /** The statement and its variant scoped to a set of project folders (a folder is one id per machine). */
-  const pair = (sql: string): [Database.Statement, Database.Statement] =>
-    [db.prepare(sql).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id IN (SELECT value FROM json_each(?)) GROUP BY')).raw(true)];
-  const perDay = pair(`SELECT day, model_id, ${SUMS} FROM usage_daily WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`);
+  /**
+   * The statement for every project (`every`: by default the same SQL) and its variant scoped to a set of project
+   * folders (a folder is one id per machine).
+   */
+  const pair = (sql: string, every = sql): [Database.Statement, Database.Statement] =>
+    [db.prepare(every).raw(true), db.prepare(sql.replace(' GROUP BY', ' AND project_id IN (SELECT value FROM json_each(?)) GROUP BY')).raw(true)];
+  // Every project: the overview's own series read (usage_daily_all, a row per day x model x main/subagent), so each
+  // day's cost is its point to the last bit; a project's folders: usage_daily, as the overview of a project.
+  const daySql = (table: string): string => `SELECT day, model_id, ${SUMS} FROM ${table} WHERE day >= ? AND day < ? GROUP BY day, model_id ORDER BY day, model_id`;
+  const perDay = pair(daySql('usage_daily'), daySql('usage_daily_all'));
   const perHour = pair(`SELECT hour, model_id, ${SUMS} FROM usage_hourly_model WHERE hour >= ? AND hour < ? GROUP BY hour, model_id ORDER BY hour, model_id`);
   const perSession = pair(`SELECT session_id, model_id, ${SUMS}, min(first_ts), max(last_ts) FROM usage_hourly
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
@@ -100,13 +106,13 @@ export function createReports(db: Database.Database): Reports {
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
   /** The folders of an encoded folder name (every machine's), null for all; undefined when unknown. */
-  const scopeOf = (project: string | null): ProjectSet | undefined => resolveScope(reader.projects(), { project });
+  const scopeOf = (project: string | null): ProjectSet | undefined => (project === null ? null : resolveScope(reader.projects(), { project }));
 
   /**
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
    * zone (--timezone, or a reader in another zone than the writer) days come from byLocalDay().
    */
-  const dailyMatches = (): boolean => meta.get('daily_tz') === timeZone();
+  const dailyMatches = (): boolean => isProcessZone(meta.get('daily_tz') as string | undefined);
 
   /**
    * Every usage of a range's hours on the local day of its own timestamp, in the process's zone, whatever zone the
@@ -133,7 +139,7 @@ export function createReports(db: Database.Database): Reports {
     if (pid === undefined) return [];
     const span = rangeSpan(range, systemZone);
     const rows: [string, UnitRow][] = dailyMatches()
-      ? (run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[]).map((r) => [dayKey(r[0]), r])
+      ? withDayKeys(run(perDay, pid, dayOf(systemZone, range.fromMs), dayOf(systemZone, range.toMs)) as UnitRow[])
       : byLocalDay(pid, span.hours);
     const models = reader.models();
     const out: DayUsage[] = [];
@@ -165,7 +171,7 @@ export function createReports(db: Database.Database): Reports {
       for (const [, r] of byLocalDay(pid, span.hours)) add(t, r);
       return t;
     }
-    return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).modelGroups);
+    return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).groups);
   }
 
   function sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[] {
@@ -229,11 +235,21 @@ export function createReports(db: Database.Database): Reports {
     priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
     markedOpen: () => meta.get('open') === '1',
     fileStates() {
-      const out = new Map<string, FileState>();
-      for (const [path, size, mtimeMs, gone] of files.all() as [string, number, number, number][]) out.set(path, { size, mtimeMs, gone: gone === 1 });
+      const out = new Map<string, FileStateRow>();
+      for (const r of files.all() as FileStateRow[]) out.set(r[0], r);
       return out;
     },
   };
+}
+
+/** Rows by day number with their local date (formatted once a day: a day has a row per model). */
+function withDayKeys(rows: UnitRow[]): [string, UnitRow][] {
+  let day = Number.NaN;
+  let key = '';
+  return rows.map((r) => {
+    if (r[0] !== day) key = dayKey((day = r[0]));
+    return [key, r];
+  });
 }
 
 function add(t: Totals, r: UnitRow | SessionRow): void {
