@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IndexWriteError } from '../index-db/errors.ts';
 import type { StatusFigures } from '../index-db/queries/status.ts';
-import { retryWhileBusy } from '../index-db/read-connection.ts';
+import { OlderSchemaError, retryWhileBusy } from '../index-db/read-connection.ts';
 import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
@@ -193,10 +193,17 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     // A transcript outside the configured dirs is not indexed here (another config dir): nothing to read.
     const own = transcript && args.config.projectsDirs.some((d) => roleOf(d, transcript)) ? ownFiles(transcript) : [];
     try {
-      opened = await retryWhileBusy(() => openStatusReader(file), Math.max(0, deadline - ANSWER_MS - Date.now()));
+      // An older schema is not waited for: unless a writer is migrating it already, only the update started below will.
+      opened = await retryWhileBusy(() => openStatusReader(file), Math.max(0, deadline - ANSWER_MS - Date.now()), (e) => !(e instanceof OlderSchemaError));
     } catch (err) {
       if (!(err instanceof IndexWriteError)) throw err;
       warn(`statusline: ${err.message}`);
+      if (err instanceof OlderSchemaError) {
+        // After an upgrade with no server running: the update (none if a writer holds the index) migrates it.
+        print(`🤖 ${model} | 💰 updating the cost index to this version, back in a moment`);
+        startBackgroundUpdate(args);
+        return 0;
+      }
       // Busy: its writer is still creating it (a first index being built).
       print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;

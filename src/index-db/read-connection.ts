@@ -5,7 +5,21 @@ import Database from 'better-sqlite3';
 import { IndexWriteError, writeErrorOf } from './errors.ts';
 import { SCHEMA_VERSION } from './migrate.ts';
 
-/** Throws IndexWriteError('busy') while the file does not hold the schema yet (its writer is creating it). */
+/**
+ * The file holds an older schema: this code was upgraded and no writer has opened the file since. Busy like a file being
+ * created (a writer may be migrating it right now), but when no writer runs, only starting one (the server,
+ * `cost-dashboard update`) brings it to this code's schema; waiting does not.
+ */
+export class OlderSchemaError extends IndexWriteError {
+  constructor(file: string, version: number) {
+    super('busy', `index ${file} has schema version ${version}, older than ${SCHEMA_VERSION}: a writer migrates it when it opens it`, null);
+  }
+}
+
+/**
+ * Throws IndexWriteError('busy') while the file does not hold the schema yet (its writer is creating it), and
+ * OlderSchemaError (also 'busy') while it holds an older one.
+ */
 export function openReadConnection(file: string): Database.Database {
   let db: Database.Database;
   try {
@@ -16,7 +30,8 @@ export function openReadConnection(file: string): Database.Database {
   }
   try {
     db.pragma('query_only = ON');
-    const version = db.pragma('user_version', { simple: true });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > 0 && version < SCHEMA_VERSION) throw new OlderSchemaError(file, version);
     if (version !== SCHEMA_VERSION) {
       throw new IndexWriteError('busy', `index ${file} has schema version ${String(version)}, not ${SCHEMA_VERSION} (yet)`, null);
     }
@@ -27,14 +42,17 @@ export function openReadConnection(file: string): Database.Database {
   return db;
 }
 
-/** `open()` again every 50 ms while it fails as busy (a writer still creating the file), for at most `waitMs`. */
-export async function retryWhileBusy<T>(open: () => T, waitMs: number): Promise<T> {
+/**
+ * `open()` again every 50 ms while it fails as busy (a writer still creating the file), for at most `waitMs`, and as
+ * long as `retry` accepts the failure.
+ */
+export async function retryWhileBusy<T>(open: () => T, waitMs: number, retry: (e: IndexWriteError) => boolean = () => true): Promise<T> {
   const until = Date.now() + waitMs;
   for (;;) {
     try {
       return open();
     } catch (e) {
-      if (!(e instanceof IndexWriteError) || e.kind !== 'busy' || Date.now() > until) throw e;
+      if (!(e instanceof IndexWriteError) || e.kind !== 'busy' || !retry(e) || Date.now() > until) throw e;
       await new Promise((r) => setTimeout(r, 50));
     }
   }

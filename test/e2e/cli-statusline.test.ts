@@ -122,6 +122,24 @@ Line('with no server, its session\'s new lines (subagents included) are read by 
   assert.ok(shown.includes(`💰 ${usd(after)} session`), `${shown} (want ${usd(after)})`);
 });
 
+Line('an index of an older schema (this code was upgraded, no server runs): says so at once, a background update migrates it', async () => {
+  const c = corpus(3);
+  assert.is((await cli(['update', ...c.flags])).code, 0);
+  const before = oneLine(await render([...c.flags], { input: status(c.transcript) }));
+  // What the previous version (schema 7) left.
+  const db = new Database(c.index);
+  db.exec('DROP INDEX files_session; PRAGMA user_version = 7;');
+  db.close();
+  const r = await render([...c.flags], { input: status(c.transcript) });
+  assert.match(oneLine(r), /Sonnet 4\.5 .*updating the cost index/);
+  assert.ok(r.ms < 2000, `not waiting for a writer that does not run (${r.ms} ms)`);
+  const after = await waitFor(async () => {
+    const text = oneLine(await render([...c.flags], { input: status(c.transcript) }));
+    return text.includes('session') ? text : null;
+  }, 'the migrated index', 15_000);
+  assert.is(sessionPart(after), sessionPart(before), 'the same figures after the migration');
+});
+
 Line('an index whose writer died (kill -9): read as it is, the integrity check left to a background update', async () => {
   const c = corpus(3);
   assert.is((await cli(['update', ...c.flags])).code, 0);

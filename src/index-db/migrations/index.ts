@@ -6,5 +6,6 @@ import { sql as history } from './004-history.ts';
 import { sql as machines } from './005-machines.ts';
 import { sql as settings } from './006-settings.ts';
 import { sql as grainRollups } from './007-grain-rollups.ts';
+import { sql as filesSession } from './008-files-session.ts';
 
-export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines, settings, grainRollups];
+export const migrations: readonly string[] = [init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession];
