@@ -40,35 +40,34 @@ const addonShim = {
     }));
   },
 };
-const statusline = {
-  entryPoints: { statusline: 'src/cli/statusline-command.ts' },
+/** A one-file CommonJS bundle in dist/ (`.cjs`, since package.json makes `.js` an ES module). */
+const cjsFile = {
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  logLevel: 'warning',
+};
+
+const statusline = {
+  ...cjsFile,
+  entryPoints: { statusline: 'src/cli/statusline-command.ts' },
   external: ['*.node'],
   plugins: [addonShim],
   // The server's config finds package.json from its own file (--version), which a CommonJS file names by __filename.
   define: { 'import.meta.url': '__import_meta_url' },
   banner: { js: "'use strict'; const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: 'linked',
-  logLevel: 'warning',
 };
 
 // The installed executable (package.json "bin"): CommonJS, so a statusline render never starts the ES module
 // loader (src/launcher.cts); every other command and the server go on to dist/main.js.
 const launcher = {
+  ...cjsFile,
   entryPoints: { 'cost-dashboard': 'src/launcher.cts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
   banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'warning',
 };
 
 const ui = {
