@@ -300,8 +300,8 @@ export class Reader {
     return out;
   }
 
-  /** Whether the local rollups hold the local days and hours of this process's zone. */
-  private localMatches(): boolean {
+  /** Whether the local rollups hold the local days and hours of this process's zone (the reports' check too). */
+  localMatches(): boolean {
     const stored = this.s.localZone!.get() as string | undefined;
     if (process.env.TZ !== this.zoneEnv || stored !== this.zoneStored) {
       this.zoneMatches = isProcessZone(stored);

@@ -6,7 +6,7 @@
 // In a --timezone other than the index's, days are exact too: hourly rows, and entries where a local midnight cuts an hour.
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
-import { HOUR_MS, isProcessZone, iso } from '../time.ts';
+import { HOUR_MS, iso } from '../time.ts';
 import { dayKey } from '../../calendar/days.ts';
 import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
@@ -112,7 +112,7 @@ export function createReports(db: Database.Database): Reports {
    * The daily rollup holds the local days of one zone (meta 'daily_tz', kept by the writer); in another
    * zone (--timezone, or a reader in another zone than the writer) days come from byLocalDay().
    */
-  const dailyMatches = (): boolean => isProcessZone(meta.get('daily_tz') as string | undefined);
+  const dailyMatches = (): boolean => reader.localMatches();
 
   /**
    * Every usage of a range's hours on the local day of its own timestamp, in the process's zone, whatever zone the
