@@ -1,6 +1,6 @@
 // The statusline's way to freshness without waiting: a detached `cost-dashboard update` (a first index, new lines
 // in the session, or a history not looked at for a while), at most one at a time and at the lowest CPU priority, so
-// it never competes with the renders that follow it (at 10 GiB an update stats ~14,000 transcripts, ~0.4 s of CPU,
+// it yields the CPU to the renders that follow it (at 10 GiB an update stats ~14,000 transcripts, ~0.4 s of CPU,
 // and one that writes first loads every stored dedup key, seconds). Also the stamp that says when the whole tree
 // was last looked at. A render loads none of the writer from here: fs, os and the writer-lock probe.
 import fs from 'node:fs';
