@@ -138,3 +138,69 @@ for (const zone of ['UTC', 'Asia/Kathmandu']) {
 }
 
 Delta.run();
+
+const Pending = suite('rollup cells pending until the commit');
+
+Pending('a cell that every batch of a commit touches is written once; reads, a reprice and a time zone change between batches stay exact', () => {
+  process.env.TZ = 'UTC';
+  const file = path.join(dir, 'pending.db');
+  const root = path.join(dir, 'pending', 'projects');
+  const idx = openIndex(file, { log: () => {} });
+  idx.setPrices(prices);
+  idx.commit();
+  // Counts every write of the all-projects day cell (an upsert that finds its row is an UPDATE).
+  const planted = new Database(file);
+  planted.exec(`CREATE TABLE day_writes (n INTEGER); INSERT INTO day_writes VALUES (0);
+    CREATE TRIGGER day_inserted AFTER INSERT ON usage_daily_all BEGIN UPDATE day_writes SET n = n + 1; END;
+    CREATE TRIGGER day_updated AFTER UPDATE ON usage_daily_all BEGIN UPDATE day_writes SET n = n + 1; END;`);
+  planted.close();
+  const t0 = Date.UTC(2026, 10, 16, 9, 0);
+  const batch = (b: number, model = OPUS) => batchOf(path.join(root, `p${b % 4}`, `s${b}.jsonl`), Array.from({ length: 5 }, (_, i) => ({
+    ts: t0 + (b * 5 + i) * MIN, messageId: `m${b}-${i}`, requestId: 'r', model, input: 10 + i, output: 100 + b, tools: i % 2 ? ['Bash'] : [],
+  })));
+  // Twenty files of four projects, every row on one day with one model: one cell of usage_daily_all.
+  for (let b = 0; b < 20; b++) idx.applyBatch(batch(b), role(`p${b % 4}`, `s${b}`), 500, 1);
+  idx.commit();
+  const writes = (): number => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare('SELECT n FROM day_writes').pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  };
+  assert.is(writes(), 1, 'inserted once for the twenty batches');
+  assertRollupsOfMessages(file);
+
+  const range = { from: '2026-11-16', to: '2026-11-16', fromMs: Date.UTC(2026, 10, 16), toMs: Date.UTC(2026, 10, 17), bucket: 'hour' as const, kind: 'custom' as const, days: null };
+  const messages = (): number => idx.queries.overview({ range, project: null, now: t0 }).totals.messages;
+  idx.applyBatch(batch(20), role('p0', 's20'), 500, 1);
+  assert.is(messages(), 105, 'a read before the commit sees the pending cells');
+  idx.applyBatch(batch(21, HAIKU), role('p1', 's21'), 500, 1);
+  // New prices rebuild the rollups from the messages: the pending cells are written first, not counted twice.
+  const doubled = structuredClone(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8'))) as Record<string, Record<string, number>>;
+  doubled[OPUS]!.output_cost_per_token! *= 2;
+  idx.setPrices(PriceTable.fromCatalogue(doubled, 'doubled'));
+  idx.applyBatch(batch(22), role('p2', 's22'), 500, 1);
+  // So does a time zone change, for the local ones.
+  process.env.TZ = 'Asia/Kathmandu';
+  idx.syncTimeZone();
+  idx.applyBatch(batch(23, HAIKU), role('p3', 's23'), 500, 1);
+  assert.is(messages(), 120);
+  idx.commit();
+  assertRollupsOfMessages(file);
+  const db = new Database(file, { readonly: true });
+  try {
+    assert.is(db.prepare('SELECT sum(messages) FROM usage_total').pluck().get(), 120);
+    assert.is(db.prepare('SELECT sum(messages) FROM usage_daily_all').pluck().get(), 120);
+    assert.is(db.prepare('SELECT sum(messages) FROM usage_hourly_all').pluck().get(), 120);
+    const cost = db.prepare('SELECT sum(cost) FROM messages').pluck().get() as number;
+    assert.ok(Math.abs((db.prepare('SELECT sum(cost) FROM usage_total').pluck().get() as number) - cost) < 1e-9);
+  } finally {
+    db.close();
+  }
+  idx.close();
+  process.env.TZ = 'UTC';
+});
+
+Pending.run();
