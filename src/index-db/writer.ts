@@ -70,12 +70,12 @@ export class Writer {
   private lhourOf = (ms: number): number => this.clock.lhour(ms);
   private readonly rollups: RollupStatements;
   private readonly s: Record<string, Database.Statement>;
-  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => RollupDelta;
-  private readonly placeTx: (m: Msg, file: FileInfo) => RollupDelta;
-  private readonly resetTx: (path: string) => RollupDelta;
+  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => RollupDelta | null;
+  private readonly placeTx: (m: Msg, file: FileInfo) => void;
+  private readonly resetTx: (path: string) => void;
   /**
-   * The rollup cells of the writes since the last commit or read, written by settleRollups: a cell that many files
-   * touch within a commit (a day of every project) is written once, not once per batch.
+   * The rollup cells of the writes since the last commit, read or removal, written by settleRollups: a cell that many
+   * files touch within a commit (a day of every project) is written once, not once per batch.
    */
   private pending: RollupDelta;
   private readonly repriceTx: (table: PriceTable) => void;
@@ -131,7 +131,7 @@ export class Writer {
     this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
       const delta = new RollupDelta(this.lhourOf);
       this.place(m, file, delta);
-      return delta;
+      delta.flush(this.rollups);
     });
     this.resetTx = db.transaction(this.reset.bind(this));
     this.repriceTx = db.transaction(this.reprice.bind(this));
@@ -178,19 +178,22 @@ export class Writer {
     this.syncCosts();
     this.syncTimeZone();
     // The rollups of a batch join the pending ones only once its savepoint is released.
+    const keep = (delta: RollupDelta | null): void => {
+      if (delta) this.pending.absorb(delta);
+    };
     try {
-      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, false)));
+      this.write(() => keep(this.applyTx(batch, role, size, mtimeMs, false)));
     } catch (err) {
       if (!(err instanceof IndexWriteError) || err.kind !== 'rejected') throw err;
       // One of its rows broke a rule of the schema: place the rows one by one, skipping those that fail.
-      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, true)));
+      this.write(() => keep(this.applyTx(batch, role, size, mtimeMs, true)));
     }
   }
 
   resetFile(file: string): void {
     if (!this.ids.files.has(file)) return;
     this.syncTimeZone();
-    this.write(() => this.pending.absorb(this.resetTx(file)));
+    this.write(() => this.resetTx(file));
   }
 
   /**
@@ -419,8 +422,11 @@ export class Writer {
     }).cost;
   }
 
-  /** Writes a batch's rows, file facts and cursor; returns the rollup cells of its rows, for the caller to keep pending. */
-  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): RollupDelta {
+  /**
+   * Writes a batch's rows, file facts and cursor. Returns the rollup cells of its rows for the caller to keep pending
+   * when they only add; otherwise they are written here, after the pending ones (null).
+   */
+  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): RollupDelta | null {
     const c = this.ids;
     const project = c.project(role.project, role.machine ?? null);
     const file = c.file(batch.path);
@@ -449,14 +455,21 @@ export class Writer {
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
     let rejected = 0;
     let reason = '';
-    const delta = new RollupDelta(this.lhourOf);
+    let delta: RollupDelta | null = null;
     if (!careful) {
+      delta = new RollupDelta(this.lhourOf);
       for (const m of winners) this.place(m, file, delta);
+      if (!delta.onlyAdds) {
+        this.settleRollups();
+        delta.flush(this.rollups);
+        delta = null;
+      }
     } else {
+      this.settleRollups(); // each row writes its own cells
       for (const m of winners) {
         const mark = this.undo.mark();
         try {
-          delta.absorb(this.placeTx(m, file));
+          this.placeTx(m, file);
         } catch (err) {
           const failure = writeErrorOf(err);
           if (isEnvironmental(failure)) throw err;
@@ -592,7 +605,7 @@ export class Writer {
     return file.path < other.path;
   }
 
-  private reset(file: string): RollupDelta {
+  private reset(file: string): void {
     const f = this.ids.files.get(file)!;
     const delta = new RollupDelta(this.lhourOf);
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
@@ -607,9 +620,10 @@ export class Writer {
       this.s.deleteAlt!.run(alt.id);
       delta.add(alt, 1);
     }
+    this.settleRollups();
+    delta.flush(this.rollups);
     this.s.fileReset!.run(f.id);
     this.ids.setFirstTs(f, null);
-    return delta;
   }
 
   /** New prices: every stored cost, the rollups built from them, and the priced flags. */
