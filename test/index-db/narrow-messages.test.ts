@@ -17,6 +17,7 @@ import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
 import { FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 
@@ -51,25 +52,11 @@ function writeOdd(file: string, root: string): void {
 
 const COLS = `id, hkey, key, typeof(key) AS keyType, hex(stored_key) AS stored, typeof(stored_key) AS storedType, file_id, off, ts, project_id,
   session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools, branch_id`;
-const V8_COLS = `id, hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read,
-  cache_1h, web_search, fast, cost_usd, cost, tools, branch_id`;
 
 /** What schema v8 stored: the key as text in its own column, messages indexed by file and by time. */
 function downgradeToV8(file: string): void {
   const db = new Database(file);
-  const v8Table = (name: string): string => `
-    CREATE TABLE ${name}_v8 (id INTEGER PRIMARY KEY, hkey INTEGER NOT NULL, key TEXT NOT NULL, file_id INTEGER NOT NULL,
-      off INTEGER NOT NULL, ts INTEGER NOT NULL, project_id INTEGER NOT NULL, session_id INTEGER NOT NULL, model_id INTEGER NOT NULL,
-      agent_id INTEGER, input INTEGER NOT NULL, output INTEGER NOT NULL, cache_create INTEGER NOT NULL, cache_read INTEGER NOT NULL,
-      cache_1h INTEGER NOT NULL, web_search INTEGER NOT NULL, fast INTEGER NOT NULL, cost_usd REAL, cost REAL NOT NULL,
-      tools TEXT NOT NULL, branch_id INTEGER);
-    INSERT INTO ${name}_v8 SELECT ${V8_COLS} FROM ${name};
-    DROP TABLE ${name};
-    ALTER TABLE ${name}_v8 RENAME TO ${name};`;
-  db.exec(`BEGIN; ${v8Table('messages')} ${v8Table('alternates')}
-    CREATE INDEX messages_file ON messages (file_id); CREATE INDEX messages_ts ON messages (ts);
-    CREATE INDEX alternates_key ON alternates (hkey); CREATE INDEX alternates_file ON alternates (file_id);
-    PRAGMA user_version = 8; COMMIT;`);
+  db.exec(`BEGIN; ${MESSAGES_OF_V8} PRAGMA user_version = 8; COMMIT;`);
   db.close();
 }
 
