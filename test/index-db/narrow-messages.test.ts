@@ -128,6 +128,7 @@ t('an index of schema v8 is migrated: every row kept with its key and columns, p
     assert.equal(indexesOf(file), ['alternates_file', 'alternates_key', 'messages_file', 'messages_ts']);
 
     openIndex(file, { log: () => {} }).close();
+    assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.damaged-')), [], 'migrated, not set aside and rebuilt');
     const raw = new Database(file, { readonly: true });
     assert.is(raw.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.is(raw.pragma('integrity_check', { simple: true }), 'ok');
