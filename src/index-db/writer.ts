@@ -8,6 +8,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { decodeStrings, FLAG, hashKey, NUM, NUM_COLS, responseKey, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
 import { IdMaps, type FileInfo } from './id-maps.ts';
+import { packKey } from './key-packing.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf, type IndexFailure } from './errors.ts';
 import type { KeyIndex } from './key-index.ts';
 import { StoredKeys } from './stored-keys.ts';
@@ -18,8 +19,9 @@ import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
 
+/** The stored message columns (the key as `packKey` stores it; `key` is the virtual column that reads it back). */
 const MSG_COLS =
-  'hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools, branch_id';
+  'hkey, stored_key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools, branch_id';
 /** The message columns under the names of `Msg`, from table alias `t`. */
 const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent, ${t}.input, ${t}.output,
@@ -49,7 +51,7 @@ export interface WriterOptions {
 }
 
 const params = (m: Msg): unknown[] => [
-  m.hkey, m.key, m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
+  m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
   m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch,
 ];
 

@@ -12,6 +12,7 @@ import { DIST_BIN, FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
 import { cli, type CliOptions, type CliResult } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
 
 const { dir } = tempDir('cli-statusline-');
 const SID = '0b6a4d1e-5c57-4a55-9c1e-2f7f2a1d9e01';
@@ -128,7 +129,7 @@ Line('an index of an older schema (this code was upgraded, no server runs): says
   const before = oneLine(await render([...c.flags], { input: status(c.transcript) }));
   // What the previous version (schema 7) left.
   const db = new Database(c.index);
-  db.exec('DROP INDEX files_session; PRAGMA user_version = 7;');
+  db.exec(`${MESSAGES_OF_V8} DROP INDEX files_session; PRAGMA user_version = 7;`);
   db.close();
   const r = await render([...c.flags], { input: status(c.transcript) });
   assert.match(oneLine(r), /Sonnet 4\.5 .*updating the cost index/);

@@ -28,3 +28,23 @@ export function damageRollupPages(file: string): void {
     fs.closeSync(fd);
   }
 }
+
+const V8_COLS = `id, hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read,
+  cache_1h, web_search, fast, cost_usd, cost, tools, branch_id`;
+const v8Table = (name: string): string => `
+  CREATE TABLE ${name}_v8 (id INTEGER PRIMARY KEY, hkey INTEGER NOT NULL, key TEXT NOT NULL, file_id INTEGER NOT NULL,
+    off INTEGER NOT NULL, ts INTEGER NOT NULL, project_id INTEGER NOT NULL, session_id INTEGER NOT NULL, model_id INTEGER NOT NULL,
+    agent_id INTEGER, input INTEGER NOT NULL, output INTEGER NOT NULL, cache_create INTEGER NOT NULL, cache_read INTEGER NOT NULL,
+    cache_1h INTEGER NOT NULL, web_search INTEGER NOT NULL, fast INTEGER NOT NULL, cost_usd REAL, cost REAL NOT NULL,
+    tools TEXT NOT NULL, branch_id INTEGER);
+  INSERT INTO ${name}_v8 SELECT ${V8_COLS} FROM ${name};
+  DROP TABLE ${name};
+  ALTER TABLE ${name}_v8 RENAME TO ${name};`;
+
+/**
+ * SQL that turns the message tables of the current schema back into those of schema v8 (before migration 009): the key
+ * as text in a column of its own, indexes by file and by time. Tests of an older schema start with it.
+ */
+export const MESSAGES_OF_V8 = `${v8Table('messages')} ${v8Table('alternates')}
+  CREATE INDEX messages_file ON messages (file_id); CREATE INDEX messages_ts ON messages (ts);
+  CREATE INDEX alternates_key ON alternates (hkey); CREATE INDEX alternates_file ON alternates (file_id);`;

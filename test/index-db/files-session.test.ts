@@ -12,6 +12,7 @@ import { openStatusReader } from '../../src/index-db/status-reader.ts';
 import { FIXTURES } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
 
 const fixture = path.join(FIXTURES, 'transcripts/worktrees/projects');
 const NOW = Date.UTC(2026, 1, 13);
@@ -60,7 +61,7 @@ t('a v7 index gets files_session at the next open, keeps every session cost, and
 
     // What schema v7 left: no such index.
     const db = new Database(file);
-    db.exec('DROP INDEX files_session; PRAGMA user_version = 7;');
+    db.exec(`${MESSAGES_OF_V8} DROP INDEX files_session; PRAGMA user_version = 7;`);
     db.close();
     assert.match(sessionCostPlan(file), /SCAN files/, 'v7 scans every file row');
     assert.throws(() => openStatusReader(file), (e: unknown) => e instanceof OlderSchemaError, 'a reader is told the schema is older');

@@ -15,6 +15,7 @@ import { timeZone } from '../../src/index-db/time.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M: 1000 output tokens cost 0.005
@@ -180,7 +181,7 @@ Zones('an index of schema v1 (days from the hour start) is upgraded and its loca
   // What v1 leaves: nothing of the later migrations (no local hour table, time index, out-of-range count, branches, rollups without
   // the project), and days that are not those of the entries.
   const db = new Database(file);
-  db.exec(`DROP TABLE cost_local_hourly; DROP INDEX messages_ts; PRAGMA user_version = 1;
+  db.exec(`${MESSAGES_OF_V8} DROP TABLE cost_local_hourly; DROP INDEX messages_ts; PRAGMA user_version = 1;
     DROP TABLE usage_daily_all; DROP TABLE usage_total; DROP TABLE sessions_daily; DROP TABLE usage_hourly_all;
     DROP TABLE cost_local_hourly_all; DROP TABLE tools_daily_all;
     ALTER TABLE files DROP COLUMN out_of_range; ALTER TABLE sessions DROP COLUMN agent_prompt; DROP TABLE branches;

@@ -171,7 +171,7 @@ Dedup('a key whose hash is taken by another key probes the next slot', () => {
   idx.close();
   // Plant a different key on the hash of 'rm1 r1' (a collision no real pair of ids is known to produce).
   const db = new Database(file);
-  db.prepare(`INSERT INTO messages (hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output,
+  db.prepare(`INSERT INTO messages (hkey, stored_key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output,
     cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools)
     SELECT ?, 'rplanted x', file_id, 999, ts, project_id, session_id, model_id, agent_id, input, output,
     cache_create, cache_read, cache_1h, web_search, fast, cost_usd, cost, tools FROM messages`).run(hashKey('rm1 r1'));

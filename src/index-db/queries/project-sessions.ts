@@ -5,6 +5,7 @@ import type { ProjectSessionsData } from '../types.ts';
 import { costByModel, costSeries, seriesStart, totalsOf } from './fold.ts';
 import type { Reader } from './reader.ts';
 import { sliceOf } from './slice.ts';
+import { spanFiles, spanHours } from './span-files.ts';
 import { createBranches } from './branches.ts';
 import { iso } from '../time.ts';
 import type { SpannedScope } from './spans.ts';
@@ -15,13 +16,15 @@ type SessionCell = [session: number, model: number, sub: number, messages: numbe
 export function createProjectSessions(db: Database.Database, reader: Reader) {
   const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
   const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
-  // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages.
+  // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages (the files
+  // that can hold those of either edge).
+  const edgeFiles = `${spanFiles('?', '?', 'AND project_id = @p')} UNION ALL ${spanFiles('?', '?', 'AND project_id = @p')}`;
   const cellsEdges = db.prepare(`SELECT ${sums} FROM (
       SELECT session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
         FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = @p
       UNION ALL
       SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
-        FROM messages WHERE (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
+        FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
     GROUP BY session_id, model_id, sub`).raw(true);
   const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title
     FROM sessions s WHERE s.project_id = ?`).raw(true);
@@ -39,7 +42,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
     const models = reader.models();
     const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
-    const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
+    const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
     const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
     // A session with transcripts under two machines' copies of the folder is gone when all of them are.
     const gone = new Map<number, number>();

@@ -2,7 +2,7 @@
 // Ranged figures come from the rollups, grouped in SQL so a year of data comes back as a few thousand
 // rows: a read over every project takes the tables without the project (usage_daily_all, usage_hourly_all, ...),
 // whose size follows the buckets and not the projects, and the project list of a range that reaches the newest
-// entry is the all-time table less the days before the range. messages are read (by time index) only for the
+// entry is the all-time table less the days before the range. messages are read (through span-files.ts) only for the
 // hour where a 5-hour block ends, and for every local figure while the local rollups are of another time zone than
 // this process's (a zone change the writer has not caught up with yet, or a reader in another zone): reads never
 // rebuild a table, the writer does (at open and at its next write or periodic pass).
@@ -11,6 +11,7 @@ import { HOUR_MS, isProcessZone, LocalClock } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 import { changeMark, untilChange } from './until-change.ts';
+import { hoursOf, spanFiles, spanHours } from './span-files.ts';
 
 /**
  * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
@@ -72,7 +73,7 @@ const scopeOn = (sql: string, condition: (column: string) => string): string =>
 
 /** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `local()`). */
 const localHour = 'CAST(cd_local_hour(ts) AS INTEGER)';
-const inBounds = 'ts >= @fromMs AND ts < @toMs';
+const inBounds = `file_id IN (${spanFiles('@h0', '@h1')}) AND ts >= @fromMs AND ts < @toMs`;
 const dailyRows = `(SELECT ${localHour} / 24 AS day, project_id, model_id, agent_id IS NOT NULL AS sub, 1 AS messages, input, output,
   cache_create, cache_read, cache_1h, web_search, cost, ts AS last_ts FROM messages WHERE ${inBounds})`;
 const localHourRows = `(SELECT ${localHour} AS lhour, project_id, model_id, cost FROM messages WHERE ${inBounds})`;
@@ -184,8 +185,9 @@ export class Reader {
       GROUP BY hour ORDER BY hour DESC`,
       'SELECT hour, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ? ORDER BY hour DESC');
     this.scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT min(hour) FROM usage_hourly_all');
+    // In time order, ties in id order (the order of the former index by time: the blocks' sums add up alike).
     this.scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
-      WHERE ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts`);
+      WHERE file_id IN (${spanFiles('?', '?', AND_SCOPE)}) AND ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts, id`);
   }
 
   /**
@@ -251,7 +253,7 @@ export class Reader {
 
   /** Every usage entry of [fromMs, toMs), in time order. */
   entries(fromMs: number, toMs: number, scope: ProjectSet): EntryRow[] {
-    return this.all('entries', scope, fromMs, toMs) as EntryRow[];
+    return this.all('entries', scope, ...spanHours(fromMs, toMs), fromMs, toMs) as EntryRow[];
   }
 
   /** Totals per hour of [hourFrom, hourTo) (all models and projects in scope), ordered by hour. */
@@ -328,8 +330,10 @@ export class Reader {
       this.derived.set(k, st);
     }
     const unitMs = span.unit === 'day' ? 86_400_000 : HOUR_MS;
-    const bounds = { fromMs: span.from * unitMs - ZONE_PAD_MS, toMs: span.to * unitMs + ZONE_PAD_MS };
-    return st.all(span.from, span.to, ...rest, { ...p, ...bounds });
+    const fromMs = span.from * unitMs - ZONE_PAD_MS;
+    const toMs = span.to * unitMs + ZONE_PAD_MS;
+    const [h0, h1] = hoursOf(fromMs, toMs);
+    return st.all(span.from, span.to, ...rest, { ...p, fromMs, toMs, h0, h1 });
   }
 
   /** The key of the statement for the scope, and its `@p` binding (none for every project). */

@@ -15,6 +15,7 @@ import { emptyTotals, totalsOf } from './fold.ts';
 import { HOUR_COL, type ModelInfo, projectName, Reader } from './reader.ts';
 import { resolveScope, type ProjectSet } from './scope.ts';
 import { sliceOf } from './slice.ts';
+import { spanFiles, spanHours } from './span-files.ts';
 
 export interface ModelUsage extends Totals {
   model: string;
@@ -94,10 +95,11 @@ export function createReports(db: Database.Database): Reports {
     WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`);
   // Entries of a time span (a UTC hour cut by a local midnight, a range's partial hours), as UnitRows by timestamp.
   const entries = (scope: string) =>
-    db.prepare(`SELECT ts, model_id, 1, input, output, cache_create, cache_read, cost FROM messages WHERE ts >= ? AND ts < ?${scope} ORDER BY ts`).raw(true);
+    db.prepare(`SELECT ts, model_id, 1, input, output, cache_create, cache_read, cost FROM messages
+      WHERE file_id IN (${spanFiles('?', '?')}) AND ts >= ? AND ts < ?${scope} ORDER BY ts, id`).raw(true);
   const perEntry: [Database.Statement, Database.Statement] = [entries(''), entries(' AND project_id IN (SELECT value FROM json_each(?))')];
   const perSessionEntries = pair(`SELECT session_id, model_id, ${SUMS.replace('sum(messages)', 'count(*)')}, min(ts), max(ts) FROM messages
-    WHERE ts >= ? AND ts < ? GROUP BY session_id, model_id`);
+    WHERE file_id IN (${spanFiles('?', '?')}) AND ts >= ? AND ts < ? GROUP BY session_id, model_id`);
   const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
@@ -129,7 +131,7 @@ export function createReports(db: Database.Database): Reports {
       if (day === localDay(start + HOUR_MS - 1)) out.push([day, r]);
       else if (cut.at(-1)?.[0] !== start) cut.push([start, start + HOUR_MS]);
     }
-    for (const [a, b] of cut) for (const e of run(perEntry, pid, a, b) as UnitRow[]) out.push([localDay(e[0]), e]);
+    for (const [a, b] of cut) for (const e of run(perEntry, pid, ...spanHours(a, b), a, b) as UnitRow[]) out.push([localDay(e[0]), e]);
     // Stable: each day's rows stay together for the fold.
     return out.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   }
@@ -180,7 +182,7 @@ export function createReports(db: Database.Database): Reports {
     // The whole UTC hours of the range from the rollup, its partial hours (a :30 or :45 zone) from the entries.
     const { hours } = rangeSpan(range, systemZone);
     const rows = run(perSession, pid, hours.from, hours.to) as SessionRow[];
-    for (const [a, b] of hours.edges) rows.push(...(run(perSessionEntries, pid, a, b) as SessionRow[]));
+    for (const [a, b] of hours.edges) rows.push(...(run(perSessionEntries, pid, ...spanHours(a, b), a, b) as SessionRow[]));
     if (!rows.length) return [];
     const models = reader.models();
     type Head = { sid: string; title: string; encoded: string; cwd: string | null; machine: string | null };
