@@ -18,7 +18,7 @@ const { dir } = tempDir('cli-stat-thread-');
 const root = path.join(dir, 'cfg');
 const index = path.join(dir, 'index.db');
 // Over the threshold by more than the folders each case changes hold (a folder changed under 3 s ago is not kept).
-const FILES = STAT_THREAD_MIN_FILES + 600;
+const FILES = STAT_THREAD_MIN_FILES + 1_000;
 const line = (id: string, output: number, session: string, timestamp = '2026-11-10T10:00:00.000Z') => ({
   type: 'assistant', timestamp, sessionId: session, requestId: `req-${id}`, cwd: '/home/u/proj',
   message: { id: `msg-${id}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 100, output_tokens: output } },
