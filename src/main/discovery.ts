@@ -187,9 +187,10 @@ export class TranscriptPaths {
    */
   async list(projectsDirs: readonly string[], folders: FolderSource = readFolders, stats: StatSource = statFiles): Promise<FoundFile[]> {
     const out: (FoundFile | null)[] = [];
-    /** The transcript files to stat, and where each one's answer goes in `out`. */
+    /** The transcript files to stat, where each one's answer goes in `out`, and the real paths this walk claimed first. */
     const files: string[] = [];
     const slots: number[] = [];
+    const newClaims: (string | null)[] = [];
     let level: { dir: string; real: string }[] = [];
     for (const given of projectsDirs) {
       const dir = path.normalize(given);
@@ -208,18 +209,27 @@ export class TranscriptPaths {
             if (this.claimDir(r, p)) next.push({ dir: p, real: r });
           } else if (e.kind === 'link') {
             this.link(p, next, out);
-          } else if (this.claimFile(r, p)) {
-            // Claimed before its stat: a file that vanishes meanwhile leaves its real path to no link either.
-            slots.push(out.length);
-            out.push(null);
-            files.push(p);
+          } else {
+            // Claimed as it is met, so the first path to reach it keeps it; a new claim is given back below if the
+            // file vanished before its stat (as if never met).
+            const held = this.files.has(r);
+            if (this.claimFile(r, p)) {
+              slots.push(out.length);
+              out.push(null);
+              files.push(p);
+              newClaims.push(held ? null : r);
+            }
           }
         }
       });
       level = next;
     }
     const stated = await stats(files);
-    for (let i = 0; i < slots.length; i++) out[slots[i]!] = stated[i]!;
+    for (let i = 0; i < slots.length; i++) {
+      out[slots[i]!] = stated[i]!;
+      const claimed = newClaims[i];
+      if (stated[i] === null && claimed) this.files.delete(claimed);
+    }
     return out.filter((f): f is FoundFile => f !== null);
   }
 
