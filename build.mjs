@@ -67,8 +67,7 @@ const statusline = {
 // Piscina stays a package, required only by a catch-up big enough for the worker pool.
 const commands = {
   ...statusline,
-  // A report's stat thread (src/cli/stat-thread.ts) runs its own small file.
-  entryPoints: { commands: 'src/cli/index.ts', 'stat-worker': 'src/cli/stat-worker.ts' },
+  entryPoints: { commands: 'src/cli/index.ts' },
   external: ['*.node', 'piscina'],
 };
 

@@ -5,7 +5,7 @@
 import type { PriceTable } from '../pricing/table.ts';
 import type { FileStateRow } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
-import { fileRoles, listTranscripts, type FoundFile, type StatSource } from '../main/discovery.ts';
+import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { FolderListings, listingsFile } from '../main/folder-listings.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
@@ -41,11 +41,12 @@ export interface CatchUpResult {
 export const BIG_BYTES = 64 << 20;
 
 /**
- * Every transcript with its size and mtime (one stat each, by `stats`): the walk lists only the folders that changed
- * since a walk last listed them (`listings`, loaded from beside the index), and keeps what it listed for the next one.
+ * Every transcript with its size and mtime (one stat each): the walk lists only the folders that changed since a walk
+ * last listed them (folder-listings.ts), and keeps what it listed for the next one.
  */
-export async function listWithListings(projectsDirs: readonly string[], listings: FolderListings, stats?: StatSource): Promise<FoundFile[]> {
-  const found = await listTranscripts(projectsDirs, listings.source, stats);
+export async function listWithListings(projectsDirs: readonly string[], indexFile: string): Promise<FoundFile[]> {
+  const listings = FolderListings.load(listingsFile(indexFile));
+  const found = await listTranscripts(projectsDirs, listings.source);
   listings.save();
   return found;
 }
@@ -61,7 +62,7 @@ export function changedTranscripts(found: readonly FoundFile[], states: Map<stri
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
   // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
-  const listed = opts.listed ?? (await listWithListings(opts.projectsDirs, FolderListings.load(listingsFile(opts.indexFile))));
+  const listed = opts.listed ?? (await listWithListings(opts.projectsDirs, opts.indexFile));
   const dirty = changedTranscripts(listed, index.reports.fileStates());
   if (!dirty.length) return { changed: 0, bytes: 0 };
   let bytes = 0;

@@ -14,8 +14,6 @@ import { markUpdated } from './background-update.ts';
 import { pinHostZone } from './host-zone.ts';
 import type { FoundFile } from '../main/discovery.ts';
 import { BIG_BYTES, catchUp, changedTranscripts, listWithListings } from './catch-up.ts';
-import { FolderListings, listingsFile } from '../main/folder-listings.ts';
-import { startStatThread } from './stat-thread.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
@@ -27,55 +25,45 @@ function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo
   return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? dayKey(dayOf(systemZone, now)) }, 'all', now);
 }
 
-/** From this many known transcripts on, a report's check stats them on a thread of its own (stat-thread.ts): the stats it takes off this thread then cost more than its start (~20 ms of CPU). */
-export const STAT_THREAD_MIN_FILES = 4_000;
-
 /**
- * The report, from the index as a reader, when nobody writes it and no transcript changed since it read them (the
- * usual case): the answer then needs no writer, whose open and close (the lock, the writer's state, marking the file
- * open and clean, a commit) cost more than the check. Otherwise no answer, with what the check listed for the
- * writer's catch-up (none when it did not get that far: no file yet, a live writer, an older schema, or marked open
- * by a writer that died, whose integrity check the writer runs).
- * On a big history the transcripts are stat'ed on another thread while this one reads the cursors and the report
- * (read after the cursors, so it holds all they say was read); the report is kept only if nothing changed.
+ * The index as a reader when nobody writes it and no transcript changed since it read them (the usual case): the
+ * answer then needs no writer, whose open and close (the lock, the writer's state, marking the file open and
+ * clean, a commit) cost more than the check. Otherwise what the check listed, for the writer's catch-up (none when
+ * it did not get that far: no file yet, a live writer, an older schema, or marked open by a writer that died, whose
+ * integrity check the writer runs).
  */
-async function answerIfUnchanged(args: CliArgs & { command: ReportKind }): Promise<{ output: string | null; listed?: FoundFile[] }> {
+async function unchangedIndex(args: CliArgs): Promise<{ reader: IndexReader | null; listed?: FoundFile[] }> {
   const file = args.config.indexPath;
-  if (!fs.existsSync(file) || writerIsLive(file)) return { output: null };
+  if (!fs.existsSync(file) || writerIsLive(file)) return { reader: null };
   let reader: IndexReader;
   try {
     reader = openIndexReader(file);
   } catch (err) {
-    if (err instanceof IndexWriteError) return { output: null };
+    if (err instanceof IndexWriteError) return { reader: null };
     throw err;
   }
+  let listed: FoundFile[] | undefined;
   try {
-    if (reader.reports.markedOpen()) return { output: null };
-    const listings = FolderListings.load(listingsFile(file));
-    const thread = listings.knownFiles >= STAT_THREAD_MIN_FILES ? startStatThread() : null;
-    const listing = listWithListings(args.config.projectsDirs, listings, thread?.stats);
-    if (thread) await Promise.race([thread.handedOver, listing]);
-    const states = reader.reports.fileStates();
-    // Early only in the process's zone: --timezone must wait until no catch-up is left to write the daily rollup.
-    const early = thread && !args.timezone ? render(args, reader.reports) : null;
-    const listed = await listing;
-    if (changedTranscripts(listed, states).length) return { output: null, listed };
-    markUpdated(file);
-    return { output: early ?? answer(args, reader.reports) };
-  } finally {
+    if (!reader.reports.markedOpen()) {
+      listed = await listWithListings(args.config.projectsDirs, file);
+      if (!changedTranscripts(listed, reader.reports.fileStates()).length) {
+        markUpdated(file);
+        return { reader };
+      }
+    }
+  } catch (err) {
     reader.close();
+    throw err;
   }
+  reader.close();
+  return { reader: null, listed };
 }
 
 export async function runReport(args: CliArgs & { command: ReportKind }, warn: (msg: string) => void): Promise<number> {
   // The system zone by name, so checking the daily rollups' zone needs no Intl lookup (--timezone replaces it below).
   pinHostZone(process.env);
-  const check = await answerIfUnchanged(args);
-  if (check.output !== null) {
-    process.stdout.write(check.output);
-    return 0;
-  }
-  const opened = await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  const check = await unchangedIndex(args);
+  const opened = check.reader ? { kind: 'reader' as const, index: check.reader } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
   try {
     if (opened.kind === 'writer') {
       markUpdated(args.config.indexPath);
@@ -87,17 +75,13 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
       });
       if (r.bytes >= BIG_BYTES) warn(`indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
-    process.stdout.write(answer(args, opened.index.reports));
+    // Only now: the writer above keeps the daily rollup in the process's own zone, which a server shares.
+    if (args.timezone) process.env.TZ = args.timezone;
+    process.stdout.write(render(args, opened.index.reports));
     return 0;
   } finally {
     opened.index.close();
   }
-}
-
-/** The report in --timezone's zone: set only now, since a writer keeps the daily rollup in the process's own zone, which a server shares. */
-function answer(args: CliArgs & { command: ReportKind }, reports: Reports): string {
-  if (args.timezone) process.env.TZ = args.timezone;
-  return render(args, reports);
 }
 
 function render(args: CliArgs & { command: ReportKind }, reports: Reports): string {

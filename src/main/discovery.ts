@@ -114,8 +114,8 @@ export interface FoundFile {
 }
 
 /** Every transcript under the projects dirs (a missing dir is simply empty), each real file once. */
-export function listTranscripts(projectsDirs: readonly string[], folders: FolderSource = readFolders, stats: StatSource = statFiles): Promise<FoundFile[]> {
-  return new TranscriptPaths().list(projectsDirs, folders, stats);
+export function listTranscripts(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
+  return new TranscriptPaths().list(projectsDirs, folders);
 }
 
 /** What the walk acts on in a folder: a sub-folder, a symlink (followed or not by its target) or a transcript file. */
@@ -129,16 +129,6 @@ export interface FolderEntry {
  * them; a cache (src/main/folder-listings.ts) may answer for folders that did not change since it read them.
  */
 export type FolderSource = (dirs: readonly string[]) => Promise<FolderEntry[][]>;
-
-/**
- * The size and mtime of each transcript file the walk met (the paths in walk order, the answers in the same order):
- * null for one that vanished, zeros for one that cannot be stat'ed (ingest counts it unreadable). `statFiles` stats
- * them here; the command line's check hands them to a thread of its own (src/cli/stat-thread.ts).
- */
-export type StatSource = (paths: readonly string[]) => Promise<(FoundFile | null)[]>;
-
-/** Each transcript stat'ed now, on this thread (statSync: ~5 µs a file against ~80 µs of promise round trip). */
-export const statFiles: StatSource = async (paths) => paths.map(transcriptAt);
 
 /** The entries of each folder, read now (none for a folder that cannot be read). */
 export const readFolders: FolderSource = (dirs) => Promise.all(dirs.map(async (d) => (await readFolder(d)) ?? []));
@@ -181,16 +171,9 @@ export class TranscriptPaths {
   /** Real paths reached only through a link (folders and files): the watcher, which follows no link, watches them. */
   readonly linked = new Set<string>();
 
-  /**
-   * Walks the projects dirs breadth-first, each level in name order; the transcript files it meets are stat'ed in one
-   * batch once every folder is listed (`stats`), those reached through a link as they are met.
-   */
-  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders, stats: StatSource = statFiles): Promise<FoundFile[]> {
-    const out: (FoundFile | null)[] = [];
-    /** The transcript files to stat, where each one's answer goes in `out`, and the real paths this walk claimed first. */
-    const files: string[] = [];
-    const slots: number[] = [];
-    const newClaims: (string | null)[] = [];
+  /** Walks the projects dirs breadth-first, each level in name order. */
+  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
+    const out: FoundFile[] = [];
     let level: { dir: string; real: string }[] = [];
     for (const given of projectsDirs) {
       const dir = path.normalize(given);
@@ -210,27 +193,14 @@ export class TranscriptPaths {
           } else if (e.kind === 'link') {
             this.link(p, next, out);
           } else {
-            // Claimed as it is met, so the first path to reach it keeps it; a new claim is given back below if the
-            // file vanished before its stat (as if never met).
-            const held = this.files.has(r);
-            if (this.claimFile(r, p)) {
-              slots.push(out.length);
-              out.push(null);
-              files.push(p);
-              newClaims.push(held ? null : r);
-            }
+            const found = transcriptAt(p);
+            if (found !== null && this.claimFile(r, p)) out.push(found);
           }
         }
       });
       level = next;
     }
-    const stated = await stats(files);
-    for (let i = 0; i < slots.length; i++) {
-      out[slots[i]!] = stated[i]!;
-      const claimed = newClaims[i];
-      if (stated[i] === null && claimed) this.files.delete(claimed);
-    }
-    return out.filter((f): f is FoundFile => f !== null);
+    return out;
   }
 
   /** The path a file the watcher reports is indexed under; for a removed file, the path it was indexed under. */
@@ -254,7 +224,7 @@ export class TranscriptPaths {
   }
 
   /** A symlink met by the walk: a folder is walked and a transcript listed, unless their real path is taken. */
-  private link(p: string, next: { dir: string; real: string }[], out: (FoundFile | null)[]): void {
+  private link(p: string, next: { dir: string; real: string }[], out: FoundFile[]): void {
     let st: fs.Stats;
     try {
       st = fs.statSync(p);
@@ -310,8 +280,9 @@ async function readdir(dir: string): Promise<fs.Dirent[] | null> {
 }
 
 /** A transcript with its size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
-export function transcriptAt(p: string): FoundFile | null {
+function transcriptAt(p: string): FoundFile | null {
   try {
+    // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
     const st = fs.statSync(p);
     return { path: p, size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {

@@ -46,15 +46,10 @@ export class FolderListings {
   private changed = false;
   /** Folders taken from the file, and folders read, by this walk. */
   readonly counts = { cached: 0, read: 0 };
-  /** Transcript files the file lists: about as many as the walk will stat. */
-  readonly knownFiles: number;
 
   private constructor(private readonly file: string, known: Map<string, Listing>, opts: FolderListingsOptions) {
     this.known = known;
     this.now = opts.now ?? Date.now;
-    let files = 0;
-    for (const l of known.values()) for (const e of l.entries) if (e.kind === 'file') files++;
-    this.knownFiles = files;
   }
 
   /** The listings of `file`; none when it is missing, unreadable or not one this code wrote. */
