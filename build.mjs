@@ -63,7 +63,7 @@ const statusline = {
 };
 
 // Every other command (the reports, `update`) is a new process too, so it is one CommonJS file as well (a report
-// over an up-to-date index spent ~35 ms of CPU loading the server build's ES module chunks): dist/commands.cjs.
+// over an up-to-date index spent ~25-50 ms more CPU loading the server build's ES module chunks): dist/commands.cjs.
 // Piscina stays a package, required only by a catch-up big enough for the worker pool.
 const commands = {
   ...statusline,

@@ -3,7 +3,8 @@
 // rest of the history went unchecked for over a minute before each render (each wants the periodic background
 // update, which at 10 GiB stats ~14,000 transcripts); the same after three lines were appended to its transcript
 // before each render (each such render starts a background update, which competes for the CPU as it would for
-// real); and `daily --json`, without a server and with one running. Beside them ccusage's own statusline on the same input, with and without its cache.
+// real); and `daily --json`, without a server and with one running. Beside them ccusage's own statusline on the
+// same input, with and without its cache.
 // Appends go to a copy of the session in a config dir of the bench's own, added to the dirs for that part, so no
 // corpus is ever written (the shared ones are read-only).
 //
