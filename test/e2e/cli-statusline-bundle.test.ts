@@ -3,7 +3,8 @@
 // addon, so it renders with no other file of dist/ present (no chunk: no writer, worker pool, watcher or server
 // module), and loads no Node module beyond what Node's own start does but os and signal handling. Today's cost is exact in a :30 zone without the
 // index's daily rollup: the UTC hours that straddle local midnight are read entry by entry, in the zone of the
-// process or of --timezone, and it is the dashboard's figure for today.
+// process or of --timezone, and it is the dashboard's figure for today. Every other command runs the same way from
+// dist/commands.cjs alone (no chunk of the server build).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import module, { isBuiltin } from 'node:module';
