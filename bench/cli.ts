@@ -3,7 +3,8 @@
 // rest of the history went unchecked for over a minute before each render (each wants the periodic background
 // update, which at 10 GiB stats ~14,000 transcripts); the same after three lines were appended to its transcript
 // before each render (each such render starts a background update, which competes for the CPU as it would for
-// real); and `daily --json`. Beside them ccusage's own statusline on the same input, with and without its cache.
+// real); and `daily --json`, without a server and with one running. Beside them ccusage's own statusline on the
+// same input, with and without its cache.
 // Appends go to a copy of the session in a config dir of the bench's own, added to the dirs for that part, so no
 // corpus is ever written (the shared ones are read-only).
 //
@@ -18,6 +19,7 @@ import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { writerIsLive } from '../src/index-db/writer-lock.ts';
 import { listTranscripts, roleOf } from '../src/main/discovery.ts';
 import { DIST_BIN, PRICES_FILE } from '../test/helpers/paths.ts';
+import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { percentile } from './common.ts';
 
 export interface Spread {
@@ -34,6 +36,8 @@ export interface CliFigures {
   statuslineStale: Spread;
   statuslineAfterAppend: Spread;
   daily: Spread;
+  /** `daily --json` while a server runs over the same index (the report only reads). */
+  dailyWithServer: Spread;
   /** ccusage's defaults: its own cache answers while the transcript is unchanged. */
   ccusageStatusline: Spread | string;
   /** `--no-cache`: every render computed, as after an append. */
@@ -93,6 +97,19 @@ function nextLine(template: Record<string, unknown>, n: number): string {
 const status = (transcript: string, cwd: string): string =>
   JSON.stringify({ session_id: path.basename(transcript, '.jsonl'), transcript_path: transcript, cwd, model: { id: 'claude-opus-4-5', display_name: 'Opus 4.5' } });
 
+/** `measure` while a server runs over the index (the writer: a command then only reads), once its start-up work is over. */
+async function withServer<T>(indexFlags: string[], measure: () => T): Promise<T> {
+  const server = await spawnServer({ args: [...indexFlags, '--port', '0'], env: standaloneEnv(), readyTimeoutMs: 120_000 });
+  try {
+    await server.logged(/indexed \d+ files/);
+    // The stored keys' read-ahead that follows the scan (~2 s at 10 GiB).
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    return measure();
+  } finally {
+    await server.stop();
+  }
+}
+
 /**
  * `dirs`: the config dirs the index was built from; `indexFile`: that index (written: updated, and the appended
  * session added); `flags`: the price flags. ccusage: its binary, or null to leave it out.
@@ -136,6 +153,7 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     updateWhenFree(indexFile, appendFlags);
 
     const daily = time(10, () => void JSON.parse(command(['daily', '--json', ...indexFlags])));
+    const dailyWithServer = await withServer(indexFlags, () => time(10, () => void JSON.parse(command(['daily', '--json', ...indexFlags]))));
     const ccusageRender = (extra: string[], renders: number): Spread | string => {
       if (!ccusage) return 'not run';
       try {
@@ -149,7 +167,7 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     const ccusageStatusline = ccusageRender([], 5);
     // Without its cache it reads the whole history: tens of seconds a render per GiB.
     const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], dirs.length > 1 ? 1 : 3);
-    return { statusline, statuslineStale, statuslineAfterAppend, daily, ccusageStatusline, ccusageStatuslineNoCache };
+    return { statusline, statuslineStale, statuslineAfterAppend, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
   } finally {
     fs.rmSync(own, { recursive: true, force: true });
   }
@@ -166,6 +184,7 @@ export function describeCli(cli: CliFigures): string[] {
     `cli statusline      ${spread(cli.statuslineStale)}, history unchecked for over a minute before each`,
     `cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`,
     `cli daily --json    ${spread(cli.daily)}`,
+    `cli daily --json    ${spread(cli.dailyWithServer)}, a server running`,
     `ccusage statusline  ${spread(cli.ccusageStatusline)}, its cache on (transcript unchanged)`,
     `ccusage statusline  ${spread(cli.ccusageStatuslineNoCache)}, --no-cache`,
   ];

@@ -39,7 +39,7 @@ const LAYERS: Layer[] = [
     may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers' }, { layer: 'pricing' }, { layer: 'index-db' }, { layer: 'http' }, { layer: 'main' }],
   },
   { name: 'bin', paths: ['src/bin.ts'], may: [{ layer: 'main', files: ['src/main/index.ts'] }, { layer: 'cli', files: ['src/cli/index.ts'] }] },
-  { name: 'launcher', paths: ['src/launcher.cts', 'src/code-cache.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts'], typeOnly: true }] },
+  { name: 'launcher', paths: ['src/launcher.cts', 'src/code-cache.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts', 'src/cli/index.ts'], typeOnly: true }] },
   { name: 'ui', paths: ['ui/src/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
 ];
 

@@ -3,7 +3,8 @@
 // addon, so it renders with no other file of dist/ present (no chunk: no writer, worker pool, watcher or server
 // module), and loads no Node module beyond what Node's own start does but os and signal handling. Today's cost is exact in a :30 zone without the
 // index's daily rollup: the UTC hours that straddle local midnight are read entry by entry, in the zone of the
-// process or of --timezone, and it is the dashboard's figure for today.
+// process or of --timezone, and it is the dashboard's figure for today. Every other command runs the same way from
+// dist/commands.cjs alone (no chunk of the server build).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import module, { isBuiltin } from 'node:module';
@@ -132,15 +133,24 @@ t('dist/main.js renders from dist/statusline.cjs too (no chunk of the server or 
   assert.match(r.stdout, /^🤖 Sonnet 4\.5 \| 💰 \$[\d.]+ session \/ \$[\d.]+ today/);
 });
 
-t('the installed executable runs every other command through dist/main.js: a report, --version, exit code 2 for an unknown command', async () => {
-  const daily = await cli(['daily', '--json', ...c.flags], { entry: DIST_BIN, env: { TZ: ZONE } });
-  assert.is(daily.code, 0, daily.stderr);
-  assert.ok((JSON.parse(daily.stdout) as { daily: unknown[] }).daily.length >= 2);
+t('every other command runs from dist/commands.cjs alone (built-ins, the addon, Piscina for a big catch-up), from the installed executable and from dist/main.js', async () => {
+  const bundle = fs.readFileSync(path.join(ROOT, 'dist/commands.cjs'), 'utf8');
+  assert.not.match(bundle, /\bimport\(/, 'an import() starts the ES module loader');
+  const required = [...bundle.matchAll(/\b__require\(["']([^"']+)["']\)|\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1] ?? m[2]!);
+  for (const spec of required) assert.ok(isBuiltin(spec) || spec === 'piscina' || spec === 'better-sqlite3/build/Release/better_sqlite3.node', `commands.cjs requires ${spec}`);
+  // No chunk of the server build beside them: a report must not need one.
+  for (const f of ['cost-dashboard.cjs', 'commands.cjs', 'main.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(lone, f));
+  for (const entry of ['cost-dashboard.cjs', 'main.js']) {
+    const daily = await cli(['daily', '--json', ...c.flags], { entry: path.join(lone, entry), env: { TZ: ZONE } });
+    assert.is(daily.code, 0, `${entry}: ${daily.stderr}`);
+    assert.ok((JSON.parse(daily.stdout) as { daily: unknown[] }).daily.length >= 2);
+    const unknown = await cli(['bogus'], { entry: path.join(lone, entry) });
+    assert.is(unknown.code, 2);
+    assert.match(unknown.stderr, /Unknown command: bogus/);
+  }
+  // A flag first is the server's: --version from the real dist/.
   const version = await cli(['--version'], { entry: DIST_BIN });
   assert.is(version.stdout.trim(), (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
-  const unknown = await cli(['bogus'], { entry: DIST_BIN });
-  assert.is(unknown.code, 2);
-  assert.match(unknown.stderr, /Unknown command: bogus/);
 });
 
 t(`today in a :30 zone (${ZONE}) is the dashboard's today, from TZ or --timezone`, async () => {
