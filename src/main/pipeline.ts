@@ -87,19 +87,20 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     }
     if (!done) setImmediate(preloadKeys);
   };
+  const gone = (file: string): void => {
+    // the path of a second link to a file that is still there is not the file going
+    if (fs.existsSync(file)) return;
+    roles.forget(file);
+    ingest.removed(file);
+  };
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     watcher = watchProjects(
       projectsDirs,
       {
         changed: (p) => ingest.changed(paths.canonical(p)),
-        removed: (p) => {
-          const file = paths.canonical(p);
-          // the path of a second link to a file that is still there is not the file going
-          if (fs.existsSync(file)) return;
-          roles.forget(file);
-          ingest.removed(file);
-        },
+        removed: (p) => gone(paths.canonical(p)),
+        removedFolder: (dir) => paths.filesUnder(dir).forEach(gone),
       },
       log,
     );
