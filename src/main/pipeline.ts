@@ -95,6 +95,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   };
   const watching = ingest.idle().then(async () => {
     if (closed) return;
+    // The scan's workers go before the watcher's walk, not 30 s idle after it: a worker that built part of a big index
+    // holds tens of MB, and the walk's garbage came on top of them (the peak of a cold 10 GiB index). A change
+    // after this starts them again.
+    await pool.release();
+    if (closed) return;
     watcher = watchProjects(
       projectsDirs,
       {
