@@ -3,11 +3,13 @@
 // It follows no symlink (a loop would be walked again and again): the folders and files discovery reached through
 // links are watched at their real paths (`add`), and TranscriptPaths.canonical maps what it reports back.
 //
-// chokidar watches folders only: given a file, it would put an fs.watch of its own on it, ~9 KB of memory each
-// (~130 MB for 13,935 transcripts, measured). A folder's watch already reports every entry in it on Linux, macOS and
-// Windows, an append to a file included ('change' with the file's name; a creation, deletion or rename is a
-// 'rename'), so the files are read from the folders' raw events. A file given to `add` (one reached through a link)
-// is watched on its own, as its folder is not.
+// chokidar watches folders only. Given the files too, it puts an fs.watch and its bookkeeping on each: over the 10 GiB
+// corpora (4,693 folders, 13,935 transcripts) its walk took 6.5 s and left 268 MB of resident memory after a full GC
+// (72 MB of it live heap), against 2.7 s and 163 MB (18 MB) for the folders alone. A folder's watch reports every
+// entry in it, an append to a file included: on Linux inotify gives the folder's watch a 'change' naming the file
+// (a creation, deletion or rename is a 'rename'); libuv's folder watches on macOS (FSEvents) and Windows
+// (ReadDirectoryChangesW) report their files' writes too. So files are read from the folders' raw events, and a file
+// given to `add` (one reached through a link, whose folder is not watched) gets a watch of its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
