@@ -222,6 +222,18 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
   assert.equal(await flagsOf(), process.execArgv, 'inherited (here: the tsx loader of the test run)');
 });
 
+Pool('the workers\' heaps are bounded: old generation 256 MB, young generation 16 MB', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const own = createPool({ threads: 1, worker });
+  try {
+    const limits = ((await own.parse(task())) as unknown as { resourceLimits: Record<string, number> }).resourceLimits;
+    assert.is(limits.maxOldGenerationSizeMb, 256);
+    assert.is(limits.maxYoungGenerationSizeMb, 16);
+  } finally {
+    await own.close();
+  }
+});
+
 Pool('one worker per core, bounded by memory', () => {
   const GiB = 1024 ** 3;
   assert.is(poolThreads(2, 8 * GiB), 2);
