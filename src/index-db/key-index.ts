@@ -4,10 +4,15 @@
 
 /** Message ids are SQLite rowids, always >= 1, so 0 marks an empty slot. */
 const EMPTY = 0;
+/**
+ * Ids are held in 32 bits: 12 bytes a slot instead of 16 (48 MB instead of 64 for the 1.93M responses of 10 GiB).
+ * A rowid above this would need ~20 TB of transcripts.
+ */
+const MAX_ID = 0xffff_ffff;
 
 export class KeyIndex {
   private hkeys: Float64Array;
-  private ids: Float64Array;
+  private ids: Uint32Array;
   private mask: number;
   private count = 0;
 
@@ -15,7 +20,7 @@ export class KeyIndex {
     let size = 16;
     while (size < capacity * 2) size *= 2;
     this.hkeys = new Float64Array(size);
-    this.ids = new Float64Array(size);
+    this.ids = new Uint32Array(size);
     this.mask = size - 1;
   }
 
@@ -23,7 +28,7 @@ export class KeyIndex {
     return this.count;
   }
 
-  /** Its memory: 16 bytes a slot, at least twice the keys it holds (twice the capacity it was made for). */
+  /** Its memory: 12 bytes a slot, at least twice the keys it holds (twice the capacity it was made for). */
   get slots(): number {
     return this.ids.length;
   }
@@ -38,7 +43,7 @@ export class KeyIndex {
   }
 
   set(hkey: number, id: number): void {
-    if (!(id >= 1)) throw new RangeError(`message id must be >= 1, got ${id}`);
+    if (!(id >= 1 && id <= MAX_ID && Number.isInteger(id))) throw new RangeError(`message id must be a whole number from 1 to ${MAX_ID}, got ${id}`);
     if ((this.count + 1) * 2 > this.ids.length) this.grow();
     const { hkeys, ids, mask } = this;
     for (let i = this.home(hkey); ; i = (i + 1) & mask) {
@@ -84,7 +89,7 @@ export class KeyIndex {
   private grow(): void {
     const { hkeys, ids } = this;
     this.hkeys = new Float64Array(hkeys.length * 2);
-    this.ids = new Float64Array(ids.length * 2);
+    this.ids = new Uint32Array(ids.length * 2);
     this.mask = this.ids.length - 1;
     this.count = 0;
     for (let i = 0; i < ids.length; i++) if (ids[i] !== EMPTY) this.set(hkeys[i]!, ids[i]!);

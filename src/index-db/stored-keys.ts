@@ -32,9 +32,13 @@ export class StoredKeys {
     return this.read(rows, this.sideStatement());
   }
 
-  /** The complete key index, reading what is still missing through the writer's connection (a write is under way). */
+  /**
+   * The complete key index, reading what is still missing (a write is under way, before it touches a message) through
+   * the same connection as the read-ahead, for the same reasons: the writer's pending writes of other tables do not
+   * change what it reads.
+   */
   all(): KeyIndex {
-    if (!this.complete) this.read(Number.MAX_SAFE_INTEGER, this.keysAfter);
+    if (!this.complete) this.read(Number.MAX_SAFE_INTEGER, this.sideStatement());
     return this.keys!;
   }
 

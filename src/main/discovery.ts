@@ -213,6 +213,14 @@ export class TranscriptPaths {
     return c;
   }
 
+  /** The paths the transcripts were indexed under whose real path lies inside `folder` (a real path). */
+  filesUnder(folder: string): string[] {
+    const inside = folder + path.sep;
+    const out: string[] = [];
+    for (const [real, indexed] of this.files) if (real.startsWith(inside)) out.push(indexed);
+    return out;
+  }
+
   private canonicalDir(dir: string): string {
     const real = realpath(dir) ?? dir;
     const known = this.dirs.get(real);

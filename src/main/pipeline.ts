@@ -87,19 +87,25 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     }
     if (!done) setImmediate(preloadKeys);
   };
+  const gone = (file: string): void => {
+    // the path of a second link to a file that is still there is not the file going
+    if (fs.existsSync(file)) return;
+    roles.forget(file);
+    ingest.removed(file);
+  };
   const watching = ingest.idle().then(async () => {
+    if (closed) return;
+    // The scan's workers go before the watcher's walk, not 30 s idle after it: a worker that built part of a big index
+    // holds tens of MB, and the walk's garbage came on top of them (the peak of a cold 10 GiB index). A change
+    // after this starts them again.
+    await pool.release();
     if (closed) return;
     watcher = watchProjects(
       projectsDirs,
       {
         changed: (p) => ingest.changed(paths.canonical(p)),
-        removed: (p) => {
-          const file = paths.canonical(p);
-          // the path of a second link to a file that is still there is not the file going
-          if (fs.existsSync(file)) return;
-          roles.forget(file);
-          ingest.removed(file);
-        },
+        removed: (p) => gone(paths.canonical(p)),
+        removedFolder: (dir) => paths.filesUnder(dir).forEach(gone),
       },
       log,
     );

@@ -10,6 +10,12 @@ export interface ParsePool {
   close(): Promise<void>;
 }
 
+/** The worker threads' pool. */
+export interface WorkerPool extends ParsePool {
+  /** Ends the workers now when no task is pending (the next task starts them again); otherwise a no-op. */
+  release(): Promise<void>;
+}
+
 /** The built server runs dist/parse-worker.js; under tsx (tests, bench) the .ts source runs directly. */
 function workerUrl(): string {
   const here = import.meta.url;
@@ -25,13 +31,24 @@ export interface PoolOptions {
   /** Node flags of the workers, by default the process's own (under tsx, its loader: ~0.1 s per worker start). */
   execArgv?: string[];
   log?: Log;
+  /** How long an idle worker lives (default 30 s). */
+  idleMs?: number;
 }
 
 /**
  * Resident memory one more parse worker adds to the server while it builds a 1 GiB index: 21-26 MB measured (peak
- * RSS with 2, 4 and 8 workers: 227, 280 and 365 MB; a smaller young generation did not lower it reliably).
+ * RSS with 2, 4 and 8 workers: 227, 280 and 365 MB, before the young generation's cap: at 1 GiB the peak did not move
+ * with it, 233 against 237 MB).
  */
 const WORKER_MB = 25;
+/**
+ * A pathological transcript must not take the server down: past its old generation the task fails and the file is
+ * counted unreadable. The young generation is capped at 16 MB: at the end of a cold 10 GiB index the two workers
+ * held 98-99 MB of resident memory without the cap (what their end released, three runs), 65-67 MB with it (two
+ * runs). A worker parses line after line and keeps little, so the smaller young generation cost no measurable CPU (a
+ * cold 1 GiB index: the workers' CPU 3.56 s with it, 3.64 s without, medians of 3 interleaved runs).
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
 /** What the workers together may hold: beside the ~180 MB of the rest, a cold index of 1 GiB stays under 300 MB. */
 const WORKERS_BUDGET_MB = 100;
 
@@ -44,9 +61,9 @@ export function poolThreads(cores: number, freeBytes: number): number {
   return Math.max(1, Math.min(cores, Math.floor(budgetMb / WORKER_MB)));
 }
 
-export function createPool(opts: PoolOptions = {}): ParsePool {
+export function createPool(opts: PoolOptions = {}): WorkerPool {
   // All cores while the first index is built (the main thread mostly waits on workers then), bounded by memory;
-  // idle threads leave after 30 s so a background dashboard holds none.
+  // idle threads leave after 30 s, the last one too (see release), so a background dashboard holds none.
   const threads = opts.threads ?? poolThreads(os.availableParallelism(), os.freemem());
   // A worker that cannot start (a broken install) rejects the tasks it took, and Piscina then starts no other
   // one: tasks still queued would wait forever, and the 'error' it emits when no task is there to reject would
@@ -72,28 +89,52 @@ export function createPool(opts: PoolOptions = {}): ParsePool {
       ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
       minThreads: 1,
       maxThreads: threads,
-      idleTimeout: 30_000,
+      idleTimeout: idleMs,
       // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
       // writing the last batch) gets round to dispatching it: ~7% off a cold index on two cores.
       concurrentTasksPerWorker: 3,
-      // A pathological transcript must not take the server down: the task fails, the file is counted unreadable.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      resourceLimits: WORKER_LIMITS,
     });
     pool.on('error', fail);
     return pool;
   };
+  const idleMs = opts.idleMs ?? 30_000;
+  // Piscina keeps its minimum thread (which the failure check above relies on): the last worker goes with the pool,
+  // once no task has been pending for idleMs.
+  let idleTimer: NodeJS.Timeout | undefined;
   const parse = (task: ParseTask): Promise<UsageBatch> => {
     if (broken) return Promise.reject(broken);
+    clearTimeout(idleTimer);
     return new Promise<UsageBatch>((resolve, reject) => {
       pending.add(reject);
+      // Done before the caller hears of it, so a release() right after the last result ends the workers.
+      const settled = (): void => {
+        pending.delete(reject);
+        if (!pending.size) idleTimer = setTimeout(() => void release(), idleMs).unref();
+      };
       const own = start();
-      (own.run(task) as Promise<UsageBatch>)
-        .then(resolve, (err: Error) => {
+      (own.run(task) as Promise<UsageBatch>).then(
+        (batch) => {
+          settled();
+          resolve(batch);
+        },
+        (err: Error) => {
+          settled();
           reject(err);
           if (own.threads.length === 0) fail(err);
-        })
-        .finally(() => pending.delete(reject));
+        },
+      );
     });
   };
-  return { threads, parse, close: async () => pool?.destroy() };
+  const release = async (): Promise<void> => {
+    if (!pool || pending.size) return;
+    const own = pool;
+    pool = null;
+    await own.destroy();
+  };
+  const close = async (): Promise<void> => {
+    clearTimeout(idleTimer);
+    await pool?.destroy();
+  };
+  return { threads, parse, release, close };
 }

@@ -52,14 +52,15 @@ test('agrees with a Map under random sets, overwrites and deletes (with growth)'
   assertSame(index, model, pool);
 });
 
-test('keys 0 and 2^53 - 1 are ordinary keys; ids must be rowids (>= 1)', () => {
+test('keys 0 and 2^53 - 1 are ordinary keys; ids are rowids of 32 bits (1 to 2^32 - 1), others are refused, not cut', () => {
   const index = new KeyIndex();
   index.set(0, 1);
-  index.set(2 ** 53 - 1, 2 ** 40);
+  index.set(2 ** 53 - 1, 2 ** 32 - 1);
   assert.is(index.get(0), 1);
-  assert.is(index.get(2 ** 53 - 1), 2 ** 40);
+  assert.is(index.get(2 ** 53 - 1), 2 ** 32 - 1);
   assert.is(index.get(2 ** 32), undefined, 'same slot as 0, another key');
-  assert.throws(() => index.set(5, 0), /id must be >= 1/);
+  for (const bad of [0, -1, 2 ** 32, 1.5, Number.NaN]) assert.throws(() => index.set(5, bad), /id must be a whole number from 1 to 4294967295/, `id ${bad}`);
+  assert.is(index.get(5), undefined);
 });
 
 test('made for n keys, it holds n without growing (the writer sizes it for every stored winner before reading them)', () => {

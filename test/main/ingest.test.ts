@@ -120,6 +120,29 @@ Ingest('a burst of appends to one file is coalesced and fully read', async () =>
   }
 });
 
+Ingest('a project folder moved out of projects: its transcripts, a subagent\'s included, are marked gone and keep their rows', async () => {
+  const { dir, cleanup } = tempDir('cost-moved-');
+  const projects = path.join(dir, 'projects');
+  const folder = path.join(projects, '-home-dev-alpha');
+  fs.mkdirSync(path.join(folder, 's5', 'subagents'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 's5.jsonl'), assistant('s5', 1));
+  fs.writeFileSync(path.join(folder, 's5', 'subagents', 'agent-a.jsonl'), assistant('s5', 2));
+  fs.mkdirSync(path.join(projects, '-home-dev-beta'));
+  fs.writeFileSync(path.join(projects, '-home-dev-beta', 's6.jsonl'), assistant('s6', 3));
+  const ctx = await start(projects, path.join(dir, 'index.db'));
+  try {
+    await ctx.pipeline.watching;
+    assert.is(count(ctx, 's5'), 2);
+    fs.renameSync(folder, path.join(dir, 'archived'));
+    await waitFor(() => ctx.index.stats().filesGone === 2, 'both files marked gone', 10_000);
+    assert.is(count(ctx, 's5'), 2, 'their rows stay');
+    assert.is(count(ctx, 's6'), 1, 'the other folder untouched');
+  } finally {
+    await ctx.stop();
+    cleanup();
+  }
+});
+
 Ingest('a file first seen shorter than the head fingerprint is not mistaken for a rewrite when it grows', async () => {
   const { dir, cleanup } = tempDir('cost-head-');
   const projects = path.join(dir, 'projects');

@@ -10,6 +10,7 @@ import { createPool, poolThreads } from '../../src/main/pool.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM, NUM_COLS, STR_COLS, encodeBatch, hashKey, responseKey, rowsOf } from '../../src/workers/protocol.ts';
 import type { ParseTask, UsageBatch } from '../../src/workers/protocol.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const FILE = path.resolve(
   import.meta.dirname,
@@ -171,6 +172,41 @@ Pool('no worker starts before the first task: a restart with nothing to read hol
   }
 });
 
+Pool('idle workers leave, the last one too, and a task after that starts one again', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
+  const before = threadsNow();
+  const own = createPool({ threads: 2, worker, idleMs: 200 });
+  try {
+    await own.parse(task({ path: 'first' }));
+    assert.ok(threadsNow() > before, 'a worker for the task');
+    await waitFor(() => threadsNow() === before, 'the idle worker leaving', 5_000);
+    assert.is(((await own.parse(task({ path: 'again' }))) as unknown as { path: string }).path, 'again');
+  } finally {
+    await own.close();
+  }
+});
+
+Pool('release() ends the workers at once unless a task is pending; a task after it starts one again', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
+  const before = threadsNow();
+  const own = createPool({ threads: 2, worker, idleMs: 60_000 });
+  try {
+    const pendingTask = own.parse(task({ path: 'pending' }));
+    await own.release();
+    assert.is(((await pendingTask) as unknown as { path: string }).path, 'pending', 'a pending task is not cut off');
+    assert.ok(threadsNow() > before, 'nor its worker');
+    await own.release();
+    // the threads' exit is seen a moment after the workers' (well within the minute an idle worker would live)
+    await waitFor(() => threadsNow() === before, 'no worker thread left', 2_000);
+    assert.is(((await own.parse(task({ path: 'after' }))) as unknown as { path: string }).path, 'after');
+    assert.ok(threadsNow() > before, 'a worker again');
+  } finally {
+    await own.close();
+  }
+});
+
 Pool('the workers get the Node flags they are given, else the process\'s own', async () => {
   const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
   const flagsOf = async (execArgv?: string[]): Promise<string[]> => {
@@ -184,6 +220,18 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
   assert.equal(await flagsOf(['--no-warnings']), ['--no-warnings']);
   assert.equal(await flagsOf([]), []);
   assert.equal(await flagsOf(), process.execArgv, 'inherited (here: the tsx loader of the test run)');
+});
+
+Pool('the workers\' heaps are bounded: old generation 256 MB, young generation 16 MB', async () => {
+  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+  const own = createPool({ threads: 1, worker });
+  try {
+    const limits = ((await own.parse(task())) as unknown as { resourceLimits: Record<string, number> }).resourceLimits;
+    assert.is(limits.maxOldGenerationSizeMb, 256);
+    assert.is(limits.maxYoungGenerationSizeMb, 16);
+  } finally {
+    await own.close();
+  }
 });
 
 Pool('one worker per core, bounded by memory', () => {

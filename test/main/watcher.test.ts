@@ -1,7 +1,8 @@
 // The watcher (chokidar) on real folders while real files are written, appended and removed: transcripts are
 // reported, other names are not (non-.jsonl, journals, hidden files and sync tools' hidden folders); a projects folder
-// that does not exist yet is picked up when it appears; folders reached through links are watched once added; close()
-// stops the reports. Files written before a test's sentinel transcript must have been reported (or not) by the time
+// that does not exist yet is picked up when it appears; folders reached through links are watched once added, and
+// files given to it on their own; only folders get a watch (appends arrive through them, deep ones included); a
+// folder deleted or moved away is reported; close() stops the reports. Files written before a test's sentinel transcript must have been reported (or not) by the time
 // the sentinel is.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,12 +16,14 @@ interface Watching {
   watcher: Watcher;
   changed: string[];
   removed: string[];
+  removedFolders: string[];
   logs: string[];
 }
 
 async function watch(dirs: string[]): Promise<Watching> {
-  const w: Omit<Watching, 'watcher'> = { changed: [], removed: [], logs: [] };
-  const watcher = watchProjects(dirs, { changed: (p) => w.changed.push(p), removed: (p) => w.removed.push(p) }, (m) => w.logs.push(m));
+  const w: Omit<Watching, 'watcher'> = { changed: [], removed: [], removedFolders: [], logs: [] };
+  const handlers = { changed: (p: string) => w.changed.push(p), removed: (p: string) => w.removed.push(p), removedFolder: (p: string) => w.removedFolders.push(p) };
+  const watcher = watchProjects(dirs, handlers, (m) => w.logs.push(m));
   await watcher.ready;
   return { watcher, ...w };
 }
@@ -136,6 +139,88 @@ Watch('close() stops the reports', async () => {
     await sleep(500);
     assert.equal(w.changed, []);
   } finally {
+    cleanup();
+  }
+});
+
+/** The inotify watches this process holds (Linux: one line per watch in the fdinfo of each inotify descriptor). */
+function inotifyWatches(): number {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed since the listing
+    }
+    if (target !== 'anon_inode:inotify') continue;
+    n += fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+  }
+  return n;
+}
+
+Watch('folders are watched, files are not: appends deep in the tree arrive through their folder\'s watch', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-deep-');
+  const projects = path.join(dir, 'projects');
+  const files = ['s1', 's2', 's3'].flatMap((s) => [
+    put(path.join(projects, '-a', `${s}.jsonl`)),
+    put(path.join(projects, '-a', s, 'subagents', 'agent-1.jsonl')),
+    put(path.join(projects, '-a', s, 'subagents', 'agent-2.jsonl')),
+  ]);
+  const before = process.platform === 'linux' ? inotifyWatches() : 0;
+  const w = await watch([projects]);
+  try {
+    if (process.platform === 'linux') {
+      // projects, -a, and per session its folder and subagents/: 2 + 3 x 2 folders, none of the 9 files
+      assert.is(inotifyWatches() - before, 8, 'one watch per folder');
+    }
+    for (const f of files) fs.appendFileSync(f, '{"more":1}\n');
+    await waitFor(() => files.every((f) => w.changed.includes(f)), 'every append', 10_000);
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('a folder that goes is reported with the transcripts deleted in it; one moved away is reported as a folder', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-gone-');
+  const projects = path.join(dir, 'projects');
+  const deleted = put(path.join(projects, '-a', 's1.jsonl'));
+  put(path.join(projects, '-b', 's2.jsonl'));
+  put(path.join(projects, '-keep', 's3.jsonl'));
+  const w = await watch([projects]);
+  try {
+    fs.rmSync(path.join(projects, '-a'), { recursive: true });
+    fs.renameSync(path.join(projects, '-b'), path.join(dir, 'moved-away'));
+    await waitFor(() => w.removed.includes(deleted), 'the deleted folder\'s transcript', 10_000);
+    await waitFor(() => w.removedFolders.includes(path.join(projects, '-b')), 'the folder moved away', 10_000);
+    await sentinel(w, path.join(projects, '-keep', 'sentinel.jsonl'));
+    assert.equal(w.removedFolders.sort(), [path.join(projects, '-a'), path.join(projects, '-b')]);
+    assert.equal(w.removed, [deleted], 'the moved folder\'s file is not there to be reported: its folder is');
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('a file given to add (reached through a link) is watched on its own: appends and its removal', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-file-');
+  const projects = path.join(dir, 'projects');
+  fs.mkdirSync(path.join(projects, '-a'), { recursive: true });
+  const outside = put(path.join(dir, 'elsewhere', 'linked.jsonl'));
+  const w = await watch([projects]);
+  try {
+    w.watcher.add([outside]);
+    await waitFor(async () => {
+      // chokidar reports nothing until it watches the added file: append until it does
+      fs.appendFileSync(outside, '{}\n');
+      await sleep(100);
+      return w.changed.includes(outside);
+    }, 'an append to the added file', 10_000);
+    fs.rmSync(outside);
+    await waitFor(() => w.removed.includes(outside), 'its removal', 10_000);
+  } finally {
+    await w.watcher.close();
     cleanup();
   }
 });
