@@ -1,8 +1,7 @@
 // Rollup deltas: messages added (+1) or taken out (-1) are summed per rollup cell in memory, then each
 // distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit. The writer folds the
-// deltas of its writes that only add into one (absorb) and flushes that before a commit, a read or a write that
-// takes messages out, so a cell that many files touch (a day of every project, an hour of all of them) is written
-// once per commit, not once per file.
+// deltas of its writes into one (absorb) and flushes that before a commit or a read, so a cell that many
+// files touch (a day of every project, an hour of all of them) is written once per commit, not once per file.
 // The rollups without the project (and the all-time one) are folded from the finer cells at flush, so
 // they cost nothing per message.
 import type Database from 'better-sqlite3';
@@ -128,14 +127,11 @@ export class RollupDelta {
   /** The group before `last`. */
   private before: Group | null = null;
   private toolHour: ToolHour | null = null;
-  /** Some message was taken out (add with -1). */
-  private removed = false;
 
   /** `lhourOf` maps an instant to its local hour number (LocalClock.lhour). */
   constructor(private readonly lhourOf: (ms: number) => number) {}
 
   add(m: Msg, sign: 1 | -1): void {
-    if (sign < 0) this.removed = true;
     const hour = Math.floor(m.ts / HOUR_MS);
     // In a :30 or :45 zone a UTC hour holds two local hours, and may straddle local midnight.
     const lhour = this.lhourOf(m.ts);
@@ -197,21 +193,12 @@ export class RollupDelta {
     return cells;
   }
 
-  /**
-   * Only messages added. Such deltas fold into one without changing what is written: sums, minima and maxima in any
-   * order. One that takes messages out is written on its own, after the ones before it, since a cell that reaches zero
-   * is deleted (and its first and last times start afresh when it comes back).
-   */
-  get onlyAdds(): boolean {
-    return !this.removed;
-  }
-
   /** Nothing added or taken out since this delta was made. */
   get empty(): boolean {
     return this.full.size === 0; // every message added or taken out has a cell here
   }
 
-  /** Adds the cells of `other` (an onlyAdds delta of a write that succeeded) to these. */
+  /** Adds the cells of `other` (the delta of a write that succeeded) to these. */
   absorb(other: RollupDelta): void {
     for (const [mine, theirs] of [[this.full, other.full], [this.byModel, other.byModel], [this.daily, other.daily]] as const) {
       for (const [k, c] of theirs) addCell(cell(mine, k, c.pk), c);

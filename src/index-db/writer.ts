@@ -72,12 +72,12 @@ export class Writer {
   private lhourOf = (ms: number): number => this.clock.lhour(ms);
   private readonly rollups: RollupStatements;
   private readonly s: Record<string, Database.Statement>;
-  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => RollupDelta | null;
-  private readonly placeTx: (m: Msg, file: FileInfo) => void;
-  private readonly resetTx: (path: string) => void;
+  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => RollupDelta;
+  private readonly placeTx: (m: Msg, file: FileInfo) => RollupDelta;
+  private readonly resetTx: (path: string) => RollupDelta;
   /**
-   * The rollup cells of the writes since the last commit, read or removal, written by settleRollups: a cell that many
-   * files touch within a commit (a day of every project) is written once, not once per batch.
+   * The rollup cells of the writes since the last commit or read, written by settleRollups: a cell that many files
+   * touch within a commit (a day of every project) is written once, not once per batch.
    */
   private pending: RollupDelta;
   private readonly repriceTx: (table: PriceTable) => void;
@@ -133,7 +133,7 @@ export class Writer {
     this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
       const delta = new RollupDelta(this.lhourOf);
       this.place(m, file, delta);
-      delta.flush(this.rollups);
+      return delta;
     });
     this.resetTx = db.transaction(this.reset.bind(this));
     this.repriceTx = db.transaction(this.reprice.bind(this));
@@ -180,22 +180,19 @@ export class Writer {
     this.syncCosts();
     this.syncTimeZone();
     // The rollups of a batch join the pending ones only once its savepoint is released.
-    const keep = (delta: RollupDelta | null): void => {
-      if (delta) this.pending.absorb(delta);
-    };
     try {
-      this.write(() => keep(this.applyTx(batch, role, size, mtimeMs, false)));
+      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, false)));
     } catch (err) {
       if (!(err instanceof IndexWriteError) || err.kind !== 'rejected') throw err;
       // One of its rows broke a rule of the schema: place the rows one by one, skipping those that fail.
-      this.write(() => keep(this.applyTx(batch, role, size, mtimeMs, true)));
+      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, true)));
     }
   }
 
   resetFile(file: string): void {
     if (!this.ids.files.has(file)) return;
     this.syncTimeZone();
-    this.write(() => this.resetTx(file));
+    this.write(() => this.pending.absorb(this.resetTx(file)));
   }
 
   /**
@@ -424,11 +421,8 @@ export class Writer {
     }).cost;
   }
 
-  /**
-   * Writes a batch's rows, file facts and cursor. Returns the rollup cells of its rows for the caller to keep pending
-   * when they only add; otherwise they are written here, after the pending ones (null).
-   */
-  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): RollupDelta | null {
+  /** Writes a batch's rows, file facts and cursor; returns the rollup cells of its rows, for the caller to keep pending. */
+  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): RollupDelta {
     const c = this.ids;
     const project = c.project(role.project, role.machine ?? null);
     const file = c.file(batch.path);
@@ -457,21 +451,14 @@ export class Writer {
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
     let rejected = 0;
     let reason = '';
-    let delta: RollupDelta | null = null;
+    const delta = new RollupDelta(this.lhourOf);
     if (!careful) {
-      delta = new RollupDelta(this.lhourOf);
       for (const m of winners) this.place(m, file, delta);
-      if (!delta.onlyAdds) {
-        this.settleRollups();
-        delta.flush(this.rollups);
-        delta = null;
-      }
     } else {
-      this.settleRollups(); // each row writes its own cells
       for (const m of winners) {
         const mark = this.undo.mark();
         try {
-          this.placeTx(m, file);
+          delta.absorb(this.placeTx(m, file));
         } catch (err) {
           const failure = writeErrorOf(err);
           if (isEnvironmental(failure)) throw err;
@@ -607,7 +594,7 @@ export class Writer {
     return file.path < other.path;
   }
 
-  private reset(file: string): void {
+  private reset(file: string): RollupDelta {
     const f = this.ids.files.get(file)!;
     const delta = new RollupDelta(this.lhourOf);
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
@@ -622,10 +609,9 @@ export class Writer {
       this.s.deleteAlt!.run(alt.id);
       delta.add(alt, 1);
     }
-    this.settleRollups();
-    delta.flush(this.rollups);
     this.s.fileReset!.run(f.id);
     this.ids.setFirstTs(f, null);
+    return delta;
   }
 
   /** New prices: every stored cost, the rollups built from them, and the priced flags. */

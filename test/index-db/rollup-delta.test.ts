@@ -203,33 +203,4 @@ Pending('a cell that every batch of a commit touches is written once; reads, a r
   process.env.TZ = 'UTC';
 });
 
-Pending('a cell emptied by a better copy elsewhere and filled again within one commit starts its times afresh, as batch by batch', () => {
-  process.env.TZ = 'UTC';
-  const file = path.join(dir, 'emptied.db');
-  const root = path.join(dir, 'emptied', 'projects');
-  const idx = openIndex(file, { log: () => {} });
-  idx.setPrices(prices);
-  const t0 = Date.UTC(2026, 10, 17, 9, 0);
-  const s1 = path.join(root, 'p1', 's1.jsonl');
-  // s1's only message of the hour moves to s2 (a better copy), then s1 gets another message in that hour.
-  idx.applyBatch(batchOf(s1, [{ ts: t0 + MIN, messageId: 'm', requestId: 'r', model: OPUS, output: 10 }]), role('p1', 's1'), 100, 1);
-  idx.applyBatch(batchOf(path.join(root, 'p1', 's2.jsonl'), [{ ts: t0 + 2 * MIN, messageId: 'm', requestId: 'r', model: OPUS, output: 20 }],
-    { meta: { firstTs: t0 } }), role('p1', 's2'), 100, 1);
-  idx.applyBatch(batchOf(s1, [{ ts: t0 + 30 * MIN, messageId: 'n', requestId: 'r', model: OPUS, output: 5 }], { from: 100 }), role('p1', 's1'), 200, 2);
-  idx.commit();
-  assertRollupsOfMessages(file);
-  const db = new Database(file, { readonly: true });
-  try {
-    const cells = db.prepare(`SELECT s.sid, u.messages, u.first_ts, u.last_ts FROM usage_hourly u JOIN sessions s ON s.id = u.session_id
-      ORDER BY s.sid`).all();
-    assert.equal(cells, [
-      { sid: 's1', messages: 1, first_ts: t0 + 30 * MIN, last_ts: t0 + 30 * MIN },
-      { sid: 's2', messages: 1, first_ts: t0 + 2 * MIN, last_ts: t0 + 2 * MIN },
-    ]);
-  } finally {
-    db.close();
-  }
-  idx.close();
-});
-
 Pending.run();
