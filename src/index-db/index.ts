@@ -5,7 +5,7 @@ import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
 import { closeDatabase, openDatabase } from './open.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { createQueries } from './queries/index.ts';
-import { createReports, type Reports } from './queries/reports.ts';
+import { createReports } from './queries/reports.ts';
 import { openReadConnection } from './read-connection.ts';
 import { changeMark, untilChange } from './queries/until-change.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
@@ -65,12 +65,6 @@ function build(
     writer.quietMeta('writer', `pid ${process.pid}, since ${new Date().toISOString()}`);
     writer.commit();
   }
-  // A read on the writer's connection sees every write so far: the rollup cells it still holds are written first.
-  const settled = <F extends (...args: never[]) => unknown>(read: F): F =>
-    ((...args: Parameters<F>) => {
-      writer.settle();
-      return read(...args);
-    }) as F;
   const stats = statsQuery(db);
   return {
     cursorOf: (path) => writer.cursorOf(path),
@@ -85,9 +79,9 @@ function build(
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
-    stats: settled(stats),
-    queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt, settled),
-    reports: eachSettled(createReports(db), settled),
+    stats,
+    queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
+    reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
     commit: () => writer.commit(),
     close() {
@@ -149,31 +143,16 @@ function statsQuery(db: Database.Database): () => IndexStats {
   });
 }
 
-type Wrap = <F extends (...args: never[]) => unknown>(fn: F) => F;
-
-/** The reports, each run through `wrap`. */
-function eachSettled(r: Reports, wrap: Wrap): Reports {
-  return {
-    days: wrap(r.days),
-    totals: wrap(r.totals),
-    sessions: wrap(r.sessions),
-    blocks: wrap(r.blocks),
-    priceFingerprint: wrap(r.priceFingerprint),
-    markedOpen: wrap(r.markedOpen),
-    fileStates: wrap(r.fileStates),
-  };
-}
-
-/** Every query reports a damaged file to onCorrupt (and still fails, as it must); `wrap` runs around each (the writer's reads settle first). */
-function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void, wrap: Wrap): Queries {
-  const guard = <A extends unknown[], R>(fn: (...args: A) => R) => wrap((...args: A): R => {
+/** Every query reports a damaged file to onCorrupt (and still fails, as it must). */
+function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void): Queries {
+  const guard = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
       return fn(...args);
     } catch (err) {
       if (failureOf(err) === 'corrupt') onCorrupt(writeErrorOf(err));
       throw err;
     }
-  });
+  };
   return {
     metrics: guard(q.metrics),
     overview: guard(q.overview),

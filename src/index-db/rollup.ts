@@ -1,7 +1,5 @@
-// Rollup deltas: messages added (+1) or taken out (-1) are summed per rollup cell in memory, then each
-// distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit. The writer folds the
-// deltas of its writes into one (absorb) and flushes that before a commit or a read, so a cell that many
-// files touch (a day of every project, an hour of all of them) is written once per commit, not once per file.
+// Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
+// memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
 // The rollups without the project (and the all-time one) are folded from the finer cells at flush, so
 // they cost nothing per message.
 import type Database from 'better-sqlite3';
@@ -193,29 +191,7 @@ export class RollupDelta {
     return cells;
   }
 
-  /** Nothing added or taken out since this delta was made. */
-  get empty(): boolean {
-    return this.full.size === 0; // every message added or taken out has a cell here
-  }
-
-  /** Adds the cells of `other` (the delta of a write that succeeded) to these. */
-  absorb(other: RollupDelta): void {
-    for (const [mine, theirs] of [[this.full, other.full], [this.byModel, other.byModel], [this.daily, other.daily]] as const) {
-      for (const [k, c] of theirs) addCell(cell(mine, k, c.pk), c);
-    }
-    addCounts(this.tools, other.tools);
-    addCounts(this.toolsDaily, other.toolsDaily);
-    addCounts(this.sessionDays, other.sessionDays);
-    for (const [k, c] of other.localHours) {
-      const into = this.localHours.get(k);
-      if (into) {
-        into.n += c.n;
-        into.cost += c.cost;
-      } else this.localHours.set(k, { pk: c.pk, n: c.n, cost: c.cost });
-    }
-  }
-
-  /** Writes every cell once; cells that reached zero are deleted. A delta is written once, then dropped. */
+  /** Writes every cell once and forgets them; cells that reached zero are deleted. */
   flush(s: RollupStatements): void {
     write(this.full, s.full, s.fullDrop);
     write(this.byModel, s.model, s.modelDrop);
@@ -230,6 +206,16 @@ export class RollupDelta {
     writeHours(coarsen(this.byModel.values(), [0]), s.hourlyAll, s.hourlyAllDrop);
     writeLocal(coarsenLocal(this.localHours.values()), s.localHourAll, s.localHourAllDrop);
     writeTools(coarsenTools(this.toolsDaily.values()), s.toolDailyAll, s.toolDailyAllDrop);
+    this.full.clear();
+    this.byModel.clear();
+    this.daily.clear();
+    this.tools.clear();
+    this.toolsDaily.clear();
+    this.localHours.clear();
+    this.sessionDays.clear();
+    this.last = null;
+    this.before = null;
+    this.toolHour = null;
   }
 }
 
@@ -269,31 +255,20 @@ function coarsen(cells: Iterable<Cell>, keep: number[]): Map<string, Cell> {
   const out = new Map<string, Cell>();
   for (const c of cells) {
     const pk = keep.map((i) => c.pk[i]!);
-    addCell(cell(out, pk.join(','), pk), c);
+    const into = cell(out, pk.join(','), pk);
+    into.n += c.n;
+    into.input += c.input;
+    into.output += c.output;
+    into.cacheCreate += c.cacheCreate;
+    into.cacheRead += c.cacheRead;
+    into.cache1h += c.cache1h;
+    into.webSearch += c.webSearch;
+    into.cost += c.cost;
+    if (c.first !== null && (into.first === null || c.first < into.first)) into.first = c.first;
+    if (c.last !== null && (into.last === null || c.last > into.last)) into.last = c.last;
+    into.shrinks ||= c.shrinks;
   }
   return out;
-}
-
-function addCounts<C extends ToolCell | CountCell>(into: Map<string, C>, from: Map<string, C>): void {
-  for (const [k, c] of from) {
-    const mine = into.get(k);
-    if (mine) mine.n += c.n;
-    else into.set(k, { ...c });
-  }
-}
-
-function addCell(into: Cell, c: Cell): void {
-  into.n += c.n;
-  into.input += c.input;
-  into.output += c.output;
-  into.cacheCreate += c.cacheCreate;
-  into.cacheRead += c.cacheRead;
-  into.cache1h += c.cache1h;
-  into.webSearch += c.webSearch;
-  into.cost += c.cost;
-  if (c.first !== null && (into.first === null || c.first < into.first)) into.first = c.first;
-  if (c.last !== null && (into.last === null || c.last > into.last)) into.last = c.last;
-  into.shrinks ||= c.shrinks;
 }
 
 /** Local-hour cells [lhour, project, model] summed per local hour. */

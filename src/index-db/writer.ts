@@ -72,14 +72,9 @@ export class Writer {
   private lhourOf = (ms: number): number => this.clock.lhour(ms);
   private readonly rollups: RollupStatements;
   private readonly s: Record<string, Database.Statement>;
-  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => RollupDelta;
-  private readonly placeTx: (m: Msg, file: FileInfo) => RollupDelta;
-  private readonly resetTx: (path: string) => RollupDelta;
-  /**
-   * The rollup cells of the writes since the last commit or read, written by settleRollups: a cell that many files
-   * touch within a commit (a day of every project) is written once, not once per batch.
-   */
-  private pending: RollupDelta;
+  private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => void;
+  private readonly placeTx: (m: Msg, file: FileInfo) => void;
+  private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (table: PriceTable) => void;
   private readonly keys: StoredKeys;
   private fallback: PriceTable | null = null;
@@ -88,7 +83,6 @@ export class Writer {
     this.ids = new IdMaps(db, this.undo);
     this.keys = new StoredKeys(db);
     this.rollups = new RollupStatements(db);
-    this.pending = new RollupDelta(this.lhourOf);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
@@ -133,7 +127,7 @@ export class Writer {
     this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
       const delta = new RollupDelta(this.lhourOf);
       this.place(m, file, delta);
-      return delta;
+      delta.flush(this.rollups);
     });
     this.resetTx = db.transaction(this.reset.bind(this));
     this.repriceTx = db.transaction(this.reprice.bind(this));
@@ -179,39 +173,19 @@ export class Writer {
     if (!this.prices) this.prices = this.priceTable();
     this.syncCosts();
     this.syncTimeZone();
-    // The rollups of a batch join the pending ones only once its savepoint is released.
     try {
-      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, false)));
+      this.write(() => this.applyTx(batch, role, size, mtimeMs, false));
     } catch (err) {
       if (!(err instanceof IndexWriteError) || err.kind !== 'rejected') throw err;
       // One of its rows broke a rule of the schema: place the rows one by one, skipping those that fail.
-      this.write(() => this.pending.absorb(this.applyTx(batch, role, size, mtimeMs, true)));
+      this.write(() => this.applyTx(batch, role, size, mtimeMs, true));
     }
   }
 
   resetFile(file: string): void {
     if (!this.ids.files.has(file)) return;
     this.syncTimeZone();
-    this.write(() => this.pending.absorb(this.resetTx(file)));
-  }
-
-  /**
-   * Writes the pending rollup cells, so that a read on this connection sees every write so far. A failure is
-   * logged by write(); the cells stay pending and the commit writes them (or drops everything, as a failed commit does).
-   */
-  settle(): void {
-    if (!this.pending.empty) this.quietly(() => this.write(() => this.settleRollups()));
-  }
-
-  /** Writes the pending rollup cells inside the current write; undone with it. */
-  private settleRollups(): void {
-    const written = this.pending;
-    if (written.empty) return;
-    this.pending = new RollupDelta(this.lhourOf);
-    this.undo.push(() => {
-      this.pending = written;
-    });
-    written.flush(this.rollups);
+    this.write(() => this.resetTx(file));
   }
 
   /** Bookkeeping only: when the file cannot be written now, the next change or check does it again. */
@@ -299,8 +273,6 @@ export class Writer {
 
   /** The local rollups from the messages themselves: each counts on the local day and hour of its own timestamp. */
   private rebuildDaily(zone: string): void {
-    // The tables rebuilt here must not get the cells of the same messages again, nor lose those of the others.
-    this.settleRollups();
     this.clock.clear();
     this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
       CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, session_id, model_id, agent_id, input,
@@ -342,7 +314,6 @@ export class Writer {
     this.timer = null;
     if (!this.db.inTransaction) return this.failing === null;
     try {
-      this.settleRollups();
       this.db.exec('COMMIT');
       this.undo.clear();
       if (this.failing !== null) this.opts.log('index writes work again');
@@ -399,7 +370,6 @@ export class Writer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.undo.rollbackTo(0);
-    this.pending = new RollupDelta(this.lhourOf); // the messages they summed are gone with the transaction
   }
 
   /** Logs a failure of the file (not of a row) once per kind until a write succeeds; reports corruption. */
@@ -421,8 +391,7 @@ export class Writer {
     }).cost;
   }
 
-  /** Writes a batch's rows, file facts and cursor; returns the rollup cells of its rows, for the caller to keep pending. */
-  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): RollupDelta {
+  private apply(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean): void {
     const c = this.ids;
     const project = c.project(role.project, role.machine ?? null);
     const file = c.file(batch.path);
@@ -451,14 +420,15 @@ export class Writer {
     const { winners, invalid } = this.winnersOf(batch, role, project, file);
     let rejected = 0;
     let reason = '';
-    const delta = new RollupDelta(this.lhourOf);
     if (!careful) {
+      const delta = new RollupDelta(this.lhourOf);
       for (const m of winners) this.place(m, file, delta);
+      delta.flush(this.rollups);
     } else {
       for (const m of winners) {
         const mark = this.undo.mark();
         try {
-          delta.absorb(this.placeTx(m, file));
+          this.placeTx(m, file);
         } catch (err) {
           const failure = writeErrorOf(err);
           if (isEnvironmental(failure)) throw err;
@@ -475,7 +445,6 @@ export class Writer {
     // Skipped and counted, and the file read on: rows out of range as such, rows a statement rejected as malformed.
     this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
       st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, st.outOfRange + invalid, file.id);
-    return delta;
   }
 
   /** Decodes the batch into messages, keeping only the best copy of each key within the batch; counts the rows it cannot store. */
@@ -594,7 +563,7 @@ export class Writer {
     return file.path < other.path;
   }
 
-  private reset(file: string): RollupDelta {
+  private reset(file: string): void {
     const f = this.ids.files.get(file)!;
     const delta = new RollupDelta(this.lhourOf);
     const gone = this.s.fileMsgs!.all(f.id) as StoredMsg[];
@@ -609,14 +578,13 @@ export class Writer {
       this.s.deleteAlt!.run(alt.id);
       delta.add(alt, 1);
     }
+    delta.flush(this.rollups);
     this.s.fileReset!.run(f.id);
     this.ids.setFirstTs(f, null);
-    return delta;
   }
 
   /** New prices: every stored cost, the rollups built from them, and the priced flags. */
   private reprice(table: PriceTable): void {
-    this.settleRollups(); // the rebuilt tables must not get the pending cells of the same messages again
     const names = this.ids.modelNames;
     const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
     this.db.exec(`UPDATE messages SET cost = cd_cost(${args}); UPDATE alternates SET cost = cd_cost(${args});`);
