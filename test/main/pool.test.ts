@@ -32,6 +32,10 @@ function referenceOutputByResponse(): Map<string, number> {
 }
 
 const Pool = suite('piscina pool');
+/** The pool tests' stand-in worker (test/fixtures/stand-in-worker.mjs): answers with the task's path, its flags and limits. */
+const STAND_IN_WORKER = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
+/** The threads of this process (Linux): the pool's workers among them. */
+const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
 let pool: Piscina<ParseTask, UsageBatch>;
 Pool.before(() => {
   pool = new Piscina({
@@ -142,8 +146,7 @@ Pool('a worker that cannot start fails every task with the cause, neither hangin
 
 Pool('a worker that dies mid-task fails that task only: it is replaced and the pool goes on', async () => {
   const logged: string[] = [];
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
-  const own = createPool({ threads: 1, worker, log: (m) => logged.push(m) });
+  const own = createPool({ threads: 1, worker: STAND_IN_WORKER, log: (m) => logged.push(m) });
   try {
     const died = await own.parse(task({ path: 'exit' })).catch((err: Error) => err);
     assert.instance(died, Error);
@@ -157,10 +160,8 @@ Pool('a worker that dies mid-task fails that task only: it is replaced and the p
 });
 
 Pool('no worker starts before the first task: a restart with nothing to read holds none', async () => {
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
-  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
   const before = threadsNow();
-  const own = createPool({ threads: 2, worker });
+  const own = createPool({ threads: 2, worker: STAND_IN_WORKER });
   try {
     await new Promise((r) => setTimeout(r, 300));
     assert.is(threadsNow(), before, 'no thread started by createPool');
@@ -173,10 +174,8 @@ Pool('no worker starts before the first task: a restart with nothing to read hol
 });
 
 Pool('idle workers leave, the last one too, and a task after that starts one again', async () => {
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
-  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
   const before = threadsNow();
-  const own = createPool({ threads: 2, worker, idleMs: 200 });
+  const own = createPool({ threads: 2, worker: STAND_IN_WORKER, idleMs: 200 });
   try {
     await own.parse(task({ path: 'first' }));
     assert.ok(threadsNow() > before, 'a worker for the task');
@@ -188,10 +187,8 @@ Pool('idle workers leave, the last one too, and a task after that starts one aga
 });
 
 Pool('release() ends the workers at once unless a task is pending; a task after it starts one again', async () => {
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
-  const threadsNow = (): number => fs.readdirSync('/proc/self/task').length;
   const before = threadsNow();
-  const own = createPool({ threads: 2, worker, idleMs: 60_000 });
+  const own = createPool({ threads: 2, worker: STAND_IN_WORKER, idleMs: 60_000 });
   try {
     const pendingTask = own.parse(task({ path: 'pending' }));
     await own.release();
@@ -208,9 +205,8 @@ Pool('release() ends the workers at once unless a task is pending; a task after 
 });
 
 Pool('the workers get the Node flags they are given, else the process\'s own', async () => {
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
   const flagsOf = async (execArgv?: string[]): Promise<string[]> => {
-    const own = createPool({ threads: 1, worker, ...(execArgv ? { execArgv } : {}) });
+    const own = createPool({ threads: 1, worker: STAND_IN_WORKER, ...(execArgv ? { execArgv } : {}) });
     try {
       return ((await own.parse(task())) as unknown as { execArgv: string[] }).execArgv;
     } finally {
@@ -223,8 +219,7 @@ Pool('the workers get the Node flags they are given, else the process\'s own', a
 });
 
 Pool('the workers\' heaps are bounded: old generation 256 MB, young generation 16 MB', async () => {
-  const worker = pathToFileURL(path.resolve(import.meta.dirname, '../fixtures/stand-in-worker.mjs')).href;
-  const own = createPool({ threads: 1, worker });
+  const own = createPool({ threads: 1, worker: STAND_IN_WORKER });
   try {
     const limits = ((await own.parse(task())) as unknown as { resourceLimits: Record<string, number> }).resourceLimits;
     assert.is(limits.maxOldGenerationSizeMb, 256);
