@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isHiddenName, isTranscript } from './discovery.ts';
+import { isHiddenName, isTranscript, readFolder } from './discovery.ts';
 import type { Log } from './log.ts';
 
 export interface Watcher {
@@ -64,9 +64,9 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   // listed here (a file written after this listing is the folder watch's). chokidar reports a new folder after
   // `ready` only.
   watcher.on('addDir', (dir) => {
-    fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
-      if (err) return; // gone again: its 'unlinkDir' follows
-      for (const e of entries) if (e.isFile()) report(path.join(dir, e.name));
+    void readFolder(dir).then((entries) => {
+      // none when it is gone again: its 'unlinkDir' follows
+      for (const e of entries ?? []) if (e.kind === 'file') report(path.join(dir, e.name));
     });
   });
   watcher.on('unlinkDir', (dir) => on.removedFolder(dir));
