@@ -12,13 +12,12 @@ export class StoredKeys {
   /** Every stored winner is in `keys`; until then, the largest message id read into it. */
   private complete = false;
   private readTo = 0;
-  private readonly keysAfter: Database.Statement;
   /** The read-ahead's own connection, open until every key is read (see readAhead). */
   private side: { db: Database.Database; keysAfter: Database.Statement } | null = null;
+  /** A database in memory has no second connection: the read-ahead's statement is on its own. */
+  private inMemory: Database.Statement | null = null;
 
-  constructor(private readonly db: Database.Database) {
-    this.keysAfter = db.prepare(KEYS_AFTER).raw(true);
-  }
+  constructor(private readonly db: Database.Database) {}
 
   /**
    * Reads up to `rows` more stored keys, in id order; true once every stored winner is in. It reads through a
@@ -29,7 +28,7 @@ export class StoredKeys {
    */
   readAhead(rows: number): boolean {
     if (this.complete) return true;
-    return this.read(rows, this.sideStatement());
+    return this.read(rows);
   }
 
   /**
@@ -38,7 +37,7 @@ export class StoredKeys {
    * change what it reads.
    */
   all(): KeyIndex {
-    if (!this.complete) this.read(Number.MAX_SAFE_INTEGER, this.sideStatement());
+    if (!this.complete) this.read(Number.MAX_SAFE_INTEGER);
     return this.keys!;
   }
 
@@ -47,12 +46,12 @@ export class StoredKeys {
     this.side = null;
   }
 
-  private read(rows: number, st: Database.Statement): boolean {
+  private read(rows: number): boolean {
     // Sized for every stored winner at once: grown while reading, it held the old table beside the new one
-    // (~100 MB at 10 GiB where the whole is 67 MB).
+    // (~100 MB at 10 GiB when a slot was 16 bytes and the whole 67 MB).
     const keys = (this.keys ??= new KeyIndex(this.db.prepare('SELECT coalesce(sum(messages), 0) FROM usage_total').pluck().get() as number));
     let read = 0;
-    for (const [hkey, id] of st.iterate(this.readTo, rows) as Iterable<[number, number]>) {
+    for (const [hkey, id] of this.keysAfter().iterate(this.readTo, rows) as Iterable<[number, number]>) {
       keys.set(hkey, id);
       this.readTo = id;
       read++;
@@ -62,9 +61,9 @@ export class StoredKeys {
     return this.complete;
   }
 
-  /** A database in memory has no second connection: its own then. */
-  private sideStatement(): Database.Statement {
-    if (this.db.memory) return this.keysAfter;
+  /** The read-ahead's statement, on its own connection (see inMemory). */
+  private keysAfter(): Database.Statement {
+    if (this.db.memory) return (this.inMemory ??= this.db.prepare(KEYS_AFTER).raw(true));
     if (!this.side) {
       const db = new Database(this.db.name, { readonly: true, fileMustExist: true });
       db.pragma(`cache_size = -${READ_AHEAD_CACHE_KB}`);
