@@ -1,4 +1,4 @@
-// What both parts of the bench (run.ts, ui.ts) use.
+// What the bench's scripts share.
 
 /** The p-th percentile of values (nearest rank); p = 50 is the median of an odd count. */
 export function percentile(values: number[], p: number): number {

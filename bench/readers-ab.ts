@@ -5,6 +5,7 @@
 // ONLY=text keeps the readers whose name contains it.
 import Database from 'better-sqlite3';
 import { PriceTable } from '../src/pricing/table.ts';
+import { percentile } from './common.ts';
 
 const [fileA, srcA, fileB, srcB] = process.argv.slice(2);
 if (!fileA || !srcA || !fileB || !srcB) throw new Error('usage: bench/readers-ab.ts A.db A_SRC B.db B_SRC');
@@ -60,7 +61,6 @@ const cases: [string, number, (s: Side, i: number) => unknown][] = [
   ['overview, 365 days', 20, (s) => s.queries.overview({ range: s.range('365'), project: null, now })],
 ];
 
-const pct = (a: number[], p: number): number => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.ceil((p / 100) * a.length) - 1)]!;
 let seed = 7;
 for (const [name, calls, run] of cases.filter(([n]) => !process.env.ONLY || n.includes(process.env.ONLY))) {
   const times: [number[], number[]] = [[], []];
@@ -74,5 +74,5 @@ for (const [name, calls, run] of cases.filter(([n]) => !process.env.ONLY || n.in
     }
     if (answers[0] !== answers[1]) console.log(`  different answers: ${name}, call ${c}`);
   }
-  console.log(`${name}: ${sides.map((_, k) => `${k ? 'B' : 'A'} p50 ${pct(times[k as 0 | 1], 50).toFixed(2)} / p95 ${pct(times[k as 0 | 1], 95).toFixed(2)} ms`).join('; ')}`);
+  console.log(`${name}: ${sides.map((_, k) => `${k ? 'B' : 'A'} p50 ${percentile(times[k as 0 | 1], 50).toFixed(2)} / p95 ${percentile(times[k as 0 | 1], 95).toFixed(2)} ms`).join('; ')}`);
 }
