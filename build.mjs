@@ -1,5 +1,5 @@
-// One esbuild script: the server (main + parse worker), the installed executable, the statusline's own bundle and
-// the UI bundle.
+// One esbuild script: the server (main + parse worker), the installed executable, the statusline's and the other
+// commands' own bundles, and the UI bundle.
 // `--watch` rebuilds on change (used by `npm run dev`).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -71,8 +71,8 @@ const commands = {
   external: ['*.node', 'piscina'],
 };
 
-// The installed executable (package.json "bin"): CommonJS, so a statusline render never starts the ES module
-// loader (src/launcher.cts); every other command and the server go on to dist/main.js.
+// The installed executable (package.json "bin"): CommonJS, so a statusline render or a report never starts the ES
+// module loader (src/launcher.cts): they require their bundles above; the server goes on to dist/main.js.
 const launcher = {
   ...cjsFile,
   entryPoints: { 'cost-dashboard': 'src/launcher.cts' },
