@@ -41,6 +41,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
  * asynchronously on some systems (macOS).
  */
 export async function runCliAndExit(argv: string[], env: NodeJS.ProcessEnv): Promise<never> {
+  // A reader that stops early (`| head`) only leaves the rest of the answer unread: not an error of the command.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
   const code = await runCli(argv, env);
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
   process.exit(code);
