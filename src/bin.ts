@@ -21,8 +21,8 @@ if (first === 'statusline') {
   const { statuslineCommand } = module.createRequire(import.meta.url)(STATUSLINE_BUNDLE) as StatuslineBundle;
   await statuslineCommand(process.argv.slice(2), process.env);
 } else if (first !== undefined && !first.startsWith('-')) {
-  const { runCli } = module.createRequire(import.meta.url)(COMMANDS_BUNDLE) as CommandsBundle;
-  process.exitCode = await runCli(process.argv.slice(2), process.env);
+  const { runCliAndExit } = module.createRequire(import.meta.url)(COMMANDS_BUNDLE) as CommandsBundle;
+  await runCliAndExit(process.argv.slice(2), process.env);
 } else {
   await import('./main/index.ts');
 }

@@ -4,7 +4,7 @@
 // other command the command line's (dist/commands.cjs), and the server imports dist/main.js (src/bin.ts), the ES
 // module entry that the hub and `npm start` run directly.
 import type { statuslineCommand } from './cli/statusline-command.ts';
-import type { runCli } from './cli/index.ts';
+import type { runCliAndExit } from './cli/index.ts';
 import module = require('node:module');
 import requireWithCodeCache = require('./code-cache.cts');
 
@@ -27,9 +27,7 @@ const first = process.argv[2];
 if (first === 'statusline') {
   void (requireBundle(STATUSLINE_BUNDLE) as { statuslineCommand: typeof statuslineCommand }).statuslineCommand(process.argv.slice(2), process.env);
 } else if (first !== undefined && !first.startsWith('-')) {
-  void (requireBundle(COMMANDS_BUNDLE) as { runCli: typeof runCli }).runCli(process.argv.slice(2), process.env).then((code) => {
-    process.exitCode = code;
-  });
+  void (requireBundle(COMMANDS_BUNDLE) as { runCliAndExit: typeof runCliAndExit }).runCliAndExit(process.argv.slice(2), process.env);
 } else {
   void import(ESM_ENTRY);
 }

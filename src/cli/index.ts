@@ -1,6 +1,6 @@
-// The command line on the dashboard's index: `cost-dashboard <command>` (src/bin.ts sends every first
-// argument that is not a flag here). Returns the exit code: 0, 1 when the index cannot be opened, 2 for bad
-// input; the statusline always exits 0 with a line on stdout.
+// The command line on the dashboard's index: `cost-dashboard <command>` (src/launcher.cts and src/bin.ts send every
+// first argument that is not a flag here). The exit code: 0, 1 when the index cannot be opened, 2 for bad input; the
+// statusline always exits 0 with a line on stdout.
 // Each command's module is loaded when it runs. (dist/main.js runs `statusline` from its own bundle; it is
 // handled here too so that every command this parses, it runs.)
 import { IndexWriteError } from '../index-db/errors.ts';
@@ -31,4 +31,21 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     warn(err.message);
     return 1;
   }
+}
+
+/**
+ * A command as the process it is: once its output is out, the process ends there. Left to end by itself, Node first
+ * tears down V8's heap and its own environment, which after a report over a 10 GiB history cost ~10-15 ms of CPU
+ * (ARCHITECTURE.md, "Command line"), and nothing of the command is left to finish by then: its index is closed, its
+ * pool ended, its files written synchronously. stdout and stderr are drained first, since a pipe is written
+ * asynchronously on some systems (macOS).
+ */
+export async function runCliAndExit(argv: string[], env: NodeJS.ProcessEnv): Promise<never> {
+  // A reader that stops early (`| head`) only leaves the rest of the answer unread: not an error of the command.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+  const code = await runCli(argv, env);
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
+  process.exit(code);
 }

@@ -3,12 +3,12 @@
 // and against ccusage 20.0.24 in calculate mode (the same figures under ccusage's field names, documented
 // differences aside), the filters, tables on narrow terminals, --help on every command, and exit codes.
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
 import { getJson, startAppServer, untilIndexed } from '../helpers/app-server.ts';
-import { FIXTURE_CONFIG_DIR, PRICES_FILE, SHARED } from '../helpers/paths.ts';
+import { DIST_BIN, DIST_MAIN, FIXTURE_CONFIG_DIR, PRICES_FILE, SHARED } from '../helpers/paths.ts';
 import { displayWidth } from '../../src/cli/table.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/jsonl.ts';
@@ -268,6 +268,21 @@ Filters('--help on every command; bad input is one line and exit code 2', async 
     assert.is(r.stdout, '');
     assert.is(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.ok(message.test(r.stderr), r.stderr);
+  }
+});
+
+Filters('a reader that stops early (`| head`): exit code 0, nothing on stderr, from either entry', async () => {
+  for (const entry of [DIST_BIN, DIST_MAIN]) {
+    for (const args of [['daily', '--json'], ['session']]) {
+      // The read end closed before the report is written: its write fails with EPIPE.
+      const child = spawn(process.execPath, [entry, ...args, ...base], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.is(code, 0, `${path.basename(entry)} ${args.join(' ')}: ${stderr}`);
+      assert.is(stderr, '', `${path.basename(entry)} ${args.join(' ')}`);
+    }
   }
 });
 
