@@ -168,7 +168,10 @@ export function createIngest(deps: IngestDeps): Ingest {
       cursor = index.cursorOf(path);
     }
     const from = cursor?.offset ?? 0;
-    const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
+    // The worker decides the rows and folds their rollup cells for this role and the writer's zone.
+    const zone = index.foldZone();
+    const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };
+    const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false), fold });
     if (closed) return;
     index.applyBatch(batch, role, stat.size, stat.mtimeMs);
     if (batch.meta.cwd && !withCwd.has(role.project)) {

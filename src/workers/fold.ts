@@ -1,0 +1,149 @@
+// The rows of one batch that the writer stores, decided where the batch is parsed: the best copy of each dedup key
+// within the batch, the rows the index can store, and their rollup sums by (UTC hour, local hour, session, model,
+// main/subagent) and (UTC hour, local day, tool). The parse worker runs it for the writer's zone and the file's role
+// (so the writer's serial part does not); the writer runs it itself for a batch folded for another zone or role.
+import path from 'node:path';
+import { LocalClock } from '../calendar/local-clock.ts';
+import { HOUR_MS } from '../calendar/days.ts';
+import { ianaZone } from '../calendar/zone.ts';
+import {
+  GROUP, GROUP_COLS, NUM, NUM_COLS, STR, STR_COLS, TOOL, TOOL_COLS, responseKey,
+  type BatchFold, type FoldRequest, type UsageBatch,
+} from './protocol.ts';
+
+/** Largest token count or timestamp magnitude the rollups can sum exactly (the parser's own bounds are tighter). */
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+const MAX_TS = 8.64e15; // the range of a JS Date
+
+/** A row the index can store: finite, non-negative counts, a timestamp a Date can hold. */
+function storable(nums: Float64Array, n: number): boolean {
+  if (!(Math.abs(nums[n + NUM.ts]!) <= MAX_TS)) return false;
+  for (const col of [NUM.input, NUM.output, NUM.cacheCreate, NUM.cacheRead, NUM.cache1h, NUM.webSearch]) {
+    const v = nums[n + col]!;
+    if (!(v >= 0 && v <= MAX_COUNT)) return false;
+  }
+  const cost = nums[n + NUM.costUSD]!;
+  return Number.isNaN(cost) || (cost >= 0 && Number.isFinite(cost));
+}
+
+/**
+ * The dedup key of a response (decisions.md): message id + request id (global), else the message id within the
+ * session; null for a line with neither, whose key is its file and offset (unique within a batch).
+ */
+export function dedupKey(messageId: string, requestId: string, session: string): string | null {
+  if (messageId && requestId) return responseKey(messageId, requestId);
+  return messageId ? `m${session} ${messageId}` : null;
+}
+
+/** The session a row belongs to: the file's role's, else the line's own sessionId, else the file's name. */
+export const sessionOfRow = (role: string | null, line: string, file: string): string => role ?? (line || path.basename(file, '.jsonl'));
+
+/** The model name a row is stored under. */
+export const modelOfRow = (model: string): string => model || '<unknown>';
+
+/** Decides and folds the rows of `batch` (its strings decoded as `strs`), local hours from `lhourOf`. */
+export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldRequest, lhourOf: (ms: number) => number): BatchFold {
+  const { nums, strIdx } = batch;
+  const str = (i: number, col: number): string => strs[strIdx[i * STR_COLS + col]!]!;
+  // The best copy of each key so far, in the order of the key's first copy (the writer places them in that order).
+  const best = new Map<string, number>();
+  const order: number[] = [];
+  let unstorable = 0;
+  for (let i = 0; i < batch.rows; i++) {
+    const n = i * NUM_COLS;
+    const key = dedupKey(str(i, STR.messageId), str(i, STR.requestId), sessionOfRow(req.session, str(i, STR.sessionId), batch.path));
+    const seen = key === null ? undefined : best.get(key);
+    // The first copy wins a tie.
+    if (seen !== undefined && nums[order[seen]! * NUM_COLS + NUM.output]! >= nums[n + NUM.output]!) continue;
+    if (!storable(nums, n)) {
+      unstorable++;
+      continue;
+    }
+    if (seen !== undefined) order[seen] = i;
+    else {
+      if (key !== null) best.set(key, order.length);
+      order.push(i);
+    }
+  }
+
+  const groups: number[] = [];
+  const tools: number[] = [];
+  const names: string[] = [];
+  const nameIdx = new Map<string, number>();
+  const name = (s: string): number => {
+    let k = nameIdx.get(s);
+    if (k === undefined) nameIdx.set(s, (k = names.push(s) - 1));
+    return k;
+  };
+  const groupIdx = new Map<string, number>();
+  const toolIdx = new Map<string, number>();
+  const groupOf = new Int32Array(order.length);
+  order.forEach((i, w) => {
+    const n = i * NUM_COLS;
+    const ts = nums[n + NUM.ts]!;
+    const hour = Math.floor(ts / HOUR_MS);
+    const lhour = lhourOf(ts);
+    const session = name(sessionOfRow(req.session, str(i, STR.sessionId), batch.path));
+    const model = name(modelOfRow(str(i, STR.model)));
+    const sub = (req.agentId ?? str(i, STR.agentId)) ? 1 : 0;
+    const gk = `${hour},${lhour},${session},${model},${sub}`;
+    let g = groupIdx.get(gk);
+    if (g === undefined) {
+      g = groups.length / GROUP_COLS;
+      groupIdx.set(gk, g);
+      groups.push(hour, lhour, session, model, sub, 0, 0, 0, 0, 0, 0, 0);
+    }
+    groupOf[w] = g;
+    const at = g * GROUP_COLS;
+    groups[at + GROUP.n]! += 1;
+    groups[at + GROUP.input]! += nums[n + NUM.input]!;
+    groups[at + GROUP.output]! += nums[n + NUM.output]!;
+    groups[at + GROUP.cacheCreate]! += nums[n + NUM.cacheCreate]!;
+    groups[at + GROUP.cacheRead]! += nums[n + NUM.cacheRead]!;
+    groups[at + GROUP.cache1h]! += nums[n + NUM.cache1h]!;
+    groups[at + GROUP.webSearch]! += nums[n + NUM.webSearch]!;
+    const used = str(i, STR.tools);
+    if (!used) return;
+    const day = Math.floor(lhour / 24);
+    for (const tool of used.split(',')) {
+      const tk = `${hour},${day},${tool}`;
+      let t = toolIdx.get(tk);
+      if (t === undefined) {
+        t = tools.length / TOOL_COLS;
+        toolIdx.set(tk, t);
+        tools.push(hour, day, name(tool), 0);
+      }
+      tools[t * TOOL_COLS + TOOL.n]! += 1;
+    }
+  });
+  return {
+    ...req,
+    winners: Int32Array.from(order),
+    groupOf,
+    groups: Float64Array.from(groups),
+    tools: Float64Array.from(tools),
+    names,
+    unstorable,
+  };
+}
+
+/** One clock per zone a worker has folded for (a worker serves one writer, whose zone rarely changes). */
+const clocks = new Map<string, LocalClock>();
+
+/**
+ * The batch with its rows folded for `req` in the named zone; unchanged when Intl does not know the zone (the
+ * writer folds it then).
+ */
+export function withFold(batch: UsageBatch, strs: readonly string[], req: FoldRequest): UsageBatch {
+  let clock = clocks.get(req.zone);
+  if (!clock) {
+    try {
+      clock = new LocalClock(ianaZone(req.zone));
+    } catch {
+      return batch;
+    }
+    clocks.set(req.zone, clock);
+  }
+  const zoned = clock;
+  return { ...batch, fold: foldBatch(batch, strs, req, (ms) => zoned.lhour(ms)) };
+}
