@@ -447,12 +447,14 @@ export class Writer {
     const fold = this.foldOf(batch, strs, role);
     const invalid = fold.unstorable;
     const groups = this.groupsOf(fold, project);
-    const winners = this.winnersOf(batch, strs, fold, groups, role, file);
+    const winner = (w: number): Msg => this.winnerOf(batch, strs, fold, groups, role, file, w);
     let rejected = 0;
     let reason = '';
     if (!careful) {
       const delta = new RollupDelta(this.lhourOf);
-      for (const [m, g] of winners) {
+      for (let w = 0; w < fold.winners.length; w++) {
+        const m = winner(w);
+        const g = groups[fold.groupOf[w]!]!;
         // The group's sums hold every winner of the batch: a row the index already holds (the same line again, or a
         // copy that loses to the stored one) is taken out again, and a replaced winner's old copy too.
         g.cost += m.cost;
@@ -472,7 +474,8 @@ export class Writer {
       }
       delta.flush(this.rollups);
     } else {
-      for (const [m] of winners) {
+      for (let w = 0; w < fold.winners.length; w++) {
+        const m = winner(w);
         const mark = this.undo.mark();
         try {
           this.placeTx(m, file);
@@ -523,37 +526,35 @@ export class Writer {
     return out;
   }
 
-  /** The fold's winners as messages, each with its group. */
-  private *winnersOf(batch: UsageBatch, strs: readonly string[], fold: BatchFold, groups: readonly NamedGroup[], role: FileRole, file: FileInfo): Generator<[Msg, NamedGroup]> {
+  /** The fold's `w`th winner as a message. */
+  private winnerOf(batch: UsageBatch, strs: readonly string[], fold: BatchFold, groups: readonly NamedGroup[], role: FileRole, file: FileInfo, w: number): Msg {
     const c = this.ids;
     const { nums, flags, strIdx } = batch;
-    for (let w = 0; w < fold.winners.length; w++) {
-      const i = fold.winners[w]!;
-      const g = groups[fold.groupOf[w]!]!;
-      const n = i * NUM_COLS;
-      const s = i * STR_COLS;
-      const off = nums[n + NUM.offset]!;
-      const key = dedupKey(strs[strIdx[s + STR.messageId]!]!, strs[strIdx[s + STR.requestId]!]!, g.sid) ?? `f${file.id} ${off}`;
-      // The worker hashed the global key form; the others need the session or file id, known here only.
-      const hkey = nums[n + NUM.hkey]!;
-      const agentKey = role.agentId ?? (strs[strIdx[s + STR.agentId]!]! || null);
-      const agent = agentKey === null
-        ? null
-        : role.session !== null && role.agentId !== null
-          ? c.agent(g.session, agentKey, role.agentType, role.agentDescription)
-          : c.agent(g.session, agentKey);
-      const cost = nums[n + NUM.costUSD]!;
-      const m: Msg = {
-        hkey: Number.isNaN(hkey) ? hashKey(key) : hkey, key, file: file.id, off, ts: nums[n + NUM.ts]!, project: g.project,
-        session: g.session, model: g.model, agent,
-        input: nums[n + NUM.input]!, output: nums[n + NUM.output]!, cacheCreate: nums[n + NUM.cacheCreate]!,
-        cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
-        fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
-        tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
-      };
-      m.cost = this.costOf(g.modelName, m);
-      yield [m, g];
-    }
+    const i = fold.winners[w]!;
+    const g = groups[fold.groupOf[w]!]!;
+    const n = i * NUM_COLS;
+    const s = i * STR_COLS;
+    const off = nums[n + NUM.offset]!;
+    const key = dedupKey(strs[strIdx[s + STR.messageId]!]!, strs[strIdx[s + STR.requestId]!]!, g.sid) ?? `f${file.id} ${off}`;
+    // The worker hashed the global key form; the others need the session or file id, known here only.
+    const hkey = nums[n + NUM.hkey]!;
+    const agentKey = role.agentId ?? (strs[strIdx[s + STR.agentId]!]! || null);
+    const agent = agentKey === null
+      ? null
+      : role.session !== null && role.agentId !== null
+        ? c.agent(g.session, agentKey, role.agentType, role.agentDescription)
+        : c.agent(g.session, agentKey);
+    const cost = nums[n + NUM.costUSD]!;
+    const m: Msg = {
+      hkey: Number.isNaN(hkey) ? hashKey(key) : hkey, key, file: file.id, off, ts: nums[n + NUM.ts]!, project: g.project,
+      session: g.session, model: g.model, agent,
+      input: nums[n + NUM.input]!, output: nums[n + NUM.output]!, cacheCreate: nums[n + NUM.cacheCreate]!,
+      cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
+      fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
+      tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
+    };
+    m.cost = this.costOf(g.modelName, m);
+    return m;
   }
 
   /** Inserts a message, or settles it against the stored copy of its key; the caller moves the rollups. */

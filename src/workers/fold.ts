@@ -28,7 +28,7 @@ function storable(nums: Float64Array, n: number): boolean {
 
 /**
  * The dedup key of a response (decisions.md): message id + request id (global), else the message id within the
- * session; null for a line with neither, whose key is its file and offset (unique within a batch).
+ * session; null for a line without a message id, whose key is its file and offset (unique within a batch).
  */
 export function dedupKey(messageId: string, requestId: string, session: string): string | null {
   if (messageId && requestId) return responseKey(messageId, requestId);
@@ -45,14 +45,22 @@ export const modelOfRow = (model: string): string => model || '<unknown>';
 export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldRequest, lhourOf: (ms: number) => number): BatchFold {
   const { nums, strIdx } = batch;
   const str = (i: number, col: number): string => strs[strIdx[i * STR_COLS + col]!]!;
-  // The best copy of each key so far, in the order of the key's first copy (the writer places them in that order).
-  const best = new Map<string, number>();
+  const sessionOf = (i: number): string => sessionOfRow(req.session, str(i, STR.sessionId), batch.path);
+  // Two rows share a key when they share the message id, the request id, and without one, the session.
+  const sameKey = (a: number, b: number): boolean => {
+    const requestId = str(a, STR.requestId);
+    return requestId === str(b, STR.requestId) && (requestId !== '' || sessionOf(a) === sessionOf(b));
+  };
+  // The best copy of each key so far, in the order of the key's first copy (the writer places them in that order),
+  // found by message id: the decoded strings are the table's, so a Map hit costs no key built per row.
   const order: number[] = [];
+  const byMessage = new Map<string, number[]>(); // message id -> positions in `order`
   let unstorable = 0;
   for (let i = 0; i < batch.rows; i++) {
     const n = i * NUM_COLS;
-    const key = dedupKey(str(i, STR.messageId), str(i, STR.requestId), sessionOfRow(req.session, str(i, STR.sessionId), batch.path));
-    const seen = key === null ? undefined : best.get(key);
+    const messageId = str(i, STR.messageId);
+    const copies = messageId ? byMessage.get(messageId) : undefined;
+    const seen = copies?.find((at) => sameKey(order[at]!, i));
     // The first copy wins a tie.
     if (seen !== undefined && nums[order[seen]! * NUM_COLS + NUM.output]! >= nums[n + NUM.output]!) continue;
     if (!storable(nums, n)) {
@@ -61,7 +69,10 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
     }
     if (seen !== undefined) order[seen] = i;
     else {
-      if (key !== null) best.set(key, order.length);
+      if (messageId) {
+        if (copies) copies.push(order.length);
+        else byMessage.set(messageId, [order.length]);
+      }
       order.push(i);
     }
   }
@@ -77,24 +88,31 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
   };
   const groupIdx = new Map<string, number>();
   const toolIdx = new Map<string, number>();
+  // The rows of a file come in runs of one group, and the tools strings of an hour repeat: look up on a change only.
+  let last = { hour: NaN, lhour: NaN, session: '', model: '', sub: -1, group: -1 };
+  let toolHour = { hour: NaN, day: NaN, cells: new Map<string, number[]>() };
   const groupOf = new Int32Array(order.length);
-  order.forEach((i, w) => {
+  for (let w = 0; w < order.length; w++) {
+    const i = order[w]!;
     const n = i * NUM_COLS;
     const ts = nums[n + NUM.ts]!;
     const hour = Math.floor(ts / HOUR_MS);
     const lhour = lhourOf(ts);
-    const session = name(sessionOfRow(req.session, str(i, STR.sessionId), batch.path));
-    const model = name(modelOfRow(str(i, STR.model)));
+    const session = sessionOf(i);
+    const model = modelOfRow(str(i, STR.model));
     const sub = (req.agentId ?? str(i, STR.agentId)) ? 1 : 0;
-    const gk = `${hour},${lhour},${session},${model},${sub}`;
-    let g = groupIdx.get(gk);
-    if (g === undefined) {
-      g = groups.length / GROUP_COLS;
-      groupIdx.set(gk, g);
-      groups.push(hour, lhour, session, model, sub, 0, 0, 0, 0, 0, 0, 0);
+    if (hour !== last.hour || lhour !== last.lhour || session !== last.session || model !== last.model || sub !== last.sub) {
+      const key = `${hour},${lhour},${session},${model},${sub}`;
+      let g = groupIdx.get(key);
+      if (g === undefined) {
+        g = groups.length / GROUP_COLS;
+        groupIdx.set(key, g);
+        groups.push(hour, lhour, name(session), name(model), sub, 0, 0, 0, 0, 0, 0, 0);
+      }
+      last = { hour, lhour, session, model, sub, group: g };
     }
-    groupOf[w] = g;
-    const at = g * GROUP_COLS;
+    groupOf[w] = last.group;
+    const at = last.group * GROUP_COLS;
     groups[at + GROUP.n]! += 1;
     groups[at + GROUP.input]! += nums[n + NUM.input]!;
     groups[at + GROUP.output]! += nums[n + NUM.output]!;
@@ -103,19 +121,26 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
     groups[at + GROUP.cache1h]! += nums[n + NUM.cache1h]!;
     groups[at + GROUP.webSearch]! += nums[n + NUM.webSearch]!;
     const used = str(i, STR.tools);
-    if (!used) return;
+    if (!used) continue;
     const day = Math.floor(lhour / 24);
-    for (const tool of used.split(',')) {
-      const tk = `${hour},${day},${tool}`;
-      let t = toolIdx.get(tk);
-      if (t === undefined) {
-        t = tools.length / TOOL_COLS;
-        toolIdx.set(tk, t);
-        tools.push(hour, day, name(tool), 0);
+    if (hour !== toolHour.hour || day !== toolHour.day) toolHour = { hour, day, cells: new Map() };
+    let cells = toolHour.cells.get(used);
+    if (!cells) {
+      cells = [];
+      for (const tool of used.split(',')) {
+        const key = `${hour},${day},${tool}`;
+        let t = toolIdx.get(key);
+        if (t === undefined) {
+          t = tools.length / TOOL_COLS;
+          toolIdx.set(key, t);
+          tools.push(hour, day, name(tool), 0);
+        }
+        cells.push(t);
       }
-      tools[t * TOOL_COLS + TOOL.n]! += 1;
+      toolHour.cells.set(used, cells);
     }
-  });
+    for (const t of cells) tools[t * TOOL_COLS + TOOL.n]! += 1;
+  }
   return {
     ...req,
     winners: Int32Array.from(order),
