@@ -24,9 +24,11 @@ try {
   const zone = index.foldZone();
   const batches = [];
   for (const f of files) {
-    const role = await roles.of(f.path);
-    const fold = role && zone !== null ? { session: role.session, agentId: role.agentId, zone } : undefined;
-    if (role) batches.push({ batch: readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true, fold }), role, f });
+    const role = roles.of(f.path);
+    if (!role) continue;
+    const fold = zone !== null ? { session: role.session, agentId: role.agentId, zone } : undefined;
+    const batch = readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true, fold, agentMeta: role.agentId !== null });
+    batches.push({ batch, role: { ...role, agentType: batch.agent?.agentType ?? null, agentDescription: batch.agent?.agentDescription ?? null }, f });
   }
   index.setPrices(PriceTable.fromCatalogue(catalogue, 'bench'));
   const c0 = process.cpuUsage();

@@ -13,6 +13,14 @@ export interface ParseTask {
   wantPrompt: boolean;
   /** Decide the batch's rows and fold their rollup cells here (fold.ts), as the writer would for this file. */
   fold?: FoldRequest;
+  /** Also read the subagent's `agent-<id>.meta.json` beside the transcript (agent-meta.ts). */
+  agentMeta?: boolean;
+}
+
+/** A subagent's type and description, from its meta file (null: none, or not a string). */
+export interface AgentMeta {
+  agentType: string | null;
+  agentDescription: string | null;
 }
 
 /** What the in-batch dedup and the rollup cells depend on besides the rows: the file's role and the writer's zone. */
@@ -102,6 +110,8 @@ export interface UsageBatch {
   stats: ParseStats;
   /** The rows decided and folded for `fold`'s role and zone (absent: the writer folds them itself). */
   fold?: BatchFold;
+  /** The subagent's meta file, when the task asked for it. */
+  agent?: AgentMeta;
 }
 
 /**

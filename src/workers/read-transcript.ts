@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { HEAD_BYTES, MAX_LINE_BYTES, decodeStrings, encodeBatch } from './protocol.ts';
 import type { ParseTask, UsageBatch } from './protocol.ts';
 import { collapseRows } from './extract.ts';
+import { readAgentMeta } from './agent-meta.ts';
 import { withFold } from './fold.ts';
 import { scanRange } from './jsonl.ts';
 
@@ -47,7 +48,8 @@ export function readTranscript(task: ParseTask): UsageBatch {
       meta: scan.meta,
       stats: scan.stats,
     });
-    return task.fold ? withFold(batch, decodeStrings(batch.strTable), task.fold) : batch;
+    const folded = task.fold ? withFold(batch, decodeStrings(batch.strTable), task.fold) : batch;
+    return task.agentMeta ? { ...folded, agent: readAgentMeta(path) } : folded;
   } finally {
     fs.closeSync(fd);
   }
