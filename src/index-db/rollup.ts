@@ -1,7 +1,8 @@
 // Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
 // memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
 // The rollups without the project (and the all-time one) are folded from the finer cells at flush, so
-// they cost nothing per message.
+// they cost nothing per message. A batch's winners arrive summed by group (workers/fold.ts, addGroup/addTool); `add`
+// then only corrects for the rows the writer did not store as new.
 import type Database from 'better-sqlite3';
 import type { UsageCounts } from '../workers/protocol.ts';
 import { HOUR_MS } from './time.ts';

@@ -4,6 +4,8 @@
 // Dedup (decisions.md): key = message.id + requestId (global), else message.id within the session,
 // else file + offset. The winning copy has the most output tokens; on a tie the earliest file
 // (first timestamp, then path, then offset). Losing copies from other files are kept as alternates.
+// A batch arrives with its rows decided and summed by the parse worker (workers/fold.ts): the best copy of each key
+// within it and its rollup groups by names; the writer settles each row against the stored copy of its key.
 import type Database from 'better-sqlite3';
 import { ianaZone } from '../calendar/zone.ts';
 import { dedupKey, foldBatch } from '../workers/fold.ts';
