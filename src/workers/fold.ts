@@ -18,10 +18,8 @@ const MAX_TS = 8.64e15; // the range of a JS Date
 /** A row the index can store: finite, non-negative counts, a timestamp a Date can hold. */
 function storable(nums: Float64Array, n: number): boolean {
   if (!(Math.abs(nums[n + NUM.ts]!) <= MAX_TS)) return false;
-  for (const col of [NUM.input, NUM.output, NUM.cacheCreate, NUM.cacheRead, NUM.cache1h, NUM.webSearch]) {
-    const v = nums[n + col]!;
-    if (!(v >= 0 && v <= MAX_COUNT)) return false;
-  }
+  const count = (col: number): boolean => nums[n + col]! >= 0 && nums[n + col]! <= MAX_COUNT;
+  if (!(count(NUM.input) && count(NUM.output) && count(NUM.cacheCreate) && count(NUM.cacheRead) && count(NUM.cache1h) && count(NUM.webSearch))) return false;
   const cost = nums[n + NUM.costUSD]!;
   return Number.isNaN(cost) || (cost >= 0 && Number.isFinite(cost));
 }
@@ -54,13 +52,17 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
   // The best copy of each key so far, in the order of the key's first copy (the writer places them in that order),
   // found by message id: the decoded strings are the table's, so a Map hit costs no key built per row.
   const order: number[] = [];
-  const byMessage = new Map<string, number[]>(); // message id -> positions in `order`
+  const byMessage = new Map<string, number | number[]>(); // message id -> its key's position in `order`, or keys'
   let unstorable = 0;
   for (let i = 0; i < batch.rows; i++) {
     const n = i * NUM_COLS;
     const messageId = str(i, STR.messageId);
     const copies = messageId ? byMessage.get(messageId) : undefined;
-    const seen = copies?.find((at) => sameKey(order[at]!, i));
+    const seen = copies === undefined
+      ? undefined
+      : typeof copies === 'number'
+        ? (sameKey(order[copies]!, i) ? copies : undefined)
+        : copies.find((at) => sameKey(order[at]!, i));
     // The first copy wins a tie.
     if (seen !== undefined && nums[order[seen]! * NUM_COLS + NUM.output]! >= nums[n + NUM.output]!) continue;
     if (!storable(nums, n)) {
@@ -70,8 +72,9 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
     if (seen !== undefined) order[seen] = i;
     else {
       if (messageId) {
-        if (copies) copies.push(order.length);
-        else byMessage.set(messageId, [order.length]);
+        if (copies === undefined) byMessage.set(messageId, order.length);
+        else if (typeof copies === 'number') byMessage.set(messageId, [copies, order.length]);
+        else copies.push(order.length);
       }
       order.push(i);
     }
@@ -88,8 +91,10 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
   };
   const groupIdx = new Map<string, number>();
   const toolIdx = new Map<string, number>();
-  // The rows of a file come in runs of one group, and the tools strings of an hour repeat: look up on a change only.
-  let last = { hour: NaN, lhour: NaN, session: '', model: '', sub: -1, group: -1 };
+  // The rows of a file come in runs of one group, or alternate between two (a session's main model and a smaller one),
+  // and the tools strings of an hour repeat: look a group up by its key only when it is neither of the last two.
+  let last: Group = { hour: NaN, lhour: NaN, session: '', model: '', sub: -1, group: -1 };
+  let before = last;
   let toolHour = { hour: NaN, day: NaN, cells: new Map<string, number[]>() };
   const groupOf = new Int32Array(order.length);
   for (let w = 0; w < order.length; w++) {
@@ -101,15 +106,20 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
     const session = sessionOf(i);
     const model = modelOfRow(str(i, STR.model));
     const sub = (req.agentId ?? str(i, STR.agentId)) ? 1 : 0;
-    if (hour !== last.hour || lhour !== last.lhour || session !== last.session || model !== last.model || sub !== last.sub) {
-      const key = `${hour},${lhour},${session},${model},${sub}`;
-      let g = groupIdx.get(key);
-      if (g === undefined) {
-        g = groups.length / GROUP_COLS;
-        groupIdx.set(key, g);
-        groups.push(hour, lhour, name(session), name(model), sub, 0, 0, 0, 0, 0, 0, 0);
+    if (!isGroup(last, hour, lhour, session, model, sub)) {
+      let next = before;
+      if (!isGroup(before, hour, lhour, session, model, sub)) {
+        const key = `${hour},${lhour},${session},${model},${sub}`;
+        let g = groupIdx.get(key);
+        if (g === undefined) {
+          g = groups.length / GROUP_COLS;
+          groupIdx.set(key, g);
+          groups.push(hour, lhour, name(session), name(model), sub, 0, 0, 0, 0, 0, 0, 0);
+        }
+        next = { hour, lhour, session, model, sub, group: g };
       }
-      last = { hour, lhour, session, model, sub, group: g };
+      before = last;
+      last = next;
     }
     groupOf[w] = last.group;
     const at = last.group * GROUP_COLS;
@@ -143,13 +153,27 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
   }
   return {
     ...req,
-    winners: Int32Array.from(order),
+    winners: new Int32Array(order),
     groupOf,
-    groups: Float64Array.from(groups),
-    tools: Float64Array.from(tools),
+    groups: new Float64Array(groups),
+    tools: new Float64Array(tools),
     names,
     unstorable,
   };
+}
+
+/** A group of a batch's winners, by names, and its place in BatchFold.groups. */
+interface Group {
+  hour: number;
+  lhour: number;
+  session: string;
+  model: string;
+  sub: number;
+  group: number;
+}
+
+function isGroup(g: Group, hour: number, lhour: number, session: string, model: string, sub: number): boolean {
+  return g.hour === hour && g.lhour === lhour && g.session === session && g.model === model && g.sub === sub;
 }
 
 /** One clock per zone a worker has folded for (a worker serves one writer, whose zone rarely changes). */
