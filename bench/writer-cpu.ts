@@ -1,5 +1,5 @@
 // The writer alone, on one thread: `node --import tsx bench/writer-cpu.ts DIR` parses every transcript of DIR
-// in-process first (not timed), then applies the batches to a fresh index in scan order and prints the CPU that
+// in-process first (not timed; folded for each file's role and the writer's zone, as the pool's workers do), then applies the batches to a fresh index in scan order and prints the CPU that
 // takes: the main thread's (which does all the writing, from /proc) and the process's (GC helpers included). Run it
 // with --cpu-prof to see where the serial part goes.
 import fs from 'node:fs';
@@ -17,15 +17,19 @@ if (!dir) throw new Error('usage: bench/writer-cpu.ts DIR');
 const projects = path.join(dir, 'projects');
 const files = await listTranscripts([projects]);
 const roles = fileRoles([projects]);
-const batches = [];
-for (const f of files) {
-  const role = await roles.of(f.path);
-  if (role) batches.push({ batch: readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true }), role, f });
-}
 const catalogue: unknown = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8'));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-writer-'));
 try {
   const index = openIndex(path.join(work, 'index.db'), { log: () => {} });
+  const zone = index.foldZone();
+  const batches = [];
+  for (const f of files) {
+    const role = roles.of(f.path);
+    if (!role) continue;
+    const fold = zone !== null ? { session: role.session, agentId: role.agentId, zone } : undefined;
+    const batch = readTranscript({ path: f.path, from: 0, to: f.size, wantPrompt: true, fold, agentMeta: role.agentId !== null });
+    batches.push({ batch, role: { ...role, agentType: batch.agent?.agentType ?? null, agentDescription: batch.agent?.agentDescription ?? null }, f });
+  }
   index.setPrices(PriceTable.fromCatalogue(catalogue, 'bench'));
   const c0 = process.cpuUsage();
   const main0 = threadCpu(process.pid).mainMs;

@@ -23,23 +23,21 @@ export const systemZone: Zone = {
 };
 
 const named = new Map<string, Zone>();
+const OFFSET = /GMT(?:([+-])(\d\d):(\d\d)(?::(\d\d))?)?$/;
 
 /** A zone by IANA name (Intl's tz data); throws RangeError for a name Intl does not know. */
 export function ianaZone(name: string): Zone {
   let zone = named.get(name);
   if (zone) return zone;
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-  });
+  // The offset as Intl writes it ("GMT+05:45", "GMT-03:30:52" for a local mean time, "GMT" for none): one short
+  // format call, ~1 µs against ~4 µs for the wall-clock parts (the parse workers ask once or twice per UTC hour).
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: name, hour: 'numeric', timeZoneName: 'longOffset' });
   zone = {
     name: format.resolvedOptions().timeZone,
     offsetAt(ms) {
-      const f: Record<string, number> = {};
-      for (const p of format.formatToParts(ms)) if (p.type !== 'literal') f[p.type] = Number(p.value);
-      const wall = new Date(0);
-      wall.setUTCFullYear(f.year!, f.month! - 1, f.day!);
-      wall.setUTCHours(f.hour!, f.minute!, f.second!);
-      return wall.getTime() - (ms - (((ms % 1000) + 1000) % 1000));
+      const m = OFFSET.exec(format.format(ms));
+      if (!m?.[1]) return 0;
+      return (m[1] === '-' ? -1 : 1) * ((Number(m[2]) * 60 + Number(m[3])) * 60 + Number(m[4] ?? 0)) * 1000;
     },
   };
   named.set(name, zone);

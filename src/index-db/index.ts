@@ -68,6 +68,7 @@ function build(
   const stats = statsQuery(db);
   return {
     cursorOf: (path) => writer.cursorOf(path),
+    foldZone: () => writer.foldZone(),
     applyBatch: (batch, role, size, mtimeMs) => writer.applyBatch(batch, role, size, mtimeMs),
     resetFile: (path) => writer.resetFile(path),
     markGone: (path) => writer.markGone(path),

@@ -1,7 +1,8 @@
 // Rollup deltas of one write: messages added (+1) or taken out (-1) are summed per rollup cell in
 // memory, then each distinct cell is upserted once. Keeps the per-row cost of the writer to a Map hit.
 // The rollups without the project (and the all-time one) are folded from the finer cells at flush, so
-// they cost nothing per message.
+// they cost nothing per message. A batch's winners arrive summed by group (workers/fold.ts, addGroup/addTool); `add`
+// then only corrects for the rows the writer did not store as new.
 import type Database from 'better-sqlite3';
 import type { UsageCounts } from '../workers/protocol.ts';
 import { HOUR_MS } from './time.ts';
@@ -139,7 +140,7 @@ export class RollupDelta {
     let cur = this.last;
     if (!cur || !sameGroup(cur, hour, lhour, m, sub)) {
       const before = this.before;
-      cur = before && sameGroup(before, hour, lhour, m, sub) ? before : this.group(hour, lhour, m, sub);
+      cur = before && sameGroup(before, hour, lhour, m, sub) ? before : this.group(hour, lhour, m.project, m.session, m.model, sub);
       this.before = this.last;
       this.last = cur;
       if (this.toolHour?.hour !== hour || this.toolHour.day !== cur.day || this.toolHour.project !== m.project) {
@@ -153,21 +154,50 @@ export class RollupDelta {
     if (m.tools) for (const c of this.toolCellsOf(this.toolHour!, m.tools)) c.n += sign;
   }
 
+  /**
+   * Adds the sums of messages folded beforehand by (UTC hour, local hour, project, session, model, main/subagent)
+   * (a batch's winners, fold.ts), as `add` would one by one.
+   */
+  addGroup(g: GroupSums): void {
+    const cur = this.group(g.hour, g.lhour, g.project, g.session, g.model, g.sub);
+    for (const c of cur.cells) {
+      c.n += g.n;
+      c.input += g.input;
+      c.output += g.output;
+      c.cacheCreate += g.cacheCreate;
+      c.cacheRead += g.cacheRead;
+      c.cache1h += g.cache1h;
+      c.webSearch += g.webSearch;
+      c.cost += g.cost;
+      if (g.first !== null && (c.first === null || g.first < c.first)) c.first = g.first;
+      if (g.last !== null && (c.last === null || g.last > c.last)) c.last = g.last;
+    }
+    cur.local.n += g.n;
+    cur.local.cost += g.cost;
+    cur.sessionDay.n += g.n;
+  }
+
+  /** Adds `n` uses of a tool in a UTC hour and local day of a project (a batch's winners, folded beforehand). */
+  addTool(hour: number, day: number, project: number, tool: string, n: number): void {
+    toolCell(this.tools, hour, project, tool).n += n;
+    toolCell(this.toolsDaily, day, project, tool).n += n;
+  }
+
   /** The cells of a group, found or made by their keys. */
-  private group(hour: number, lhour: number, m: Msg, sub: number): Group {
+  private group(hour: number, lhour: number, project: number, session: number, model: number, sub: number): Group {
     const day = Math.floor(lhour / 24);
-    const lk = `${lhour},${m.project},${m.model}`;
+    const lk = `${lhour},${project},${model}`;
     let local = this.localHours.get(lk);
-    if (!local) this.localHours.set(lk, (local = { pk: [lhour, m.project, m.model], n: 0, cost: 0 }));
-    const sk = `${day},${m.project},${m.session}`;
+    if (!local) this.localHours.set(lk, (local = { pk: [lhour, project, model], n: 0, cost: 0 }));
+    const sk = `${day},${project},${session}`;
     let sessionDay = this.sessionDays.get(sk);
-    if (!sessionDay) this.sessionDays.set(sk, (sessionDay = { pk: [day, m.project, m.session], n: 0 }));
+    if (!sessionDay) this.sessionDays.set(sk, (sessionDay = { pk: [day, project, session], n: 0 }));
     return {
-      hour, lhour, project: m.project, session: m.session, model: m.model, sub,
+      hour, lhour, project, session, model, sub,
       cells: [
-        cell(this.full, `${hour},${m.project},${m.session},${m.model},${sub}`, [hour, m.project, m.session, m.model, sub]),
-        cell(this.byModel, `${hour},${m.project},${m.model},${sub}`, [hour, m.project, m.model, sub]),
-        cell(this.daily, `${day},${m.project},${m.model},${sub}`, [day, m.project, m.model, sub]),
+        cell(this.full, `${hour},${project},${session},${model},${sub}`, [hour, project, session, model, sub]),
+        cell(this.byModel, `${hour},${project},${model},${sub}`, [hour, project, model, sub]),
+        cell(this.daily, `${day},${project},${model},${sub}`, [day, project, model, sub]),
       ],
       day,
       local,
@@ -220,6 +250,20 @@ export class RollupDelta {
 }
 
 type ToolCell = { pk: (number | string)[]; n: number };
+
+/** The sums of a group of messages (ids, not names), with the first and last time of those of them kept (null: none). */
+export interface GroupSums extends UsageCounts {
+  hour: number;
+  lhour: number;
+  project: number;
+  session: number;
+  model: number;
+  sub: number;
+  n: number;
+  cost: number;
+  first: number | null;
+  last: number | null;
+}
 
 /** The cells a run of messages with the same hour, local hour, project, session, model and main/subagent adds to. */
 interface Group {

@@ -121,6 +121,8 @@ export interface IndexReader {
 export interface IndexDb extends IndexReader {
   /** Cursor of a known file, undefined for a new one. */
   cursorOf(path: string): FileCursor | undefined;
+  /** The zone a parse task folds local hours in (FoldRequest.zone); null: none Intl knows by name, the writer folds. */
+  foldZone(): string | null;
   /** Folds one worker result into the index in one transaction and advances the file's cursor. */
   applyBatch(batch: UsageBatch, role: FileRole, size: number, mtimeMs: number): void;
   /** The file shrank or its head changed: drop its rows (promoting other copies) and reset its cursor. */

@@ -4,16 +4,21 @@
 // Dedup (decisions.md): key = message.id + requestId (global), else message.id within the session,
 // else file + offset. The winning copy has the most output tokens; on a tie the earliest file
 // (first timestamp, then path, then offset). Losing copies from other files are kept as alternates.
-import path from 'node:path';
+// A batch arrives with its rows decided and summed by the parse worker (workers/fold.ts): the best copy of each key
+// within it and its rollup groups by names; the writer settles each row against the stored copy of its key.
 import type Database from 'better-sqlite3';
-import { decodeStrings, FLAG, hashKey, NUM, NUM_COLS, responseKey, STR, STR_COLS, type UsageBatch } from '../workers/protocol.ts';
+import { ianaZone } from '../calendar/zone.ts';
+import { dedupKey, foldBatch } from '../workers/fold.ts';
+import {
+  decodeStrings, FLAG, GROUP, GROUP_COLS, hashKey, NUM, NUM_COLS, STR, STR_COLS, TOOL, TOOL_COLS, type BatchFold, type UsageBatch,
+} from '../workers/protocol.ts';
 import { IdMaps, type FileInfo } from './id-maps.ts';
 import { packKey } from './key-packing.ts';
 import { IndexWriteError, isEnvironmental, writeErrorOf, type IndexFailure } from './errors.ts';
 import type { KeyIndex } from './key-index.ts';
 import { StoredKeys } from './stored-keys.ts';
 import { PriceTable } from '../pricing/table.ts';
-import { RollupDelta, RollupStatements, type Msg } from './rollup.ts';
+import { RollupDelta, RollupStatements, type GroupSums, type Msg } from './rollup.ts';
 import type { SettingChange } from './settings.ts';
 import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
@@ -30,19 +35,14 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
 
 type StoredMsg = Msg & { id: number };
 
+/** What placing a message did: stored it as a new key, replaced the stored copy (returned), or kept the stored one. */
+type Placed = 'new' | 'kept' | StoredMsg;
+
+/** A group of a batch's winners, with the names its ids stand for. */
+type NamedGroup = GroupSums & { sid: string; modelName: string };
+
 /** Longest time a write waits to become durable. */
 const COMMIT_MS = 1000;
-
-/** Largest token count or timestamp magnitude the rollups can sum exactly (the parser's own bounds are tighter). */
-const MAX_COUNT = Number.MAX_SAFE_INTEGER;
-const MAX_TS = 8.64e15; // the range of a JS Date
-
-/** A row the index can store: finite, non-negative counts, a timestamp a Date can hold. */
-function storable(m: Msg): boolean {
-  const counts = [m.input, m.output, m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch];
-  return Math.abs(m.ts) <= MAX_TS && counts.every((n) => n >= 0 && n <= MAX_COUNT)
-    && (m.costUSD === null || (m.costUSD >= 0 && Number.isFinite(m.costUSD)));
-}
 
 export interface WriterOptions {
   log: (msg: string) => void;
@@ -67,6 +67,11 @@ export class Writer {
   private timer: NodeJS.Timeout | null = null;
   /** process.env.TZ when the daily rollup was last found matching (null: not checked yet). */
   private tzEnv: string | undefined | null = null;
+  /** The zone the local rollups are in, as of that check. */
+  private zone = '';
+  /** process.env.TZ when foldZone() last resolved the zone (null: not yet), and what it answered. */
+  private foldEnv: string | undefined | null = null;
+  private foldZoneName: string | null = null;
   /** Local hours of instants, in the zone the local rollups were built in. */
   private readonly clock = new LocalClock();
   private lhourOf = (ms: number): number => this.clock.lhour(ms);
@@ -126,7 +131,10 @@ export class Writer {
     this.applyTx = db.transaction(this.apply.bind(this));
     this.placeTx = db.transaction((m: Msg, file: FileInfo) => {
       const delta = new RollupDelta(this.lhourOf);
-      this.place(m, file, delta);
+      const placed = this.place(m, file);
+      if (placed === 'kept') return;
+      if (placed !== 'new') delta.add(placed, -1);
+      delta.add(m, 1);
       delta.flush(this.rollups);
     });
     this.resetTx = db.transaction(this.reset.bind(this));
@@ -260,6 +268,7 @@ export class Writer {
     const env = process.env.TZ;
     if (env === this.tzEnv) return;
     const zone = timeZone();
+    this.zone = zone;
     if ((this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) {
       this.write(() => {
         this.db.transaction(() => this.rebuildDaily(zone))();
@@ -269,6 +278,25 @@ export class Writer {
       });
     }
     this.tzEnv = env;
+  }
+
+  /**
+   * The zone a parse worker folds a batch's local hours in (fold.ts): the process's, when Intl knows it by name (a
+   * POSIX TZ such as `XYZ-3` has none: the writer folds such batches itself). Resolved again only when TZ changes.
+   */
+  foldZone(): string | null {
+    const env = process.env.TZ;
+    if (env !== this.foldEnv) {
+      const zone = timeZone();
+      try {
+        ianaZone(zone);
+        this.foldZoneName = zone;
+      } catch {
+        this.foldZoneName = null;
+      }
+      this.foldEnv = env;
+    }
+    return this.foldZoneName;
   }
 
   /** The local rollups from the messages themselves: each counts on the local day and hour of its own timestamp. */
@@ -417,15 +445,39 @@ export class Writer {
     if (session !== null && meta.firstPrompt && main) this.s.sessionPrompt!.run(meta.firstPrompt, session);
     if (agent !== null && meta.firstPrompt) this.s.agentPrompt!.run(meta.firstPrompt, session);
 
-    const { winners, invalid } = this.winnersOf(batch, role, project, file);
+    const strs = decodeStrings(batch.strTable);
+    const fold = this.foldOf(batch, strs, role);
+    const invalid = fold.unstorable;
+    const groups = this.groupsOf(fold, project);
+    const winner = (w: number): Msg => this.winnerOf(batch, strs, fold, groups, role, file, w);
     let rejected = 0;
     let reason = '';
     if (!careful) {
       const delta = new RollupDelta(this.lhourOf);
-      for (const m of winners) this.place(m, file, delta);
+      for (let w = 0; w < fold.winners.length; w++) {
+        const m = winner(w);
+        const g = groups[fold.groupOf[w]!]!;
+        // The group's sums hold every winner of the batch: a row the index already holds (the same line again, or a
+        // copy that loses to the stored one) is taken out again, and a replaced winner's old copy too.
+        g.cost += m.cost;
+        const placed = this.place(m, file);
+        if (placed === 'kept') {
+          delta.add(m, -1);
+          continue;
+        }
+        if (placed !== 'new') delta.add(placed, -1);
+        if (g.first === null || m.ts < g.first) g.first = m.ts;
+        if (g.last === null || m.ts > g.last) g.last = m.ts;
+      }
+      for (const g of groups) delta.addGroup(g);
+      const t = fold.tools;
+      for (let at = 0; at < t.length; at += TOOL_COLS) {
+        delta.addTool(t[at + TOOL.hour]!, t[at + TOOL.day]!, project, fold.names[t[at + TOOL.tool]!]!, t[at + TOOL.n]!);
+      }
       delta.flush(this.rollups);
     } else {
-      for (const m of winners) {
+      for (let w = 0; w < fold.winners.length; w++) {
+        const m = winner(w);
         const mark = this.undo.mark();
         try {
           this.placeTx(m, file);
@@ -447,78 +499,88 @@ export class Writer {
       st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, st.outOfRange + invalid, file.id);
   }
 
-  /** Decodes the batch into messages, keeping only the best copy of each key within the batch; counts the rows it cannot store. */
-  private winnersOf(batch: UsageBatch, role: FileRole, project: number, file: FileInfo): { winners: Iterable<Msg>; invalid: number } {
-    const c = this.ids;
-    const strs = decodeStrings(batch.strTable);
-    const { nums, flags, strIdx } = batch;
-    const fallbackSid = path.basename(batch.path, '.jsonl');
-    const best = new Map<string, Msg>();
-    let invalid = 0;
-    for (let i = 0; i < batch.rows; i++) {
-      const n = i * NUM_COLS;
-      const s = i * STR_COLS;
-      const messageId = strs[strIdx[s + STR.messageId]!]!;
-      const requestId = strs[strIdx[s + STR.requestId]!]!;
-      const sid = role.session ?? (strs[strIdx[s + STR.sessionId]!]! || fallbackSid);
-      const off = nums[n + NUM.offset]!;
-      const output = nums[n + NUM.output]!;
-      const key = messageId && requestId ? responseKey(messageId, requestId) : messageId ? `m${sid} ${messageId}` : `f${file.id} ${off}`;
-      // The worker hashed the global key form; the others need the session or file id, known here only.
-      const hkey = nums[n + NUM.hkey]!;
-      const seen = best.get(key);
-      if (seen && seen.output >= output) continue;
-      const session = c.session(sid, project);
-      const agentKey = role.agentId ?? (strs[strIdx[s + STR.agentId]!]! || null);
-      const agent = agentKey === null
-        ? null
-        : role.session !== null && role.agentId !== null
-          ? c.agent(session, agentKey, role.agentType, role.agentDescription)
-          : c.agent(session, agentKey);
-      const modelName = strs[strIdx[s + STR.model]!]! || '<unknown>';
-      const cost = nums[n + NUM.costUSD]!;
-      const m: Msg = {
-        hkey: Number.isNaN(hkey) ? hashKey(key) : hkey, key, file: file.id, off, ts: nums[n + NUM.ts]!, project, session,
-        model: c.model(modelName, this.priced), agent,
-        input: nums[n + NUM.input]!, output, cacheCreate: nums[n + NUM.cacheCreate]!, cacheRead: nums[n + NUM.cacheRead]!,
-        cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!, fast: flags[i]! & FLAG.fast ? 1 : 0,
-        costUSD: Number.isNaN(cost) ? null : cost, cost: 0, tools: strs[strIdx[s + STR.tools]!]!,
-        branch: c.branch(strs[strIdx[s + STR.branch]!]!),
-      };
-      if (!storable(m)) {
-        invalid++;
-        continue;
-      }
-      m.cost = this.costOf(modelName, m);
-      best.set(key, m);
-    }
-    return { winners: best.values(), invalid };
+  /**
+   * The batch's fold: the worker's, when it folded for this role and for the zone of the local rollups; else (another
+   * zone since the task left, a batch built without one) folded here.
+   */
+  private foldOf(batch: UsageBatch, strs: readonly string[], role: FileRole): BatchFold {
+    const f = batch.fold;
+    if (f && f.zone === this.zone && f.session === role.session && f.agentId === role.agentId) return f;
+    return foldBatch(batch, strs, { session: role.session, agentId: role.agentId, zone: this.zone }, this.lhourOf);
   }
 
-  /** Inserts a message, or settles it against the stored copy of its key. */
-  private place(m: Msg, file: FileInfo, delta: RollupDelta): void {
+  /** The fold's groups with their names mapped to ids, no cost and no kept times yet (the writer adds them). */
+  private groupsOf(fold: BatchFold, project: number): NamedGroup[] {
+    const c = this.ids;
+    const g = fold.groups;
+    const out: NamedGroup[] = [];
+    for (let at = 0; at < g.length; at += GROUP_COLS) {
+      const sid = fold.names[g[at + GROUP.session]!]!;
+      const modelName = fold.names[g[at + GROUP.model]!]!;
+      out.push({
+        sid, modelName, hour: g[at + GROUP.hour]!, lhour: g[at + GROUP.lhour]!, project,
+        session: c.session(sid, project), model: c.model(modelName, this.priced),
+        sub: g[at + GROUP.sub]!, n: g[at + GROUP.n]!, input: g[at + GROUP.input]!, output: g[at + GROUP.output]!,
+        cacheCreate: g[at + GROUP.cacheCreate]!, cacheRead: g[at + GROUP.cacheRead]!, cache1h: g[at + GROUP.cache1h]!,
+        webSearch: g[at + GROUP.webSearch]!, cost: 0, first: null, last: null,
+      });
+    }
+    return out;
+  }
+
+  /** The fold's `w`th winner as a message. */
+  private winnerOf(batch: UsageBatch, strs: readonly string[], fold: BatchFold, groups: readonly NamedGroup[], role: FileRole, file: FileInfo, w: number): Msg {
+    const c = this.ids;
+    const { nums, flags, strIdx } = batch;
+    const i = fold.winners[w]!;
+    const g = groups[fold.groupOf[w]!]!;
+    const n = i * NUM_COLS;
+    const s = i * STR_COLS;
+    const off = nums[n + NUM.offset]!;
+    const key = dedupKey(strs[strIdx[s + STR.messageId]!]!, strs[strIdx[s + STR.requestId]!]!, g.sid) ?? `f${file.id} ${off}`;
+    // The worker hashed the global key form; the others need the session or file id, known here only.
+    const hkey = nums[n + NUM.hkey]!;
+    const agentKey = role.agentId ?? (strs[strIdx[s + STR.agentId]!]! || null);
+    const agent = agentKey === null
+      ? null
+      : role.session !== null && role.agentId !== null
+        ? c.agent(g.session, agentKey, role.agentType, role.agentDescription)
+        : c.agent(g.session, agentKey);
+    const cost = nums[n + NUM.costUSD]!;
+    const m: Msg = {
+      hkey: Number.isNaN(hkey) ? hashKey(key) : hkey, key, file: file.id, off, ts: nums[n + NUM.ts]!, project: g.project,
+      session: g.session, model: g.model, agent,
+      input: nums[n + NUM.input]!, output: nums[n + NUM.output]!, cacheCreate: nums[n + NUM.cacheCreate]!,
+      cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
+      fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
+      tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
+    };
+    m.cost = this.costOf(g.modelName, m);
+    return m;
+  }
+
+  /** Inserts a message, or settles it against the stored copy of its key; the caller moves the rollups. */
+  private place(m: Msg, file: FileInfo): Placed {
     const keys = this.keyIds();
     let old: StoredMsg;
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
         this.setKey(m.hkey, Number(this.s.insert!.run(...params(m)).lastInsertRowid));
-        delta.add(m, 1);
-        return;
+        return 'new';
       }
       old = this.s.byId!.get(id) as StoredMsg;
       if (old.key === m.key) break;
       m.hkey++; // another key owns this hash: probe the next slot
     }
-    if (old.file === m.file && old.off === m.off) return; // the same line again
+    if (old.file === m.file && old.off === m.off) return 'kept'; // the same line again
     if (this.beats(m, file, old)) {
       if (old.file !== m.file) this.s.demote!.run(old.id);
       this.s.replace!.run(...params(m), old.id);
-      delta.add(old, -1);
-      delta.add(m, 1);
-    } else if (old.file !== m.file) {
-      this.s.insertAlt!.run(...params(m));
+      return old;
     }
+    if (old.file !== m.file) this.s.insertAlt!.run(...params(m));
+    return 'kept';
   }
 
   /** Sets (id) or deletes (undefined) a key of the key index, undone with its write. */

@@ -1,6 +1,7 @@
 // Where a transcript sits in the config dir decides what it is (decisions.md "Layout"):
 //   projects/<p>/<session>.jsonl                          a session
-//   projects/<p>/<session>/subagents/**/agent-<id>.jsonl  subagent usage of that session (+ agent-<id>.meta.json)
+//   projects/<p>/<session>/subagents/**/agent-<id>.jsonl  subagent usage of that session (+ agent-<id>.meta.json, which
+//                                                         the parse worker reads with the transcript)
 //   projects/<p>/**/other.jsonl                           read, attributed per line by its sessionId
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,8 +31,11 @@ export function withoutConflictMarker(base: string): string {
   return base.replace(CONFLICT_SUFFIX, '');
 }
 
+/** What a transcript's path says of it: its role but the subagent's meta (the parse worker reads that, agent-meta.ts). */
+export type PathRole = Omit<FileRole, 'agentType' | 'agentDescription'>;
+
 /** The role of a transcript from its path alone, or null when it is not under a project folder of `projectsDir`. */
-export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agentType' | 'agentDescription'> | null {
+export function roleOf(projectsDir: string, file: string): PathRole | null {
   const rel = path.relative(projectsDir, file);
   if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return null;
   const parts = rel.split(path.sep);
@@ -45,60 +49,20 @@ export function roleOf(projectsDir: string, file: string): Omit<FileRole, 'agent
   return { project, session: null, agentId: agent };
 }
 
-/** A real meta file is a few hundred bytes. */
-const META_MAX_BYTES = 64 * 1024;
-/** Opening a FIFO for reading waits for a writer unless non-blocking (no such flag on Windows, nor FIFOs). */
-const OPEN_META = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
-
-export interface AgentMeta {
-  agentType: string | null;
-  agentDescription: string | null;
-}
-
-/**
- * Reads `agent-<id>.meta.json` beside a subagent transcript; missing, bad or odd files give nulls. Only a small
- * regular file is read (checked on the open descriptor: a FIFO, a device such as /dev/zero or a huge file is not),
- * with async I/O, so nothing in a config dir can block the main thread or fill memory.
- */
-export async function agentMeta(file: string): Promise<AgentMeta> {
-  const none: AgentMeta = { agentType: null, agentDescription: null };
-  let handle: fs.promises.FileHandle | undefined;
-  try {
-    handle = await fs.promises.open(file.replace(/\.jsonl$/, '.meta.json'), OPEN_META);
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > META_MAX_BYTES) return none;
-    const buf = Buffer.alloc(st.size + 1);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    if (bytesRead > st.size) return none; // being written: its next read will tell
-    const meta = JSON.parse(buf.toString('utf8', 0, bytesRead)) as unknown;
-    if (typeof meta !== 'object' || meta === null) return none;
-    const { agentType, description } = meta as Record<string, unknown>;
-    return {
-      agentType: typeof agentType === 'string' ? agentType : null,
-      agentDescription: typeof description === 'string' ? description : null,
-    };
-  } catch {
-    return none;
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-/** The role of each transcript (with its subagent meta), found once per path; forget(path) when it goes away. */
+/** The role of each transcript from its path, found once per path; forget(path) when it goes away. */
 export function fileRoles(
   projectsDirs: readonly string[],
   /** The machine label of each projects dir (null: this machine). */
   machines?: readonly (string | null)[],
-): { of(file: string): Promise<FileRole | null>; forget(file: string): void } {
-  const roles = new Map<string, FileRole | null>();
+): { of(file: string): PathRole | null; forget(file: string): void } {
+  const roles = new Map<string, PathRole | null>();
   return {
-    async of(file) {
+    of(file) {
       if (roles.has(file)) return roles.get(file)!;
       const i = projectsDirs.findIndex((d) => roleOf(d, file));
       const base = i >= 0 ? roleOf(projectsDirs[i]!, file) : null;
-      const meta = base?.agentId ? await agentMeta(file) : { agentType: null, agentDescription: null };
       // Every entry belongs to the machine of the dir it was read from.
-      const role = base ? { ...base, ...meta, machine: machines?.[i] ?? null } : null;
+      const role = base ? { ...base, machine: machines?.[i] ?? null } : null;
       roles.set(file, role);
       return role;
     },

@@ -2,9 +2,10 @@
 // changes to one path is coalesced into one follow-up read. Start-up and live updates share this path.
 import fs from 'node:fs';
 import { IndexWriteError } from '../index-db/errors.ts';
-import type { FileRole, IndexDb } from '../index-db/types.ts';
-import { HEAD_BYTES, type ParseStats } from '../workers/protocol.ts';
+import type { IndexDb } from '../index-db/types.ts';
+import { HEAD_BYTES, type AgentMeta, type ParseStats } from '../workers/protocol.ts';
 import type { IndexingState } from '../shared/api-types.ts';
+import type { PathRole } from './discovery.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
 
@@ -26,11 +27,14 @@ export interface Ingest {
 export interface IngestDeps {
   index: IndexDb;
   pool: ParsePool;
-  roleOf(path: string): Promise<FileRole | null>;
+  /** A transcript's role from its path (discovery.ts fileRoles); its subagent meta comes with its batch. */
+  roleOf(path: string): PathRole | null;
   log: Log;
   /** A batch brought the first cwd of its project folder. */
   newCwd?: () => void;
 }
+
+const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
 /** Longer than chokidar's 50 ms change throttle. */
 const SETTLE_MS = 120;
@@ -157,7 +161,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       return;
     }
     if (!stat.isFile()) return;
-    const role = await deps.roleOf(path);
+    const role = deps.roleOf(path);
     if (!role) return;
     let cursor = index.cursorOf(path);
     if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
@@ -168,9 +172,12 @@ export function createIngest(deps: IngestDeps): Ingest {
       cursor = index.cursorOf(path);
     }
     const from = cursor?.offset ?? 0;
-    const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false) });
+    // The worker decides the rows and folds their rollup cells for this role and the writer's zone.
+    const zone = index.foldZone();
+    const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };
+    const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false), fold, agentMeta: role.agentId !== null });
     if (closed) return;
-    index.applyBatch(batch, role, stat.size, stat.mtimeMs);
+    index.applyBatch(batch, { ...role, ...(batch.agent ?? NO_META) }, stat.size, stat.mtimeMs);
     if (batch.meta.cwd && !withCwd.has(role.project)) {
       withCwd.add(role.project);
       deps.newCwd?.();

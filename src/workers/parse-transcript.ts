@@ -11,7 +11,9 @@ export class TransferableBatch {
   constructor(private readonly batch: UsageBatch) {}
   get [transferableSymbol](): ArrayBuffer[] {
     const b = this.batch;
-    return [b.nums.buffer, b.flags.buffer, b.strIdx.buffer, b.strTable.buffer] as ArrayBuffer[];
+    const f = b.fold;
+    const folded = f ? [f.winners.buffer, f.groupOf.buffer, f.groups.buffer, f.tools.buffer] : [];
+    return [b.nums.buffer, b.flags.buffer, b.strIdx.buffer, b.strTable.buffer, ...folded] as ArrayBuffer[];
   }
   get [valueSymbol](): UsageBatch {
     return this.batch;

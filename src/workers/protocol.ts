@@ -11,6 +11,26 @@ export interface ParseTask {
   to: number;
   /** Also report the first real user prompt of the range (the session has none yet). */
   wantPrompt: boolean;
+  /** Decide the batch's rows and fold their rollup cells here (fold.ts), as the writer would for this file. */
+  fold?: FoldRequest;
+  /** Also read the subagent's `agent-<id>.meta.json` beside the transcript (agent-meta.ts). */
+  agentMeta?: boolean;
+}
+
+/** A subagent's type and description, from its meta file (null: none, or not a string). */
+export interface AgentMeta {
+  agentType: string | null;
+  agentDescription: string | null;
+}
+
+/** What the in-batch dedup and the rollup cells depend on besides the rows: the file's role and the writer's zone. */
+export interface FoldRequest {
+  /** The role's session (null: a file outside any session, its lines' own sessionId or its name then). */
+  session: string | null;
+  /** The role's subagent id (null: the lines' own agentId, if any). */
+  agentId: string | null;
+  /** The IANA zone the writer folds local hours and days in. */
+  zone: string;
 }
 
 /** Numeric columns of one usage row, NUM_COLS float64 per row, in this order. */
@@ -88,7 +108,51 @@ export interface UsageBatch {
   strTable: Uint8Array;
   meta: FileMeta;
   stats: ParseStats;
+  /** The rows decided and folded for `fold`'s role and zone (absent: the writer folds them itself). */
+  fold?: BatchFold;
+  /** The subagent's meta file, when the task asked for it. */
+  agent?: AgentMeta;
 }
+
+/**
+ * The rows of a batch the writer stores, and their rollup sums by names (fold.ts): what is left to the writer is to
+ * map each group's names to ids once, and to take out again the rows the index already holds.
+ */
+export interface BatchFold extends FoldRequest {
+  /** Row indexes of the batch's best copy of each dedup key, in the order of each key's first copy. */
+  winners: Int32Array;
+  /** The group (in `groups`) of each of `winners`. */
+  groupOf: Int32Array;
+  /** GROUP_COLS float64 per group of winners: same UTC hour, local hour, session, model and main/subagent. */
+  groups: Float64Array;
+  /** TOOL_COLS float64 per tool cell: a tool's uses among the winners in one UTC hour and local day. */
+  tools: Float64Array;
+  /** The session, model and tool names that `groups` and `tools` index. */
+  names: string[];
+  /** Rows whose counts, cost or timestamp the index cannot store (not among the winners). */
+  unstorable: number;
+}
+
+/** Columns of one group of BatchFold.groups. */
+export const GROUP = {
+  hour: 0, // UTC hour number
+  lhour: 1, // local hour number in the fold's zone
+  session: 2, // index into names: the session's id (the role's, else the line's, else the file's name)
+  model: 3, // index into names ('<unknown>' for none)
+  sub: 4, // 1: subagent rows
+  n: 5,
+  input: 6,
+  output: 7,
+  cacheCreate: 8,
+  cacheRead: 9,
+  cache1h: 10,
+  webSearch: 11,
+} as const;
+export const GROUP_COLS = 12;
+
+/** Columns of one cell of BatchFold.tools. */
+export const TOOL = { hour: 0, day: 1, tool: 2, n: 3 } as const;
+export const TOOL_COLS = 4;
 
 /** Bytes of the head fingerprint kept in each file's cursor. */
 export const HEAD_BYTES = 64;

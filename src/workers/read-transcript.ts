@@ -1,9 +1,11 @@
 // Reads [from, to) of one transcript and scans it into a columnar batch. The worker's task (parse-transcript.ts)
 // and the command line's small catch-ups, which parse on their own thread without loading the worker pool, run it.
 import fs from 'node:fs';
-import { HEAD_BYTES, MAX_LINE_BYTES, encodeBatch } from './protocol.ts';
+import { HEAD_BYTES, MAX_LINE_BYTES, decodeStrings, encodeBatch } from './protocol.ts';
 import type { ParseTask, UsageBatch } from './protocol.ts';
 import { collapseRows } from './extract.ts';
+import { readAgentMeta } from './agent-meta.ts';
+import { withFold } from './fold.ts';
 import { scanRange } from './jsonl.ts';
 
 /** Bytes per read: large enough to amortise syscalls, small enough to stay in cache while scanned. */
@@ -38,7 +40,7 @@ export function readTranscript(task: ParseTask): UsageBatch {
     }
     work ??= Buffer.allocUnsafe(MAX_LINE_BYTES + READ_BYTES);
     const scan = scanRange(readAt, from, to, { wantPrompt: task.wantPrompt, maxLine: MAX_LINE_BYTES, buf: work });
-    return encodeBatch(collapseRows(scan.rows), {
+    const batch = encodeBatch(collapseRows(scan.rows), {
       path,
       from,
       consumedTo: scan.consumedTo,
@@ -46,6 +48,8 @@ export function readTranscript(task: ParseTask): UsageBatch {
       meta: scan.meta,
       stats: scan.stats,
     });
+    const folded = task.fold ? withFold(batch, decodeStrings(batch.strTable), task.fold) : batch;
+    return task.agentMeta ? { ...folded, agent: readAgentMeta(path) } : folded;
   } finally {
     fs.closeSync(fd);
   }

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dateOfDay, dayFromDate, dayKey, daysInMonth, hourKey, monthStart, parseDayKey, weekday, weekStart } from '../../src/calendar/days.ts';
+import { LocalClock } from '../../src/calendar/local-clock.ts';
 import { dayOf, dayStartMs, ianaZone, instantOf, localHourCeil, localHourOf, systemZone } from '../../src/calendar/zone.ts';
 
 const H = 3_600_000;
@@ -129,6 +130,22 @@ Zones('the process zone is Date: every day of 2023-2026 starts where the local c
         assert.is(dayOf(systemZone, t), d, `${name} ${dayKey(d)} +${t - start}`);
         const local = new Date(t);
         assert.is(localHourOf(systemZone, t) - d * 24, local.getHours(), `${name} ${dayKey(d)} hour`);
+      }
+    }
+  }
+});
+
+Zones('a zone by name is Date in that zone: the same offset at every quarter hour of 2025-2026, the same local hours', () => {
+  // The parse workers fold local hours with ianaZone(name) for a writer whose Date is in that zone (src/workers/fold.ts).
+  for (const name of [...ZONES, 'America/Santiago']) {
+    process.env.TZ = name;
+    const iana = ianaZone(name);
+    const byName = new LocalClock(iana);
+    const byDate = new LocalClock();
+    for (let t = Date.UTC(2025, 0, 1); t < Date.UTC(2027, 0, 1); t += 15 * M) {
+      if (iana.offsetAt(t) !== systemZone.offsetAt(t)) assert.unreachable(`${name} ${new Date(t).toISOString()}: ${iana.offsetAt(t)} vs ${systemZone.offsetAt(t)}`);
+      for (const at of [t, t + 15 * M - 1]) {
+        if (byName.lhour(at) !== byDate.lhour(at)) assert.unreachable(`${name} ${new Date(at).toISOString()} local hour`);
       }
     }
   }

@@ -2,7 +2,10 @@
 // project, session, model, main/subagent) and the tool cells of the current hour, day and project. Batches that
 // alternate between groups, come back to an earlier one, cross hours and local midnight with the same tools strings,
 // mix main and subagent rows and replace winners within and across batches must leave every per-project rollup equal
-// to the sums recomputed from `messages`. Real SQLite files, read by a second connection.
+// to the sums recomputed from `messages`. So must batches folded by the parse worker (fold.ts, real JSONL through its
+// reader): copies within a batch and across batches and files, the same lines twice, nested progress-line usage,
+// subagent rows, and batches folded for another zone or role than the writer applies them in (refolded: the test fails
+// when a correction or that check is left out). Real SQLite files, read by a second connection.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,9 +15,10 @@ import { openIndex } from '../../src/index-db/index.ts';
 import { HOUR_MS, LocalClock } from '../../src/index-db/time.ts';
 import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
-import type { UsageRow } from '../../src/workers/protocol.ts';
+import type { UsageBatch, UsageRow } from '../../src/workers/protocol.ts';
+import { readTranscript } from '../../src/workers/read-transcript.ts';
 import { batchOf } from '../helpers/batches.ts';
-import { tempDir } from '../helpers/jsonl.ts';
+import { tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001';
@@ -136,5 +140,91 @@ for (const zone of ['UTC', 'Asia/Kathmandu']) {
     idx.close();
   });
 }
+
+// Batches as the parse worker folds them (fold.ts): the writer adds each group's sums at once and takes out again the
+// rows it does not store as new. Lines are real JSONL read by the worker's own reader, in two ranges per file.
+const at = (t0: number, minutes: number): string => new Date(t0 + minutes * MIN).toISOString();
+/** A subagent response streamed into its parent session's file. */
+const progress = (session: string, id: string, output: number, time: string): Line => ({
+  type: 'progress', sessionId: session, timestamp: time,
+  data: { type: 'agent_progress', agentId: 'a1', message: { type: 'assistant', requestId: `req_${id}`, timestamp: time,
+    message: (usageLine({ messageId: `msg_${id}`, model: HAIKU, output, input: 7, tools: ['Grep'] }).message) } },
+});
+
+Delta('worker-folded batches: copies within and across batches, losers, replaced winners, subagents, nested usage and a zone change', () => {
+  process.env.TZ = 'Asia/Kathmandu';
+  const file = path.join(dir, 'folded.db');
+  const root = path.join(dir, 'folded', 'projects', 'p1');
+  const idx = openIndex(file, { log: () => {} });
+  idx.setPrices(prices);
+  const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu: local midnight inside the first UTC hour
+  const main = (i: number, extra: Partial<Parameters<typeof usageLine>[0]> = {}): Line => usageLine({
+    sessionId: 's1', messageId: `msg_${i}`, requestId: `req_${i}`, model: i % 3 ? OPUS : HAIKU, input: 10 + i, output: 100 + i,
+    timestamp: at(t0, i * 7), tools: i % 4 ? ['Bash'] : ['Read', 'Edit'], ...extra,
+  });
+  const s1 = writeJsonl(path.join(root, 's1.jsonl'), [
+    ...Array.from({ length: 20 }, (_, i) => main(i)),
+    // Within the batch: a better copy of msg_2 (replaces it in place), a worse one of msg_5 (loses), and one message
+    // without a request id on lines of two line-level sessions, one key in this session's file.
+    main(2, { output: 900 }), main(5, { output: 1 }),
+    usageLine({ sessionId: 's1', messageId: 'msg_noreq', requestId: '', output: 30, timestamp: at(t0, 3) }),
+    usageLine({ sessionId: 'other', messageId: 'msg_noreq', requestId: '', output: 60, timestamp: at(t0, 4) }),
+    progress('s1', 'sub1', 40, at(t0, 11)), progress('s1', 'sub2', 50, at(t0, 75)),
+    ...Array.from({ length: 12 }, (_, i) => main(20 + i)),
+  ]);
+  // The subagent's own file: copies of the streamed responses (one better, one the same), and rows of its own.
+  const sub = writeJsonl(path.join(root, 's1', 'subagents', 'agent-a1.jsonl'), [
+    usageLine({ sessionId: 's1', messageId: 'msg_sub1', requestId: 'req_sub1', model: HAIKU, input: 7, output: 45, timestamp: at(t0, 11), tools: ['Grep'], extra: { isSidechain: true, agentId: 'a1' } }),
+    usageLine({ sessionId: 's1', messageId: 'msg_sub2', requestId: 'req_sub2', model: HAIKU, input: 7, output: 50, timestamp: at(t0, 75), tools: ['Grep'], extra: { isSidechain: true, agentId: 'a1' } }),
+    usageLine({ sessionId: 's1', messageId: 'msg_sub3', requestId: 'req_sub3', model: HAIKU, output: 5, timestamp: at(t0, 80), extra: { isSidechain: true, agentId: 'a1' } }),
+  ]);
+  // A resumed session: copies of s1's lines, some better (they replace the stored winners), some equal (they lose).
+  const s2 = writeJsonl(path.join(root, 's2.jsonl'), [
+    main(1, { sessionId: 's2' }), main(3, { sessionId: 's2', output: 5000 }), main(8, { sessionId: 's2', output: 7000, tools: [] }),
+    main(9, { sessionId: 's2' }), usageLine({ sessionId: 's2', messageId: 'msg_new', requestId: 'req_new', output: 3, timestamp: at(t0, 200) }),
+  ]);
+  const roles: Record<string, FileRole> = { [s1]: role('p1', 's1'), [sub]: role('p1', 's1', 'a1'), [s2]: role('p1', 's2') };
+  const read = (f: string, from: number, to: number): UsageBatch => {
+    const r = roles[f]!;
+    const batch = readTranscript({ path: f, from, to, wantPrompt: false, fold: { session: r.session, agentId: r.agentId, zone: idx.foldZone()! } });
+    assert.ok(batch.fold, 'the batch comes folded');
+    return batch;
+  };
+  const apply = (f: string, batch: UsageBatch): void => idx.applyBatch(batch, roles[f]!, batch.consumedTo, 1);
+  const half = (f: string): number => fs.readFileSync(f).indexOf('\n', Math.floor(fs.statSync(f).size / 2)) + 1;
+  const rows = (): number => (new Database(file, { readonly: true }).prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+
+  // Two ranges of each file; the first range of s1 twice (the same lines again: every row taken out again).
+  const s1a = read(s1, 0, half(s1));
+  apply(s1, s1a);
+  apply(s1, read(s1, s1a.consumedTo, fs.statSync(s1).size));
+  apply(s1, read(s1, 0, half(s1)));
+  apply(sub, read(sub, 0, fs.statSync(sub).size));
+  idx.commit();
+  assertRollupsOfMessages(file);
+  // 32 responses of s1, one key without a request id, two streamed responses (their file's copies replace or lose),
+  // one response of the subagent's own.
+  assert.is(rows(), 32 + 1 + 2 + 1);
+  const s2a = read(s2, 0, half(s2));
+  apply(s2, s2a);
+  apply(s2, read(s2, s2a.consumedTo, fs.statSync(s2).size));
+  idx.commit();
+  assertRollupsOfMessages(file);
+  assert.is(rows(), 32 + 1 + 2 + 1 + 1);
+
+  // Folded in Kathmandu, applied after the zone became UTC: the writer refolds them in its own zone.
+  const late = writeJsonl(path.join(root, 's3.jsonl'), [main(40, { sessionId: 's3' }), main(2, { sessionId: 's3', output: 9000 }), main(41, { sessionId: 's3' })]);
+  roles[late] = role('p1', 's3');
+  const lateBatch = read(late, 0, fs.statSync(late).size);
+  process.env.TZ = 'UTC';
+  apply(late, lateBatch);
+  // Folded for another role (as a main session's file) than the one it is applied with (a subagent's): refolded too.
+  const other = writeJsonl(path.join(root, 's3', 'subagents', 'agent-a2.jsonl'), [main(50, { sessionId: 's3' }), main(51, { sessionId: 's3' })]);
+  const asMain = readTranscript({ path: other, from: 0, to: fs.statSync(other).size, wantPrompt: false, fold: { session: 's3', agentId: null, zone: idx.foldZone()! } });
+  idx.applyBatch(asMain, role('p1', 's3', 'a2'), asMain.consumedTo, 1);
+  idx.commit();
+  assertRollupsOfMessages(file);
+  idx.close();
+});
 
 Delta.run();

@@ -7,7 +7,9 @@ import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { agentMeta, fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker } from '../../src/main/discovery.ts';
+import { readAgentMeta } from '../../src/workers/agent-meta.ts';
+import { readTranscript } from '../../src/workers/read-transcript.ts';
+import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker } from '../../src/main/discovery.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
 const { dir: root } = tempDir('cost-discovery-');
@@ -50,42 +52,42 @@ Roles('transcripts are .jsonl files other than journals and hidden (sync tool) f
 
 const Meta = suite('subagent meta files');
 
-Meta('type and description from agent-<id>.meta.json; anything odd gives nulls, without blocking', async () => {
+Meta('type and description from agent-<id>.meta.json; anything odd gives nulls, without blocking', () => {
   const dir = at('-home-me-meta', 'sess', 'subagents');
   const none = { agentType: null, agentDescription: null };
   put(path.join(dir, 'agent-good.meta.json'), JSON.stringify({ agentType: 'Explore', description: 'find the bug' }));
-  assert.equal(await agentMeta(path.join(dir, 'agent-good.jsonl')), { agentType: 'Explore', agentDescription: 'find the bug' });
+  assert.equal(readAgentMeta(path.join(dir, 'agent-good.jsonl')), { agentType: 'Explore', agentDescription: 'find the bug' });
   put(path.join(dir, 'agent-typed.meta.json'), JSON.stringify({ agentType: 7, description: ['x'] }));
-  assert.equal(await agentMeta(path.join(dir, 'agent-typed.jsonl')), none, 'fields that are not strings');
+  assert.equal(readAgentMeta(path.join(dir, 'agent-typed.jsonl')), none, 'fields that are not strings');
   put(path.join(dir, 'agent-bad.meta.json'), '{"agentType": ');
-  assert.equal(await agentMeta(path.join(dir, 'agent-bad.jsonl')), none, 'malformed JSON');
+  assert.equal(readAgentMeta(path.join(dir, 'agent-bad.jsonl')), none, 'malformed JSON');
   put(path.join(dir, 'agent-null.meta.json'), 'null');
-  assert.equal(await agentMeta(path.join(dir, 'agent-null.jsonl')), none);
+  assert.equal(readAgentMeta(path.join(dir, 'agent-null.jsonl')), none);
   put(path.join(dir, 'agent-big.meta.json'), JSON.stringify({ agentType: 'Explore', description: 'x'.repeat(70_000) }));
-  assert.equal(await agentMeta(path.join(dir, 'agent-big.jsonl')), none, 'over 64 KiB');
-  assert.equal(await agentMeta(path.join(dir, 'agent-missing.jsonl')), none);
+  assert.equal(readAgentMeta(path.join(dir, 'agent-big.jsonl')), none, 'over 64 KiB');
+  assert.equal(readAgentMeta(path.join(dir, 'agent-missing.jsonl')), none);
   fs.mkdirSync(path.join(dir, 'agent-folder.meta.json'));
-  assert.equal(await agentMeta(path.join(dir, 'agent-folder.jsonl')), none, 'a folder');
+  assert.equal(readAgentMeta(path.join(dir, 'agent-folder.jsonl')), none, 'a folder');
   execFileSync('mkfifo', [path.join(dir, 'agent-fifo.meta.json')]);
-  assert.equal(await agentMeta(path.join(dir, 'agent-fifo.jsonl')), none, 'a FIFO with no writer');
+  assert.equal(readAgentMeta(path.join(dir, 'agent-fifo.jsonl')), none, 'a FIFO with no writer');
 });
 
-Meta('fileRoles: each file of a dir gets that dir\'s machine and its meta; unknown paths are null', async () => {
+Meta('fileRoles: each file of a dir gets that dir\'s machine; unknown paths are null; the worker reads the meta with each task', () => {
   const laptop = path.join(root, 'laptop', 'projects');
   put(path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-x.meta.json'), JSON.stringify({ agentType: 'Plan', description: 'plan it' }));
   const roles = fileRoles([projects, laptop], [null, 'laptop']);
-  assert.equal(await roles.of(at('-home-me-p', 's.jsonl')), { project: '-home-me-p', session: 's', agentId: null, agentType: null, agentDescription: null, machine: null });
-  assert.equal(await roles.of(path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-x.jsonl')), {
-    project: '-home-me-lap', session: 'sess', agentId: 'x', agentType: 'Plan', agentDescription: 'plan it', machine: 'laptop',
-  });
-  assert.is(await roles.of(path.join(root, 'nowhere', 'p', 's.jsonl')), null);
-  // Found once per path: a meta file written later is read only after forget().
+  assert.equal(roles.of(at('-home-me-p', 's.jsonl')), { project: '-home-me-p', session: 's', agentId: null, machine: null });
+  const x = path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-x.jsonl');
+  assert.equal(roles.of(x), { project: '-home-me-lap', session: 'sess', agentId: 'x', machine: 'laptop' });
+  assert.is(roles.of(path.join(root, 'nowhere', 'p', 's.jsonl')), null);
+  const task = (file: string, agentMeta: boolean) => readTranscript({ path: put(file, ''), from: 0, to: 0, wantPrompt: false, agentMeta });
+  assert.equal(task(x, true).agent, { agentType: 'Plan', agentDescription: 'plan it' });
+  assert.is(task(x, false).agent, undefined, 'only when the task asks');
+  // Read with every task: a meta file written after the transcript's first read counts from its next one.
   const late = path.join(laptop, '-home-me-lap', 'sess', 'subagents', 'agent-late.jsonl');
-  assert.is((await roles.of(late))?.agentType, null);
+  assert.equal(task(late, true).agent, { agentType: null, agentDescription: null });
   put(late.replace(/\.jsonl$/, '.meta.json'), JSON.stringify({ agentType: 'Explore' }));
-  assert.is((await roles.of(late))?.agentType, null, 'remembered');
-  roles.forget(late);
-  assert.is((await roles.of(late))?.agentType, 'Explore');
+  assert.equal(task(late, true).agent, { agentType: 'Explore', agentDescription: null });
 });
 
 const Listing = suite('the start-up listing');
