@@ -9,7 +9,8 @@
 // entry in it, an append to a file included: on Linux inotify gives the folder's watch a 'change' naming the file
 // (a creation, deletion or rename is a 'rename'); libuv's folder watches on macOS (FSEvents) and Windows
 // (ReadDirectoryChangesW) report their files' writes too. So files are read from the folders' raw events, and a file
-// given to `add` (one reached through a link, whose folder is not watched) gets a watch of its own.
+// given to `add` (one reached through a link, whose folder is not watched) gets a watch of its own. The folders are
+// walked here, a slice at a time (WALK_SLICE), not by chokidar all at once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
