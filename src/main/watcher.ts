@@ -74,34 +74,46 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   const owners = new Map<string, FSWatcher>();
   /** How many folders each of the walk's instances still watches: one left with none is closed. */
   const owned = new Map<FSWatcher, number>();
-  /** Folders waiting for a watch; `fresh`: made after the start, so the transcripts found in it are reported. */
-  const queue: { dir: string; fresh: boolean }[] = present.map((dir) => ({ dir, fresh: false }));
-  const watchSlice = async (slice: { dir: string; fresh: boolean }[]): Promise<void> => {
-    const instance = listen(watch(slice.map((f) => f.dir), { ...options, depth: 0 }), 'walked');
-    for (const { dir } of slice) owners.set(dir, instance);
+  /** Folders waiting for a watch: the start-up walk's (`ready` waits for these), then those made since. */
+  const startQueue: string[] = [...present];
+  const freshQueue: string[] = [];
+  /** Watches a slice, then lists it: sub-folders queue behind it; a fresh folder's transcripts are reported. */
+  const watchSlice = async (slice: string[], fresh: boolean): Promise<void> => {
+    const instance = listen(watch(slice, { ...options, depth: 0 }), 'walked');
+    for (const dir of slice) owners.set(dir, instance);
     owned.set(instance, slice.length);
     await new Promise<void>((resolve) => instance.once('ready', () => resolve()));
-    const listings = await Promise.all(slice.map(({ dir }) => readFolder(dir)));
-    slice.forEach(({ dir, fresh }, i) => {
+    const listings = await Promise.all(slice.map((dir) => readFolder(dir)));
+    slice.forEach((dir, i) => {
       // none when it is gone again: its 'unlinkDir' follows
       for (const e of listings[i] ?? []) {
         const p = path.join(dir, e.name);
-        if (e.kind === 'dir') queue.push({ dir: p, fresh });
+        if (e.kind === 'dir') (fresh ? freshQueue : startQueue).push(p);
         else if (e.kind === 'file' && fresh) report(p);
       }
     });
   };
-  /** Watches what is queued, a slice at a time; a folder queued twice (found by a listing and reported new) once. */
+  let startWalked: () => void = () => undefined;
+  const walked = new Promise<void>((resolve) => (startWalked = resolve));
+  /**
+   * Watches what is queued, a slice at a time, the start-up walk first; a folder queued twice (found by a listing and
+   * reported new) once. New folders made faster than they are watched do not hold `ready` back.
+   */
   const drain = async (): Promise<void> => {
-    while (queue.length && !closed) {
-      const slice = new Map<string, boolean>();
-      for (const { dir, fresh } of queue.splice(0, WALK_SLICE)) if (!owners.has(dir)) slice.set(dir, fresh || (slice.get(dir) ?? false));
-      if (slice.size) await watchSlice([...slice].map(([dir, fresh]) => ({ dir, fresh })));
+    while (!closed && (startQueue.length || freshQueue.length)) {
+      const fresh = startQueue.length === 0;
+      const slice = [...new Set((fresh ? freshQueue : startQueue).splice(0, WALK_SLICE))].filter((dir) => !owners.has(dir));
+      if (slice.length) await watchSlice(slice, fresh);
+      if (!startQueue.length) startWalked();
     }
+    startWalked();
   };
   let walking = Promise.resolve();
   const walk = (): Promise<void> =>
-    (walking = walking.then(drain).catch((err: unknown) => log(`watcher: ${err instanceof Error ? err.message : String(err)}`)));
+    (walking = walking.then(drain).catch((err: unknown) => {
+      log(`watcher: ${err instanceof Error ? err.message : String(err)}`);
+      startWalked(); // the re-checks still cover what the walk did not watch
+    }));
   const unwatchUnder = (folder: string): void => {
     // A folder moved away keeps its watch on the moved folder: closed here, so one made again under its name gets a
     // watch of its own (chokidar shares one fs.watch per path).
@@ -128,7 +140,7 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
     instance.on('addDir', (dir) => {
       if (kind === 'walked') {
         // A new folder in a walked one (tracked there, not watched): the walk watches it, then lists it.
-        queue.push({ dir, fresh: true });
+        freshQueue.push(dir);
         void walk();
         return;
       }
@@ -158,7 +170,8 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   // chokidar's own recursive walk, few folders.
   const recursive = listen(watch(parentsOfAbsent, options), 'recursive');
   const recursiveReady = parentsOfAbsent.length ? new Promise<void>((resolve) => recursive.once('ready', () => resolve())) : Promise.resolve();
-  const ready = Promise.all([walk(), recursiveReady]).then(() => undefined);
+  void walk();
+  const ready = Promise.all([walked, recursiveReady]).then(() => undefined);
   return {
     ready,
     add: (paths) => {
