@@ -1,5 +1,5 @@
 // `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
-// Per size: cold index time and MB/s, peak RSS (to "indexed", by 15 s after it, and of the warm server), index size,
+// Per size: cold index time and MB/s, peak RSS (to "indexed", by 35 s after it, and of the warm server), index size,
 // warm restart to a queryable index, append-to-visible latency, ranged query latency (server cache cleared before
 // each request), a 200-client load test, ccusage 20.0.24 on the same corpus for comparison, the parse floor
 // (bench/parse-floor.ts), and the command line's statusline and daily report on the warm index beside ccusage's
@@ -98,8 +98,11 @@ async function startServer(dirs: string[], indexFile: string): Promise<Running> 
   };
 }
 
-/** How long a cold run's server is kept after "indexed" for its peak RSS: the watcher's walk and first re-check. */
-const AFTER_INDEXED_MS = 15_000;
+/**
+ * How long a cold run's server is kept after "indexed" for its peak RSS: the watcher's walk, the re-check that follows
+ * it and the first periodic one (30 s after).
+ */
+const AFTER_INDEXED_MS = 35_000;
 
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -2,8 +2,9 @@
 // reported, other names are not (non-.jsonl, journals, hidden files and sync tools' hidden folders); a projects folder
 // that does not exist yet is picked up when it appears; folders reached through links are watched once added, and
 // files given to it on their own; only folders get a watch (appends arrive through them, deep ones included); a
-// folder deleted or moved away is reported; close() stops the reports. Files written before a test's sentinel transcript must have been reported (or not) by the time
-// the sentinel is.
+// folder deleted or moved away is reported, and one made again under its name is watched again; close() stops the
+// reports. The walk watches every folder there when it is ready once, those made while it ran included. Files
+// written before a test's sentinel transcript must have been reported (or not) by the time the sentinel is.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
@@ -219,6 +220,70 @@ Watch('a file given to add (reached through a link) is watched on its own: appen
     }, 'an append to the added file', 10_000);
     fs.rmSync(outside);
     await waitFor(() => w.removed.includes(outside), 'its removal', 10_000);
+  } finally {
+    await w.watcher.close();
+    cleanup();
+  }
+});
+
+Watch('the walk: every folder there when it is ready is watched once, those made while it ran included', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-walk-');
+  const projects = path.join(dir, 'projects');
+  // 10 projects of 10 sessions, each with its subagents folder: 211 folders, several slices of the walk
+  for (let p = 0; p < 10; p++) for (let s = 0; s < 10; s++) put(path.join(projects, `-p${p}`, `s${s}`, 'subagents', 'agent-1.jsonl'));
+  const before = process.platform === 'linux' ? inotifyWatches() : 0;
+  const w: Omit<Watching, 'watcher'> = { changed: [], removed: [], removedFolders: [], logs: [] };
+  const watcher = watchProjects([projects], { changed: (p) => w.changed.push(p), removed: (p) => w.removed.push(p), removedFolder: (p) => w.removedFolders.push(p) }, (m) => w.logs.push(m));
+  try {
+    // folders made while the walk runs, in folders it has or has not reached yet, nested ones too
+    let walked = false;
+    void watcher.ready.then(() => (walked = true));
+    const madeDuring: string[] = [];
+    for (let i = 0; !walked; i++) {
+      const folder = path.join(projects, `-p${i % 10}`, `s${i % 7}`, `new-${i}`, 'deeper');
+      fs.mkdirSync(folder, { recursive: true });
+      madeDuring.push(folder, path.dirname(folder));
+      await sleep(1);
+    }
+    assert.ok(madeDuring.length > 0);
+    const folders: string[] = [];
+    const walkTree = (d: string): void => {
+      folders.push(d);
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walkTree(path.join(d, e.name));
+    };
+    walkTree(projects);
+    if (process.platform === 'linux') {
+      // the walk's folders, and those it was told of as new while it ran, each watched once
+      await waitFor(() => inotifyWatches() - before === folders.length, `${folders.length} watches`, 10_000);
+    }
+    const written = folders.map((f) => put(path.join(f, 'after-ready.jsonl')));
+    await waitFor(() => written.every((f) => w.changed.includes(f)), 'a transcript written in every folder', 10_000);
+    assert.equal(w.logs, []);
+  } finally {
+    await watcher.close();
+    cleanup();
+  }
+});
+
+Watch('a folder made again under the name of one deleted or moved away is watched again', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-again-');
+  const projects = path.join(dir, 'projects');
+  put(path.join(projects, '-a', 's1', 'subagents', 'agent-1.jsonl'));
+  put(path.join(projects, '-b', 's2.jsonl'));
+  const w = await watch([projects]);
+  try {
+    fs.rmSync(path.join(projects, '-a'), { recursive: true });
+    fs.renameSync(path.join(projects, '-b'), path.join(dir, 'moved-away'));
+    await waitFor(() => w.removedFolders.includes(path.join(projects, '-a')) && w.removedFolders.includes(path.join(projects, '-b')), 'both folders gone', 10_000);
+    const again = [put(path.join(projects, '-a', 's1', 'subagents', 'agent-2.jsonl')), put(path.join(projects, '-b', 's3.jsonl'))];
+    await waitFor(() => again.every((f) => w.changed.includes(f)), 'the transcripts of the folders made again', 10_000);
+    for (const f of again) fs.appendFileSync(f, '{"more":1}\n');
+    const reported = w.changed.length;
+    await waitFor(() => again.every((f) => w.changed.lastIndexOf(f) >= reported), 'appends in the folders made again', 10_000);
+    // the moved folder's old watch is closed: a write there is not reported under the old name
+    put(path.join(dir, 'moved-away', 's4.jsonl'));
+    await sentinel(w, path.join(projects, '-b', 'sentinel.jsonl'));
+    assert.not.ok(w.changed.includes(path.join(projects, '-b', 's4.jsonl')) || w.removed.includes(path.join(projects, '-b', 's4.jsonl')));
   } finally {
     await w.watcher.close();
     cleanup();
