@@ -9,7 +9,8 @@ export interface Family {
   name: string;
   help: string;
   type: 'counter' | 'gauge';
-  samples: { labels: Labels; value: number }[];
+  /** Read once, as the text is written: a big history's samples need not all be held at once. */
+  samples: Iterable<{ labels: Labels; value: number }>;
 }
 
 /** A label value as the format quotes it; most values need no escape, so the regex runs only when one does. */
@@ -24,13 +25,21 @@ function value(n: number): string {
   return String(n);
 }
 
-export function formatExposition(families: Family[]): string {
-  const out: string[] = [];
-  // A series' label values (machine, project, model) repeat across families and samples: each is escaped once (at
-  // 10 GiB, 2,277 series and 13.7k samples, formatting took 49-63 ms a scrape before, 46 ms after, same text).
+/** Characters per piece of `expositionChunks`: well under V8's large-object size, so each piece dies young. */
+const CHUNK_CHARS = 32 * 1024;
+
+/**
+ * The exposition text in pieces of about CHUNK_CHARS characters. A big history's scrape is megabytes (2.2 MB at
+ * 10 GiB: 2,277 series, 13.7k samples); written as one string, each scrape left a string of that size in V8's
+ * large-object space until a full GC. 40 scrapes back to back with the result cache cleared took a warm 10 GiB
+ * server's peak RSS up by 93-114 MB before, by 34-92 MB now (single runs, not a steady figure).
+ */
+export function* expositionChunks(families: Family[]): Generator<string> {
+  // A series' label values (machine, project, model) repeat across families and samples: each is escaped once.
   const escaped = new Map<string, string>();
+  let chunk = '';
   for (const f of families) {
-    out.push(`# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`, `# TYPE ${f.name} ${f.type}`);
+    chunk += `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
     for (const s of f.samples) {
       let labels = '';
       for (const k in s.labels) {
@@ -39,8 +48,12 @@ export function formatExposition(families: Family[]): string {
         if (e === undefined) escaped.set(v, (e = labelValue(v)));
         labels += `${labels ? ',' : ''}${k}="${e}"`;
       }
-      out.push(`${f.name}${labels ? `{${labels}}` : ''} ${value(s.value)}`);
+      chunk += `${f.name}${labels ? `{${labels}}` : ''} ${value(s.value)}\n`;
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
     }
   }
-  return `${out.join('\n')}\n`;
+  if (chunk) yield chunk;
 }

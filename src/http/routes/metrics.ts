@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware, Polka } from 'polka';
-import { EXPOSITION_TYPE, formatExposition } from '../exposition.ts';
+import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
 import { metricFamilies } from '../metrics.ts';
 import { sendText } from '../send.ts';
@@ -31,11 +31,16 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
   app.get('/metrics', crossSiteGuard, function metrics(req: IncomingMessage, res: ServerResponse) {
     const why = refusal(req, ctx.config.metricsToken, loopback);
     if (why) return sendText(res, 403, why);
-    const body = Buffer.from(formatExposition(metricFamilies(ctx.index.queries.metrics(ctx.now()), ctx.config.machine)));
+    const families = metricFamilies(ctx.index.queries.metrics(ctx.now()), ctx.config.machine);
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
     res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Length', body.length);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // Written in pieces (chunked), never as one string of the whole text (exposition.ts says why).
+    for (const chunk of expositionChunks(families)) res.write(chunk);
+    res.end();
   });
 }
