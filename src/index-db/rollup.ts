@@ -160,18 +160,7 @@ export class RollupDelta {
    */
   addGroup(g: GroupSums): void {
     const cur = this.group(g.hour, g.lhour, g.project, g.session, g.model, g.sub);
-    for (const c of cur.cells) {
-      c.n += g.n;
-      c.input += g.input;
-      c.output += g.output;
-      c.cacheCreate += g.cacheCreate;
-      c.cacheRead += g.cacheRead;
-      c.cache1h += g.cache1h;
-      c.webSearch += g.webSearch;
-      c.cost += g.cost;
-      if (g.first !== null && (c.first === null || g.first < c.first)) c.first = g.first;
-      if (g.last !== null && (c.last === null || g.last > c.last)) c.last = g.last;
-    }
+    for (const c of cur.cells) addSums(c, g);
     cur.local.n += g.n;
     cur.local.cost += g.cost;
     cur.sessionDay.n += g.n;
@@ -300,16 +289,7 @@ function coarsen(cells: Iterable<Cell>, keep: number[]): Map<string, Cell> {
   for (const c of cells) {
     const pk = keep.map((i) => c.pk[i]!);
     const into = cell(out, pk.join(','), pk);
-    into.n += c.n;
-    into.input += c.input;
-    into.output += c.output;
-    into.cacheCreate += c.cacheCreate;
-    into.cacheRead += c.cacheRead;
-    into.cache1h += c.cache1h;
-    into.webSearch += c.webSearch;
-    into.cost += c.cost;
-    if (c.first !== null && (into.first === null || c.first < into.first)) into.first = c.first;
-    if (c.last !== null && (into.last === null || c.last > into.last)) into.last = c.last;
+    addSums(into, c);
     into.shrinks ||= c.shrinks;
   }
   return out;
@@ -371,6 +351,23 @@ function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
     map.set(k, c);
   }
   return c;
+}
+
+/** What a cell sums: its counts, cost and the first and last time in it. */
+type Sums = Pick<Cell, keyof UsageCounts | 'n' | 'cost' | 'first' | 'last'>;
+
+/** Adds sums (a batch's group, or a finer cell) into a cell. */
+function addSums(into: Cell, s: Sums): void {
+  into.n += s.n;
+  into.input += s.input;
+  into.output += s.output;
+  into.cacheCreate += s.cacheCreate;
+  into.cacheRead += s.cacheRead;
+  into.cache1h += s.cache1h;
+  into.webSearch += s.webSearch;
+  into.cost += s.cost;
+  if (s.first !== null && (into.first === null || s.first < into.first)) into.first = s.first;
+  if (s.last !== null && (into.last === null || s.last > into.last)) into.last = s.last;
 }
 
 function bump(c: Cell, m: Msg, sign: 1 | -1): void {
