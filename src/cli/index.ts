@@ -8,7 +8,7 @@ import { ConfigError } from '../main/config.ts';
 import { parseCliArgs } from './args.ts';
 import { warn } from './warn.ts';
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv[0] === 'statusline') return (await import('./statusline-command.ts')).statuslineCommand(argv, env);
   let args;
   try {

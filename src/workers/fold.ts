@@ -34,10 +34,10 @@ export function dedupKey(messageId: string, requestId: string, session: string):
 }
 
 /** The session a row belongs to: the file's role's, else the line's own sessionId, else the file's name. */
-export const sessionOfRow = (role: string | null, line: string, file: string): string => role ?? (line || path.basename(file, '.jsonl'));
+const sessionOfRow = (role: string | null, line: string, file: string): string => role ?? (line || path.basename(file, '.jsonl'));
 
 /** The model name a row is stored under. */
-export const modelOfRow = (model: string): string => model || '<unknown>';
+const modelOfRow = (model: string): string => model || '<unknown>';
 
 /** Decides and folds the rows of `batch` (its strings decoded as `strs`), local hours from `lhourOf`. */
 export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldRequest, lhourOf: (ms: number) => number): BatchFold {
