@@ -193,6 +193,11 @@ test('session.cost while not live: url mode loads the detail URL, with no projec
       if (hold) await new Promise<void>((r) => held.push(r));
       await route.continue();
     });
+    // A slow detail document: the first one stays in the frame meanwhile, as on a loaded machine.
+    await page.route(`${hub.appUrl}/?view=detail*`, async (route) => {
+      await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
     const requests: URL[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
@@ -201,8 +206,14 @@ test('session.cost while not live: url mode loads the detail URL, with no projec
     await page.goto(hub.hubUrl);
     await page.evaluate((p) => (window as any).hub.setProject(p), PROJECT_PATH);
     await waitFor(() => held.length === 1, 'held /hub-config', 10_000);
+    // The first document's load event must have fired before the call: the hub takes a load that follows a url-mode
+    // call as that call's document, so an early call would lend its mark to the first document and replay the project.
+    await page.waitForFunction(() => (window as any).hub.state().docs.cost === 1);
     assert.equal(await page.evaluate((s) => (window as any).hub.invoke('session.cost', { session: s }), SESSION), { ok: true, handledBy: 'cost' });
     assert.is(await page.evaluate(() => (window as any).hub.frameUrl('cost')), `${hub.appUrl}/?view=detail&session=${SESSION}`);
+    // Release /hub-config only once the detail document asks for it: the first document is gone by then. Released
+    // earlier, the first document could still say hello (and get the project) before the navigation replaced it.
+    await waitFor(() => held.length === 2, 'held /hub-config of the detail document', 10_000);
     hold = false;
     held.splice(0).forEach((r) => r());
     await page.waitForFunction(() => (window as any).hub.state().live.cost === true);
