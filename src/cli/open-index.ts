@@ -4,6 +4,7 @@
 import { IndexLockedError, openIndex, openIndexReader } from '../index-db/index.ts';
 import { retryWhileBusy } from '../index-db/read-connection.ts';
 import type { IndexDb, IndexReader } from '../index-db/types.ts';
+import { sweepLeftoverTemps } from '../main/leftover-temps.ts';
 
 export type OpenedIndex =
   | { kind: 'writer'; index: IndexDb }
@@ -16,7 +17,9 @@ export type OpenedIndex =
 export async function openForCommand(file: string, opts: { log: (msg: string) => void; readerWaitMs: number }): Promise<OpenedIndex> {
   let writer: string;
   try {
-    return { kind: 'writer', index: openIndex(file, { log: opts.log }) };
+    const index = openIndex(file, { log: opts.log });
+    sweepLeftoverTemps(file);
+    return { kind: 'writer', index };
   } catch (err) {
     if (!(err instanceof IndexLockedError)) throw err;
     writer = err.writer;

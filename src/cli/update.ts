@@ -1,6 +1,7 @@
 // `cost-dashboard update`: the index brought up to date, then exit. The statusline starts it in the
 // background (background-update.ts) so it never waits on a full scan itself.
 import { IndexLockedError, openIndex } from '../index-db/index.ts';
+import { sweepLeftoverTemps } from '../main/leftover-temps.ts';
 import type { CliArgs } from './args.ts';
 import { lowestPriority, markUpdated } from './background-update.ts';
 import { catchUp } from './catch-up.ts';
@@ -13,6 +14,7 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
   let index;
   try {
     index = openIndex(file, { log: warn });
+    sweepLeftoverTemps(file);
   } catch (err) {
     if (!(err instanceof IndexLockedError)) throw err;
     warn(`the index is written by another process (${err.writer}), which keeps it up to date`);

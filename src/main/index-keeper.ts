@@ -7,6 +7,7 @@ import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/type
 import type { IndexingState } from '../shared/api-types.ts';
 import type { Log } from './log.ts';
 import type { Pipeline } from './pipeline.ts';
+import { sweepLeftoverTemps } from './leftover-temps.ts';
 
 export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */
@@ -56,7 +57,9 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
 
   const tryWriter = (): IndexDb | null => {
     try {
-      return openIndex(file, { log, onCorrupt: (err) => void recover(err) });
+      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err) });
+      sweepLeftoverTemps(file);
+      return index;
     } catch (err) {
       if (err instanceof IndexLockedError) {
         lockedBy = err.writer;
