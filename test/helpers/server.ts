@@ -55,6 +55,8 @@ export interface ServerOptions {
   probe?: UsageProbe;
   /** An index file to serve (default: a fresh in-memory index). */
   indexFile?: string;
+  /** The dashboard's files to serve (the built dist/ui for a browser test; default: a tiny stand-in). */
+  uiDir?: string;
 }
 
 /** Sends one request with exactly the headers given (Host defaults to localhost:<port>). */
@@ -87,7 +89,7 @@ export function sessionRole(project: string, session: string): FileRole {
   return { project, session, agentId: null, agentType: null, agentDescription: null };
 }
 
-/** Starts a server on 127.0.0.1 (random port) with a temp config dir, a built-in price table and a tiny UI dir. */
+/** Starts a server on 127.0.0.1 (random port) with a temp config dir, a built-in price table and a tiny UI dir (or `uiDir`). */
 export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'http-test-'));
   const configDir = path.join(dir, 'config');
@@ -112,7 +114,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
     budgets,
-    uiDir,
+    uiDir: opts.uiDir ?? uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,
     log: (m) => logs.push(m),

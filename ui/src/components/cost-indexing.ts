@@ -3,7 +3,10 @@ import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { formatBytes, formatInt } from '../format.ts';
 import { base, spinners } from './shared-styles.ts';
 
-/** A small "Indexing 42%" pill while the first index build runs (any response with `indexing.done === false`). */
+/**
+ * A small "Indexing 42%" pill while transcripts are read (any response with `indexing.done === false`), "Checking…"
+ * while the start-up scan has not yet found what to read.
+ */
 export class CostIndexing extends LitElement {
   static override properties = { state: { attribute: false } };
 
@@ -37,6 +40,12 @@ export class CostIndexing extends LitElement {
   protected override render() {
     const s = this.state;
     if (!s || s.done) return nothing;
+    if (s.filesTotal === 0) {
+      return html`<span class="indexing" role="status" title="Comparing the transcripts with the index; figures are those last indexed.">
+        <span class="spinner" aria-hidden="true"></span>
+        <span>Checking…</span>
+      </span>`;
+    }
     const ratio = s.bytesTotal > 0 ? s.bytesDone / s.bytesTotal : s.filesTotal > 0 ? s.filesDone / s.filesTotal : 0;
     const pct = Math.max(0, Math.min(99, Math.floor(ratio * 100)));
     const detail = `${formatInt(s.filesDone)} of ${formatInt(s.filesTotal)} files, ${formatBytes(s.bytesDone)} of ${formatBytes(s.bytesTotal)}`;

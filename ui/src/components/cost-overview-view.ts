@@ -225,6 +225,14 @@ export class CostOverviewView extends DataView {
   private _indexing(d: Overview) {
     const i = d.indexing;
     if (i.done) return nothing;
+    // No file to read known yet: the scan is still comparing the transcripts with the index (on every start, a second
+    // or less on a restart with nothing new), so there is no count to show.
+    if (i.filesTotal === 0) {
+      return html`<div class="indexing" role="status">
+        <span>Checking transcripts for changes since the index was last written…</span>
+        <progress aria-label="Checking transcripts"></progress>
+      </div>`;
+    }
     const ratio = i.bytesTotal > 0 ? i.bytesDone / i.bytesTotal : i.filesTotal > 0 ? i.filesDone / i.filesTotal : 0;
     return html`<div class="indexing" role="status">
       <span>Indexing transcripts: ${formatInt(i.filesDone)} of ${formatInt(i.filesTotal)} files (${formatBytes(i.bytesDone)} of ${formatBytes(i.bytesTotal)}). Figures grow as files are read.</span>

@@ -5,11 +5,13 @@ import { api } from '../api.ts';
 const REFRESH_MS = 30_000;
 /** While the first index build runs, totals grow quickly: refresh more often. */
 const INDEXING_REFRESH_MS = 5_000;
-const TICK_MS = 5_000;
+/** While the start-up scan compares the transcripts with the index (no file to read known yet): usually under a second. */
+const CHECKING_REFRESH_MS = 1_000;
+const TICK_MS = 1_000;
 
 /**
- * When the views refetch: every 30 s (5 s while the first index builds) while the page is visible and its hub tab
- * active, and on demand. Views refetch when `refreshKey` changes; the indexing progress comes with every API answer.
+ * When the views refetch: every 30 s (5 s while transcripts are read, 1 s while the start-up scan is still looking for
+ * what to read) while the page is visible and its hub tab active, and on demand. Views refetch when `refreshKey` changes; the indexing progress comes with every API answer.
  */
 export class RefreshClock implements ReactiveController {
   refreshKey = 0;
@@ -34,7 +36,7 @@ export class RefreshClock implements ReactiveController {
     document.addEventListener('visibilitychange', this.onVisibility);
     this.unsubscribe = api.onIndexing((s) => {
       const i = this.indexing;
-      if (!i || s.done !== i.done || s.filesDone !== i.filesDone || s.bytesDone !== i.bytesDone) {
+      if (!i || s.done !== i.done || s.filesTotal !== i.filesTotal || s.filesDone !== i.filesDone || s.bytesDone !== i.bytesDone) {
         this.indexing = s;
         this.host.requestUpdate();
       }
@@ -77,7 +79,8 @@ export class RefreshClock implements ReactiveController {
 
   private tick(): void {
     if (document.hidden || !this.active) return;
-    const every = this.indexing && !this.indexing.done ? INDEXING_REFRESH_MS : REFRESH_MS;
+    const i = this.indexing;
+    const every = !i || i.done ? REFRESH_MS : i.filesTotal === 0 ? CHECKING_REFRESH_MS : INDEXING_REFRESH_MS;
     if (Date.now() - this.lastRefresh >= every) void this.refresh(false);
   }
 
