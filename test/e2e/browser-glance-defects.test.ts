@@ -3,7 +3,7 @@
 // follow the cost rank, session titles clamped to two lines, the project's sessions table without sideways scroll,
 // the run rate over whole days and marked partial weeks, "<1%" shares and token composition by cost, CSV costs
 // rounded, the table keys in the help, whole theme names, one form of y axis labels, and the "N more" bar no longer
-// than the top one. The server runs in UTC. Needs `npm run build`.
+// than the top one; and stat card figures shown whole (they shrink in a narrow card). The server runs in UTC. Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -223,6 +223,27 @@ for (const setup of SETUPS) {
     for (const k of ['j', 'k', 'Enter', '↑', '↓']) assert.ok(text.split(/\s+/).includes(k), `the help shows ${k}`);
     assert.match(text, /open the selected row/);
     await page.keyboard.press('Escape');
+  });
+
+  test('every stat card shows its whole value, a five-figure cost included', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    await page.locator('cost-overview-view cost-stat-card[data-stat="cost"]').waitFor();
+    await page.locator('cost-glance-strip cost-stat-card').first().waitFor();
+    // A heavy month: the longest values the cards show. Set on every card of both rows, as the server would send them.
+    const cut = await page.evaluate(async () => {
+      type Card = HTMLElement & { value: string; updateComplete: Promise<boolean> };
+      const cards: Card[] = [];
+      const walk = (root: Document | ShadowRoot) => root.querySelectorAll('*').forEach((e) => {
+        if (e.tagName === 'COST-STAT-CARD') cards.push(e as Card);
+        if (e.shadowRoot) walk(e.shadowRoot);
+      });
+      walk(document);
+      for (const [i, c] of cards.entries()) c.value = i % 2 ? '$12,345.67' : '4h 59m left';
+      await Promise.all(cards.map((c) => c.updateComplete));
+      const values = cards.map((c) => c.shadowRoot!.querySelector<HTMLElement>('.value')!);
+      return values.filter((v) => v.scrollWidth > v.clientWidth).map((v) => v.textContent);
+    });
+    assert.equal(cut, [], 'no value is cut');
   });
 
   test('theme names are whole in the picker, the chosen one included', async () => {

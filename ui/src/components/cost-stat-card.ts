@@ -41,12 +41,14 @@ export class CostStatCard extends LitElement {
   static override styles = css`
     :host { display: block; min-width: 0; }
     .card { height: 100%; box-sizing: border-box; padding: 14px 16px; background: var(--bg-elevated); border: 1px solid var(--border);
-      border-radius: 10px; }
+      border-radius: 10px; container-type: inline-size; }
     .card:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
     .label { font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--ink-3); display: flex; gap: 6px; align-items: center; }
     .i { display: inline-grid; place-items: center; width: 13px; height: 13px; border-radius: 50%; border: 1px solid var(--border);
       font-size: 9px; color: var(--ink-3); cursor: help; }
-    .value { font-size: 28px; font-weight: 650; color: var(--ink-1); margin-top: 6px; font-variant-numeric: tabular-nums;
+    /* A narrow card (four in a row at 800 px) shrinks its figure so that 11 characters ('$12,345.67', '4h 59m left') fit
+       whole; the ellipsis is only a last resort. */
+    .value { font-size: min(28px, 14cqi); font-weight: 650; color: var(--ink-1); margin-top: 6px; font-variant-numeric: tabular-nums;
       white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     :host([tone='ok']) .value { color: var(--success, #3fb950); }
     :host([tone='warn']) .value { color: var(--warning, #d29922); }
