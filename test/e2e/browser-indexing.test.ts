@@ -1,8 +1,11 @@
 // The indexing state in real Chromium against a real server whose indexing state the test sets: while the start-up
 // scan has found nothing to read yet the overview says it is checking (never "0 of 0 files"), and the page asks again
 // within about a second, so a restart's check does not leave the note up for the 5 s of a build's refreshes; while
-// files are read it counts them; once done the note goes. Needs `npm run build` (dist/ui).
+// files are read it counts them; once done the note goes. And once any answer says done (on a restart the scan often
+// ends between the page's first answers), the views ask again at once: the next refresh would be 30 s away, and the
+// overview kept "checking" (before: "0 of 0 files") up for that long. Needs `npm run build` (dist/ui).
 import path from 'node:path';
+import type { Route } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IndexingState } from '../../src/shared/api-types.ts';
@@ -34,7 +37,11 @@ async function clearServerCache(): Promise<void> {
   assert.is(r.status, 200, r.text);
 }
 
+const noteGone = () => !document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('.indexing');
+
 test('checking, then reading, then done: the note follows the server without a click', async () => {
+  state = CHECKING;
+  await clearServerCache();
   const page = await browser.page();
   await page.goto(`http://localhost:${server.port}/?view=overview&range=3`);
   const note = page.locator('cost-overview-view .indexing');
@@ -54,9 +61,32 @@ test('checking, then reading, then done: the note follows the server without a c
 
   state = DONE;
   await clearServerCache();
-  await page.waitForFunction(() => !document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('.indexing'), null, { timeout: 15_000 });
+  await page.waitForFunction(noteGone, null, { timeout: 15_000 });
   assert.is(await page.locator('cost-indexing .indexing').count(), 0);
   assert.equal(browser.problems, []);
+  await page.close();
+});
+
+test('done in one answer: every view asks again at once', async () => {
+  state = CHECKING;
+  await clearServerCache();
+  const page = await browser.page();
+  // The glance strip's month is answered late, after the scan ended, as on a restart.
+  const held: Route[] = [];
+  await page.route(/\/api\/overview\?range=month/, (route) => void held.push(route));
+  await page.goto(`http://localhost:${server.port}/?view=overview&range=3`);
+  await page.locator('cost-overview-view .indexing').waitFor();
+  while (!held.length) await new Promise((r) => setTimeout(r, 20));
+  // Done: the held answer is the first to say so (a 1 s tick in between would find it too; without the held answer
+  // the clock, told done, would next refresh in 30 s).
+  state = DONE;
+  await clearServerCache();
+  const told = Date.now();
+  await held[0]!.continue();
+  await page.waitForFunction(noteGone, null, { timeout: 10_000 });
+  assert.ok(Date.now() - told < 3_000, `the note went ${Date.now() - told} ms after an answer said done`);
+  assert.equal(browser.problems, []);
+  await page.close();
 });
 
 test.run();

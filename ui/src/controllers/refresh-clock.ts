@@ -39,6 +39,9 @@ export class RefreshClock implements ReactiveController {
       if (!i || s.done !== i.done || s.filesTotal !== i.filesTotal || s.filesDone !== i.filesDone || s.bytesDone !== i.bytesDone) {
         this.indexing = s;
         this.host.requestUpdate();
+        // Done, as one answer says: the answers shown before it were read from a partial index (or said it was being
+        // checked), and the next refresh would be 30 s away.
+        if (i && !i.done && s.done) void this.refresh(false);
       }
     });
     this.timer = setInterval(() => this.tick(), TICK_MS);
