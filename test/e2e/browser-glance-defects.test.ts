@@ -3,7 +3,7 @@
 // follow the cost rank, session titles clamped to two lines, the project's sessions table without sideways scroll,
 // the run rate over whole days and marked partial weeks, "<1%" shares and token composition by cost, CSV costs
 // rounded, the table keys in the help, whole theme names, one form of y axis labels, and the "N more" bar no longer
-// than the top one; and stat card figures shown whole (they shrink in a narrow card). The server runs in UTC. Needs `npm run build`.
+// than the top one; stat card figures and help key caps shown whole. The server runs in UTC. Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -222,6 +222,22 @@ for (const setup of SETUPS) {
     const text = await dialog.innerText();
     for (const k of ['j', 'k', 'Enter', '↑', '↓']) assert.ok(text.split(/\s+/).includes(k), `the help shows ${k}`);
     assert.match(text, /open the selected row/);
+    // Each key cap whole and apart from the next: 'PageUp / PageDown / Home / End' is wider than the keys' column.
+    const clashes = await dialog.evaluate((d) => {
+      const out: string[] = [];
+      for (const dt of d.querySelectorAll('dt')) {
+        const caps = [...dt.querySelectorAll('kbd')];
+        for (const k of caps) if (k.scrollWidth > k.clientWidth) out.push(`${k.textContent} cut`);
+        const boxes = caps.map((k) => k.getBoundingClientRect());
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${caps[i]!.textContent} over ${caps[i + 1 + j]!.textContent}`);
+        }));
+        const dd = dt.nextElementSibling?.getBoundingClientRect();
+        if (dd && boxes.some((b) => b.right > dd.left + 0.5 && b.top < dd.bottom && b.bottom > dd.top)) out.push(`${dt.textContent} runs into its text`);
+      }
+      return out;
+    });
+    assert.equal(clashes, [], 'key caps clash');
     await page.keyboard.press('Escape');
   });
 

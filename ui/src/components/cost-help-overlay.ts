@@ -25,8 +25,10 @@ const styles = css`
     border-bottom: 0;
   }
 
+  /* A long combination ('PageUp / PageDown / Home / End') wraps inside its column; a key cap never shrinks. */
   .shortcut dt {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 4px;
   }
@@ -37,6 +39,7 @@ const styles = css`
   }
 
   kbd {
+    flex: none;
     display: inline-grid;
     place-items: center;
     min-width: 24px;
