@@ -11,7 +11,8 @@ import * as assert from 'uvu/assert';
 import type { IndexingState } from '../../src/shared/api-types.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
 const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
 const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20 };
@@ -24,6 +25,10 @@ let state = CHECKING;
 const test = suite('indexing state on the overview');
 test.before(async () => {
   server = await startServer({ uiDir: path.join(ROOT, 'dist/ui'), indexing: () => state });
+  // An hour ago, so the overview and the glance strip have figures to show.
+  const file = path.join(server.dir, 'config', 'projects', '-home-dev-a', 's1.jsonl');
+  writeJsonl(file, [usageLine({ sessionId: 's1', timestamp: new Date(Date.now() - 3_600_000).toISOString() })]);
+  ingestFile(server.index, file, sessionRole('-home-dev-a', 's1'));
   browser = await launchBrowser();
 });
 test.after(async () => {
@@ -73,7 +78,7 @@ test('done in one answer: every view asks again at once', async () => {
   const page = await browser.page();
   // The glance strip's month is answered late, after the scan ended, as on a restart.
   const held: Route[] = [];
-  await page.route(/\/api\/overview\?range=month/, (route) => void held.push(route));
+  await page.route(/\/api\/overview\?range=month/, (route) => void (held.length ? route.continue() : held.push(route)));
   await page.goto(`http://localhost:${server.port}/?view=overview&range=3`);
   await page.locator('cost-overview-view .indexing').waitFor();
   while (!held.length) await new Promise((r) => setTimeout(r, 20));
@@ -85,6 +90,9 @@ test('done in one answer: every view asks again at once', async () => {
   await held[0]!.continue();
   await page.waitForFunction(noteGone, null, { timeout: 10_000 });
   assert.ok(Date.now() - told < 3_000, `the note went ${Date.now() - told} ms after an answer said done`);
+  // The refresh aborted loads in flight; their views load again (a new call must not join an aborted request).
+  await page.locator('cost-glance-strip cost-stat-card').first().waitFor({ timeout: 5_000 });
+  assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 4);
   assert.equal(browser.problems, []);
   await page.close();
 });

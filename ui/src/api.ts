@@ -141,7 +141,9 @@ export const api = {
         return Promise.resolve(hit.data as T);
       }
     }
-    return join<T>(flights.get(url) ?? startFlight(url), signal);
+    // A flight its last waiter aborted is still in the map until its fetch settles: a new caller must not join it.
+    const flight = flights.get(url);
+    return join<T>(flight && !flight.controller.signal.aborted ? flight : startFlight(url), signal);
   },
 
   /** POST with no body (e.g. /api/refresh). */
