@@ -287,17 +287,29 @@ test('table sort is kept under cost:sort:<view>', async ({ page }) => {
   assert.ok(typeof sort.key === 'string' && (sort.dir === 'asc' || sort.dir === 'desc'));
 });
 
-test('narrow window (700 px) still fits the bar', async ({ page }) => {
-  await page.setViewportSize({ width: 700, height: 800 });
-  // Charts take their new width from a ResizeObserver, a frame or two after the resize: wait (bounded) for it.
-  const overflow = await page.evaluate(async () => {
-    const over = () => document.documentElement.scrollWidth - document.documentElement.clientWidth;
-    const until = performance.now() + 2000;
-    while (over() > 0 && performance.now() < until) await new Promise((r) => requestAnimationFrame(r));
-    return over();
-  });
-  assert.ok(overflow <= 0, `no horizontal scroll (overflow ${overflow}px)`);
-  await ctx.browser.screenshot(page, 'shell-narrow-700');
+test('narrow windows (700, 560 and 400 px, a thin hub pane) still fit the bar: presets and tools wrap', async ({ page }) => {
+  for (const width of [700, 560, 400]) {
+    await page.setViewportSize({ width, height: 800 });
+    // Charts take their new width from a ResizeObserver, a frame or two after the resize: wait (bounded) for it.
+    const overflow = await page.evaluate(async () => {
+      const over = () => document.documentElement.scrollWidth - document.documentElement.clientWidth;
+      const until = performance.now() + 2000;
+      while (over() > 0 && performance.now() < until) await new Promise((r) => requestAnimationFrame(r));
+      return over();
+    });
+    assert.ok(overflow <= 0, `${width} px: no horizontal scroll (overflow ${overflow}px)`);
+    // Every preset and every tool button in sight, none scrolled away inside its own row.
+    const outside = await page.evaluate(() => {
+      const bar = document.querySelector('cost-top-bar')!;
+      const root = bar.shadowRoot ?? bar;
+      return [...root.querySelectorAll('button')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.width > 0 && (r.left < 0 || r.right > document.documentElement.clientWidth);
+      }).map((b) => b.textContent?.trim() || b.getAttribute('aria-label'));
+    });
+    assert.equal(outside, [], `${width} px: buttons out of sight`);
+    await ctx.browser.screenshot(page, `shell-narrow-${width}`);
+  }
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 

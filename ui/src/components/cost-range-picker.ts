@@ -11,6 +11,18 @@ import { adoptDocumentStyles, base, buttons, segmented, popover } from './shared
 
 
 const styles = css`
+  /* In a narrow window or hub pane the presets wrap onto a second row: all of them stay in sight (Custom included),
+     and the page never scrolls sideways. */
+  cost-range-picker {
+    display: block;
+    min-width: 0;
+    max-width: 100%;
+  }
+
+  cost-range-picker .segmented {
+    flex-wrap: wrap;
+  }
+
   .range-popover .popover-title {
     margin-bottom: var(--space-3);
   }

@@ -145,6 +145,18 @@ const styles = css`
       padding: 0 var(--space-2);
     }
   }
+
+  /* A phone or a thin hub pane: the tool buttons take a row of their own rather than run off the edge. */
+  @media (max-width: 460px) {
+    .top-row {
+      flex-wrap: wrap;
+      height: auto;
+      min-height: 56px;
+      padding-top: var(--space-2);
+      padding-bottom: var(--space-2);
+      row-gap: var(--space-2);
+    }
+  }
 `;
 adoptDocumentStyles(base, buttons, spinners, styles);
 
