@@ -19,6 +19,15 @@ import './cost-usage-drivers.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
+interface Loaded {
+  data: Insights;
+  /** False when the whole index is empty (not only this range). */
+  anyData: boolean;
+}
+
+/** No usage in the range: no block, no token and no tool. */
+const isEmpty = (d: Insights): boolean => !d.blocks.length && d.tokenComposition.totalTokens === 0 && !d.topTools.length;
+
 /** The Sunday ending the week that starts on `key` (a weekStart of the server's). */
 const weekEnd = (key: string): string => dayKey((parseDayKey(key) ?? Number.NaN) + 6);
 
@@ -63,7 +72,12 @@ export class CostInsightsView extends DataView {
   private _data = new ViewData(this, {
     args: () => [this.range, this.scope, this.machine] as const,
     refreshKey: () => this.refreshKey,
-    load: ([range, scope, machine], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal),
+    load: async ([range, scope, machine], signal): Promise<Loaded> => {
+      const data = await api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
+      // An empty range: ask whether anything was indexed at all, to say which empty state applies (as the overview).
+      const anyData = !isEmpty(data) || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
+      return { data, anyData };
+    },
   });
 
   private _blockColumns(): Column<Block>[] {
@@ -133,8 +147,13 @@ export class CostInsightsView extends DataView {
     return d.weeklyCost.map((w) => w.weekStart).filter((k) => k < d.range.from || weekEnd(k) > d.range.to);
   }
 
-  private _body(d: Insights) {
-    if (!d.blocks.length && d.tokenComposition.totalTokens === 0 && !d.topTools.length) {
+  private _body({ data: d, anyData }: Loaded) {
+    if (isEmpty(d)) {
+      if (!anyData) {
+        return d.indexing.done
+          ? html`<cost-empty heading="No usage indexed yet" message="No transcript has been read into the index. The Overview names the config dir the server reads."></cost-empty>`
+          : html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
+      }
       const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
       return d.activeBlock ? html`${this._activeBlock(d)}${empty}` : empty;
     }
@@ -190,7 +209,7 @@ export class CostInsightsView extends DataView {
   override render() {
     const l = this._data.loaded;
     if (!l) return this._data.placeholder('Could not load insights', { cards: 5, rows: 6 });
-    const d = l.data;
+    const d = l.data.data;
     return html`
       <header>
         <h2>Insights</h2>
@@ -198,7 +217,7 @@ export class CostInsightsView extends DataView {
         <span class="spacer"></span>
         ${exportJsonButton(exportName('insights', d.range, 'json'), d)}
       </header>
-      ${viewBody(this._data.stale, this._body(d))}
+      ${viewBody(this._data.stale, this._body(l.data))}
       <cost-usage-drivers></cost-usage-drivers>
     `;
   }
