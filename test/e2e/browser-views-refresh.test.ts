@@ -181,8 +181,9 @@ test('a refresh that fails keeps the last figures on screen and says why once', 
   assert.is(await stat(page, 'cost'), shown);
   assert.is(await page.locator('cost-overview-view cost-empty, cost-overview-view cost-skeleton').count(), 0);
   const toasts = (await page.locator('cost-toast .toast-msg').allTextContents()).map((t) => t.trim());
-  assert.ok(toasts.some((t) => /^Refresh failed/.test(t)), toasts.join('\n'));
-  assert.ok(toasts.length <= 3, `one toast per failed request at most:\n${toasts.join('\n')}`);
+  // One toast: with no server to answer, the views do not ask again (each would have said the same).
+  assert.equal(toasts.length, 1, toasts.join('\n'));
+  assert.match(toasts[0]!, /^Refresh failed/);
   ctx.browser.problems.splice(0); // the refused connections are the point of this test
 });
 

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
-import { api } from '../api.ts';
+import { api, HttpError } from '../api.ts';
 
 const REFRESH_MS = 30_000;
 /** While the first index build runs, totals grow quickly: refresh more often. */
@@ -71,8 +71,12 @@ export class RefreshClock implements ReactiveController {
         await api.post('/api/refresh');
       } catch (err) {
         this.report(`Refresh failed: ${(err as Error).message}`);
+        // No answer at all (the server is down): the views' requests would fail the same way, one more toast each;
+        // the figures on screen stay. A server that answered with an error may still serve them.
+        if (!(err instanceof HttpError)) return;
       } finally {
         this.refreshing = false;
+        this.host.requestUpdate();
       }
     }
     api.invalidate();
