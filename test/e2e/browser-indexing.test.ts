@@ -1,9 +1,10 @@
 // The indexing state in real Chromium against a real server whose indexing state the test sets: while the start-up
 // scan has found nothing to read yet the overview says it is checking (never "0 of 0 files"), and the page asks again
 // within about a second, so a restart's check does not leave the note up for the 5 s of a build's refreshes; while
-// files are read it counts them; once done the note goes. And once any answer says done (on a restart the scan often
-// ends between the page's first answers), the views ask again at once: the next refresh would be 30 s away, and the
-// overview kept "checking" (before: "0 of 0 files") up for that long. Needs `npm run build` (dist/ui).
+// files are read it counts them, and the pill follows every second; once done the note goes. And once any answer
+// says done (on a restart the scan often ends between the page's first answers), the views ask again at once: the
+// next refresh would be 30 s away, and the overview kept "checking" (before: "0 of 0 files") up for that long.
+// Needs `npm run build` (dist/ui).
 import path from 'node:path';
 import type { Route } from 'playwright-core';
 import { suite } from 'uvu';
@@ -63,6 +64,13 @@ test('checking, then reading, then done: the note follows the server without a c
   // The 1 s refresh of the checking state, not the 5 s of a build's.
   assert.ok(Date.now() - flipped < 4_000, `counted after ${Date.now() - flipped} ms`);
   assert.match((await page.locator('cost-indexing .indexing').textContent()) ?? '', /Indexing 25%/);
+
+  // Between a build's 5 s refreshes the progress is asked for every second.
+  state = { ...READING, filesDone: 9, bytesDone: 3 << 20 };
+  await clearServerCache();
+  const moved = Date.now();
+  await page.locator('cost-indexing .indexing', { hasText: 'Indexing 75%' }).waitFor({ timeout: 10_000 });
+  assert.ok(Date.now() - moved < 3_000, `the pill moved after ${Date.now() - moved} ms`);
 
   state = DONE;
   await clearServerCache();
