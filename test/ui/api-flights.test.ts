@@ -1,7 +1,8 @@
 // The dashboard's request sharing (ui/src/api.ts) in Node against a real HTTP server: identical GETs in flight share
 // one fetch, which is aborted once every caller waiting on it has aborted; a caller that comes after that abort gets
 // a fetch of its own. (It joined the aborted one and failed with an AbortError: a view whose load a refresh aborted
-// asked again for the same URL at once, and stayed empty until the next refresh 30 s later.)
+// asked again for the same URL at once, and stayed empty until the next refresh 30 s later.) A quiet call (the page's
+// progress check) fails without a toast, unless a caller that is not quiet shares its fetch.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -10,6 +11,7 @@ import { api, isAbort } from '../../ui/src/api.ts';
 
 let server: http.Server;
 let served = 0;
+let base = '';
 const realFetch = globalThis.fetch;
 
 const test = suite('shared GET flights');
@@ -23,7 +25,7 @@ test.before(async () => {
     }, 150);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The page's fetch resolves '/api/…' against its own origin; Node's needs the base.
   globalThis.fetch = (input, init) => realFetch(new URL(String(input), base), init);
 });
@@ -62,6 +64,25 @@ test('one waiter aborting leaves the fetch to the others', async () => {
   assert.ok(isAbort(await gone.then(() => null, (e: unknown) => e)));
   assert.ok((await staying).n > before);
   assert.is(served - before, 1);
+});
+
+test('a quiet call fails without telling the error listeners, unless a caller that is not quiet shares it', async () => {
+  api.invalidate();
+  const heard: string[] = [];
+  const stop = api.onError((_err, url) => heard.push(url));
+  try {
+    // A port nothing listens on: every fetch fails.
+    const down = `/api/down-${Date.now()}`;
+    globalThis.fetch = (input, init) => realFetch(new URL(String(input), 'http://127.0.0.1:9'), init);
+    await api.get(down, {}, undefined, { quiet: true }).then(() => assert.unreachable(), () => {});
+    assert.equal(heard, [], 'a quiet failure is not announced');
+    const both = [api.get(`${down}-shared`, {}, undefined, { quiet: true }), api.get(`${down}-shared`)];
+    await Promise.allSettled(both);
+    assert.equal(heard, [`${down}-shared`], 'a loud caller on the same fetch hears of it');
+  } finally {
+    stop();
+    globalThis.fetch = (input, init) => realFetch(new URL(String(input), base), init);
+  }
 });
 
 test.run();

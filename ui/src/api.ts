@@ -9,6 +9,8 @@ const MAX_ENTRIES = 200;
 export interface GetOptions {
   /** Skip the cache (auto-refresh); the fresh answer replaces the cached one. */
   force?: boolean;
+  /** A failure is this caller's alone to handle: no error listener hears of it (unless another caller shares it). */
+  quiet?: boolean;
 }
 
 export class HttpError extends Error {
@@ -26,6 +28,8 @@ interface Flight {
   promise: Promise<unknown>;
   controller: AbortController;
   waiting: number;
+  /** Every caller so far asked for quiet: a failure is not announced. */
+  quiet: boolean;
 }
 
 type IndexingListener = (state: IndexingState) => void;
@@ -83,14 +87,14 @@ async function load(url: string, init: RequestInit): Promise<unknown> {
   return data;
 }
 
-function startFlight(url: string): Flight {
+function startFlight(url: string, quiet: boolean): Flight {
   const controller = new AbortController();
-  const flight: Flight = { controller, waiting: 0, promise: Promise.resolve() };
+  const flight: Flight = { controller, waiting: 0, promise: Promise.resolve(), quiet };
   flight.promise = load(url, { signal: controller.signal }).finally(() => {
     if (flights.get(url) === flight) flights.delete(url);
   });
   flight.promise.catch((err: unknown) => {
-    if (!isAbort(err)) for (const l of errorListeners) l(err as Error, url);
+    if (!isAbort(err) && !flight.quiet) for (const l of errorListeners) l(err as Error, url);
   });
   flights.set(url, flight);
   return flight;
@@ -142,8 +146,11 @@ export const api = {
       }
     }
     // A flight its last waiter aborted is still in the map until its fetch settles: a new caller must not join it.
-    const flight = flights.get(url);
-    return join<T>(flight && !flight.controller.signal.aborted ? flight : startFlight(url), signal);
+    const quiet = opts.quiet === true;
+    const shared = flights.get(url);
+    const flight = shared && !shared.controller.signal.aborted ? shared : startFlight(url, quiet);
+    if (!quiet) flight.quiet = false;
+    return join<T>(flight, signal);
   },
 
   /** POST with no body (e.g. /api/refresh). */

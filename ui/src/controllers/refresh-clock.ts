@@ -93,7 +93,8 @@ export class RefreshClock implements ReactiveController {
     // Between a build's refreshes, one small answer a second keeps the progress moving and tells "done" within a
     // second or two (the server keeps an answer 2 s while indexing) instead of at the next refresh.
     else if (i && !i.done && i.filesTotal > 0) {
-      api.get('/api/overview', { range: 'today' }, undefined, { force: true }).catch(() => {});
+      // Quiet: a server that went away is told by the refreshes, not once a second.
+      api.get('/api/overview', { range: 'today' }, undefined, { force: true, quiet: true }).catch(() => {});
     }
   }
 
