@@ -139,10 +139,13 @@ for (const setup of SETUPS) {
   test('green, amber and red meters in the theme\'s colours; the banner and a notification once per alert', async () => {
     await clearBudgets();
     await setBudget('daily', 1_000_000);
-    const projected = (await budgets()).budgets[0]!.projected;
-    // Amber: 91 % projected. Red: projected past the amount. The week's: passed already ($6 of $5).
-    await setBudget('daily', projected * 1.1);
-    await setBudget('monthly', projected * 10);
+    await setBudget('monthly', 1_000_000);
+    // Each amount from its own period's projection: how a day's projection compares with a month's depends on the
+    // hour and the days left in the month (ten days' worth went amber after 14:24 on Nov 24).
+    const projected = async (period: string) => (await budgets()).budgets.find((b) => b.period === period)!.projected;
+    // Amber: 91 % projected. Green: half. Red, the week's: passed already ($6 of $5).
+    await setBudget('daily', (await projected('daily')) * 1.1);
+    await setBudget('monthly', (await projected('monthly')) * 2);
     await setBudget('weekly', 5);
     await page.goto(`${server.url}/?view=overview&range=7`);
     await meter(page, 'glance-week').locator('.line').waitFor();
@@ -166,7 +169,7 @@ for (const setup of SETUPS) {
     const notes = () => page.evaluate(() => (window as unknown as { __notes: { title: string; body: string; tag: string }[] }).__notes);
     assert.equal(await notes(), [{ title: 'Cost: budget alert', body: 'Weekly budget for every project passed: $6.00 of $5.00', tag: `cost-budget:weekly:*:${(await budgets()).budgets.find((b) => b.period === 'weekly')!.from}` }]);
     // A new alert (the daily budget lowered below the projection) is notified too; the old one is not again.
-    await setBudget('daily', projected / 2);
+    await setBudget('daily', (await projected('daily')) / 2);
     await page.locator('cost-top-bar button[aria-label="Refresh now"]').click();
     await banner.locator('li').nth(1).waitFor();
     assert.equal((await notes()).map((n) => n.tag.split(':')[1]), ['weekly', 'daily']);
