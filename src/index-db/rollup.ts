@@ -240,28 +240,26 @@ export class RollupDelta {
 
 type ToolCell = { pk: (number | string)[]; n: number };
 
-/** The sums of a group of messages (ids, not names), with the first and last time of those of them kept (null: none). */
-export interface GroupSums extends UsageCounts {
+/** What a group of messages shares: UTC hour, local hour, project, session, model and main/subagent (ids). */
+interface GroupKey {
   hour: number;
   lhour: number;
   project: number;
   session: number;
   model: number;
   sub: number;
+}
+
+/** The sums of a group of messages (ids, not names), with the first and last time of those of them kept (null: none). */
+export interface GroupSums extends UsageCounts, GroupKey {
   n: number;
   cost: number;
   first: number | null;
   last: number | null;
 }
 
-/** The cells a run of messages with the same hour, local hour, project, session, model and main/subagent adds to. */
-interface Group {
-  hour: number;
-  lhour: number;
-  project: number;
-  session: number;
-  model: number;
-  sub: number;
+/** The cells a run of messages of one group adds to. */
+interface Group extends GroupKey {
   day: number;
   cells: Cell[];
   local: LocalCell;
