@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { formatBytes, formatInt } from '../format.ts';
+import { indexingPhase, indexingRatio } from '../indexing.ts';
 import { base, spinners } from './shared-styles.ts';
 
 /**
@@ -39,15 +40,16 @@ export class CostIndexing extends LitElement {
 
   protected override render() {
     const s = this.state;
-    if (!s || s.done) return nothing;
-    if (s.filesTotal === 0) {
+    if (!s) return nothing;
+    const phase = indexingPhase(s);
+    if (phase === 'done') return nothing;
+    if (phase === 'checking') {
       return html`<span class="indexing" role="status" title="Comparing the transcripts with the index; figures are those last indexed.">
         <span class="spinner" aria-hidden="true"></span>
         <span>Checking…</span>
       </span>`;
     }
-    const ratio = s.bytesTotal > 0 ? s.bytesDone / s.bytesTotal : s.filesTotal > 0 ? s.filesDone / s.filesTotal : 0;
-    const pct = Math.max(0, Math.min(99, Math.floor(ratio * 100)));
+    const pct = Math.max(0, Math.min(99, Math.floor(indexingRatio(s) * 100)));
     const detail = `${formatInt(s.filesDone)} of ${formatInt(s.filesTotal)} files, ${formatBytes(s.bytesDone)} of ${formatBytes(s.bytesTotal)}`;
     return html`<span class="indexing" role="status" title=${`Building the index: ${detail}. Totals grow as it goes.`}>
       <span class="spinner" aria-hidden="true"></span>

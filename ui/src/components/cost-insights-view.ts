@@ -8,7 +8,7 @@ import { seriesVar } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
-import { ViewData, emit, exportJsonButton, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, anyIndexed, emit, exportJsonButton, indexingEmpty, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -75,7 +75,7 @@ export class CostInsightsView extends DataView {
     load: async ([range, scope, machine], signal): Promise<Loaded> => {
       const data = await api.get<Insights>('/api/insights', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
       // An empty range: ask whether anything was indexed at all, to say which empty state applies (as the overview).
-      const anyData = !isEmpty(data) || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
+      const anyData = !isEmpty(data) || (await anyIndexed(signal));
       return { data, anyData };
     },
   });
@@ -152,7 +152,7 @@ export class CostInsightsView extends DataView {
       if (!anyData) {
         return d.indexing.done
           ? html`<cost-empty heading="No usage indexed yet" message="No transcript has been read into the index. The Overview names the config dir the server reads."></cost-empty>`
-          : html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
+          : indexingEmpty();
       }
       const empty = html`<cost-empty heading="Nothing in this range" message=${`No usage between ${formatDayRange(d.range.from, d.range.to)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range.`}></cost-empty>`;
       return d.activeBlock ? html`${this._activeBlock(d)}${empty}` : empty;

@@ -9,10 +9,11 @@ import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, format
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
+import { indexingPhase, indexingRatio } from '../indexing.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { DataView } from './data-view.ts';
-import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { ViewData, anyIndexed, emit, exportJsonButton, indexingEmpty, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
 import './cost-table.ts';
@@ -110,7 +111,7 @@ export class CostOverviewView extends DataView {
     load: async ([range, scope, machine], signal): Promise<Loaded> => {
       const data = await api.get<Overview>('/api/overview', { ...rangeParams(range), ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
       // An empty range: ask whether anything was indexed at all, to say which empty state applies.
-      const anyData = data.totals.messages > 0 || (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
+      const anyData = data.totals.messages > 0 || (await anyIndexed(signal));
       return { data, anyData };
     },
   });
@@ -224,16 +225,16 @@ export class CostOverviewView extends DataView {
 
   private _indexing(d: Overview) {
     const i = d.indexing;
-    if (i.done) return nothing;
-    // No file to read known yet: the scan is still comparing the transcripts with the index (on every start, a second
-    // or less on a restart with nothing new), so there is no count to show.
-    if (i.filesTotal === 0) {
+    const phase = indexingPhase(i);
+    if (phase === 'done') return nothing;
+    // On every start, a second or less on a restart with nothing new.
+    if (phase === 'checking') {
       return html`<div class="indexing" role="status">
         <span>Checking transcripts for changes since the index was last written…</span>
         <progress aria-label="Checking transcripts"></progress>
       </div>`;
     }
-    const ratio = i.bytesTotal > 0 ? i.bytesDone / i.bytesTotal : i.filesTotal > 0 ? i.filesDone / i.filesTotal : 0;
+    const ratio = indexingRatio(i);
     return html`<div class="indexing" role="status">
       <span>Indexing transcripts: ${formatInt(i.filesDone)} of ${formatInt(i.filesTotal)} files (${formatBytes(i.bytesDone)} of ${formatBytes(i.bytesTotal)}). Figures grow as files are read.</span>
       <progress max="1" value=${ratio} aria-label="Indexing progress"></progress>
@@ -272,7 +273,7 @@ export class CostOverviewView extends DataView {
     const d = l.data;
     const t = d.totals;
     if (t.messages === 0) {
-      if (!d.indexing.done) return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
+      if (!d.indexing.done) return indexingEmpty();
       return l.anyData
         ? html`<cost-empty heading="Nothing in this range" message=${`No usage ${rangeClause(d.range)}${d.repository ? ' in this repository' : d.project ? ' in this project' : ''}. Pick a longer range${d.project || d.repository ? ' or clear the scope' : ''}.`}>
             ${this._lastActivity(d)}</cost-empty>`

@@ -5,7 +5,7 @@ import { Task } from '@lit/task';
 import { css, html, nothing } from 'lit';
 import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import type { RangeInfo } from '../../../src/shared/api-types.ts';
-import { isAbort } from '../api.ts';
+import { api, isAbort } from '../api.ts';
 import { formatDayRange } from '../format.ts';
 import { downloadJson } from '../export.ts';
 import './cost-skeleton.ts';
@@ -62,6 +62,16 @@ export class ViewData<A extends readonly unknown[], D> {
       ${action ?? html`<button @click=${() => void this.task.run()}>Try again</button>`}
     </cost-empty>`;
   }
+}
+
+/** Whether the index holds any usage at all (a project, all time): what tells an empty range from an empty index. */
+export async function anyIndexed(signal: AbortSignal): Promise<boolean> {
+  return (await api.get<unknown[]>('/api/projects', {}, signal)).length > 0;
+}
+
+/** The empty state of a view while transcripts are still being read. */
+export function indexingEmpty(): TemplateResult {
+  return html`<cost-empty heading="Indexing…" message="Transcripts are still being read; figures appear as soon as they are indexed."></cost-empty>`;
 }
 
 /** A bubbling, composed event for the shell (`navigate`, `scope`, `open-usage`). */

@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { api, HttpError } from '../api.ts';
+import { indexingPhase } from '../indexing.ts';
 
 const REFRESH_MS = 30_000;
 /** While the first index build runs, totals grow quickly: refresh more often. */
@@ -87,12 +88,12 @@ export class RefreshClock implements ReactiveController {
 
   private tick(): void {
     if (document.hidden || !this.active) return;
-    const i = this.indexing;
-    const every = !i || i.done ? REFRESH_MS : i.filesTotal === 0 ? CHECKING_REFRESH_MS : INDEXING_REFRESH_MS;
+    const phase = this.indexing ? indexingPhase(this.indexing) : 'done';
+    const every = phase === 'done' ? REFRESH_MS : phase === 'checking' ? CHECKING_REFRESH_MS : INDEXING_REFRESH_MS;
     if (Date.now() - this.lastRefresh >= every) void this.refresh(false);
     // Between a build's refreshes, one small answer a second keeps the progress moving and tells "done" within a
     // second or two (the server keeps an answer 2 s while indexing) instead of at the next refresh.
-    else if (i && !i.done && i.filesTotal > 0) {
+    else if (phase === 'reading') {
       // Quiet: a server that went away is told by the refreshes, not once a second.
       api.get('/api/overview', { range: 'today' }, undefined, { force: true, quiet: true }).catch(() => {});
     }
