@@ -180,8 +180,9 @@ export function blocksTable(blocks: Block[], width: number): string {
   if (!blocks.length) return 'No usage in this range.\n';
   const columns: Column<Block>[] = [
     { header: 'Block Start', keep: Infinity, cell: (b) => localTime(b.start) },
+    // A finished block's length (its start to its last entry, as ccusage counts it); the active one's time left.
     {
-      header: 'Status', keep: 9, cell: (b) =>
+      header: 'Duration / Status', keep: 9, cell: (b) =>
         b.burn ? `ACTIVE, ${duration(b.burn.minutesLeft)} left` : duration((Date.parse(b.lastActivity) - Date.parse(b.start)) / 60_000),
     },
     { header: 'Models', keep: 5, flex: true, cell: (b) => b.models.map(shortModel).join(', ') },

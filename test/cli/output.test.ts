@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Totals } from '../../src/shared/api-types.ts';
 import type { DayUsage, ReportBlock } from '../../src/index-db/queries/reports.ts';
 import { parseCliArgs } from '../../src/cli/args.ts';
-import { blocksJson, periodsOf, weekOf } from '../../src/cli/report-output.ts';
+import { blocksJson, blocksTable, periodsOf, weekOf } from '../../src/cli/report-output.ts';
 import { statusLine } from '../../src/cli/statusline.ts';
 import { displayWidth, renderTable, type Column } from '../../src/cli/table.ts';
 import { ConfigError } from '../../src/main/config.ts';
@@ -90,6 +90,17 @@ Blocks('a gap entry only after more than 5 h without usage, ending at the next e
   assert.equal(out.blocks[3]!.burnRate, { costPerHour: 1.5, tokensPerMinute: 10 });
   assert.equal(out.blocks[3]!.projection, { totalTokens: 3000, totalCost: 7.5, remainingMinutes: 100 });
   assert.is(out.blocks[0]!.projection, null);
+});
+
+Blocks('the table: a finished block\'s duration and the active one\'s time left, under one header that says both', () => {
+  const text = blocksTable([
+    block('2025-01-01T00:00:00.000Z', '2025-01-01T00:10:00.000Z', '2025-01-01T04:53:00.000Z'),
+    block('2025-01-02T09:00:00.000Z', '2025-01-02T09:20:00.000Z', '2025-01-02T09:40:00.000Z', true),
+  ], 200);
+  const [header, , finished, active] = text.split('\n');
+  assert.match(header!, /Duration \/ Status/);
+  assert.match(finished!, /4h 53m/);
+  assert.match(active!, /ACTIVE, 1h 40m left/);
 });
 
 Blocks.run();
