@@ -73,7 +73,7 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   index.setPrices(await opts.prices());
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
-  const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ log: opts.log }) : await inThisThread();
+  const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ workBytes: bytes, log: opts.log }) : await inThisThread();
   // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
   resolveRepositories(index);
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });

@@ -11,6 +11,8 @@ import type { Log } from './log.ts';
 
 export interface Pipeline {
   ingest: Ingest;
+  /** The most parse workers it runs at once (sized by the start-up listing, pool.ts poolThreads). */
+  threads: number;
   /** Resolves when the watcher is live (after the start-up scan). */
   watching: Promise<void>;
   close(): Promise<void>;
@@ -37,14 +39,16 @@ const KEY_SLICE = 2_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { projectsDirs, index, log } = opts;
-  const pool = createPool({ threads: opts.threads, log });
   const roles = fileRoles(projectsDirs, opts.machines);
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   resolveRepositories(index);
-  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   const paths = new TranscriptPaths();
-  ingest.startScan(await paths.list(projectsDirs));
+  const listed = await paths.list(projectsDirs);
+  // Sized by what there is (a restart reads little of it, but starts no worker unless something changed).
+  const pool = createPool({ threads: opts.threads, workBytes: listed.reduce((n, f) => n + f.size, 0), log });
+  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
+  ingest.startScan(listed);
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
   let watcher: Watcher | null = null;
@@ -117,6 +121,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   });
   return {
     ingest,
+    threads: pool.threads,
     watching,
     async close() {
       closed = true;

@@ -1,15 +1,20 @@
 // The real worker through a real Piscina pool: results arrive as typed arrays (the transfer path), errors as errors.
 // createPool (src/main/pool.ts) with the built worker, and with a stand-in worker for the ways a worker can fail.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openIndex } from '../../src/index-db/index.ts';
+import { startPipeline } from '../../src/main/pipeline.ts';
 import { createPool, poolThreads } from '../../src/main/pool.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM, NUM_COLS, STR_COLS, encodeBatch, hashKey, responseKey, rowsOf } from '../../src/workers/protocol.ts';
 import type { ParseTask, UsageBatch } from '../../src/workers/protocol.ts';
+import { tempDir } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FILE = path.resolve(
@@ -236,6 +241,46 @@ Pool('one worker per core, bounded by memory', () => {
   assert.is(poolThreads(16, 64 * GiB), 4, 'the workers\' memory budget (100 MB) bounds a big machine');
   assert.is(poolThreads(16, 0.25 * GiB), 2, 'a quarter of the free memory');
   assert.is(poolThreads(4, 0), 1, 'never none');
+});
+
+Pool('little to read: the writer keeps a core of its own; 256 MiB or more: every core', () => {
+  const GiB = 1024 ** 3;
+  const MiB = 1024 ** 2;
+  assert.is(poolThreads(2, 8 * GiB, 100 * MiB), 1);
+  assert.is(poolThreads(2, 8 * GiB, 255 * MiB), 1);
+  assert.is(poolThreads(2, 8 * GiB, 256 * MiB), 2);
+  assert.is(poolThreads(2, 8 * GiB, GiB), 2);
+  assert.is(poolThreads(3, 8 * GiB, 0), 2);
+  assert.is(poolThreads(1, 8 * GiB, 0), 1, 'never none');
+  assert.is(poolThreads(16, 64 * GiB, 0), 4, 'still bounded by memory');
+});
+
+Pool('createPool and the pipeline size the pool by the bytes there are to read', async () => {
+  const cores = os.availableParallelism;
+  os.availableParallelism = () => 3;
+  const { dir, cleanup } = tempDir('cost-pool-size-');
+  const index = openIndex(path.join(dir, 'index.db'), { log: () => undefined });
+  try {
+    assert.is(createPool({ workBytes: 1024 ** 2 }).threads, 2);
+    assert.is(createPool({ workBytes: 1024 ** 3 }).threads, 3);
+    assert.is(createPool({}).threads, 3, 'unknown: every core');
+    const projects = path.join(dir, 'projects', '-p');
+    fs.mkdirSync(projects, { recursive: true });
+    fs.copyFileSync(FILE, path.join(projects, path.basename(FILE)));
+    index.setPrices(PriceTable.builtin());
+    const pipeline = await startPipeline({ projectsDirs: [path.dirname(projects)], index, log: () => undefined, recheckMs: 600_000 });
+    try {
+      assert.is(pipeline.threads, 2, 'a small history: one core left to the writer');
+      await pipeline.ingest.idle();
+      assert.ok(index.stats().messages > 0);
+    } finally {
+      await pipeline.close();
+    }
+  } finally {
+    os.availableParallelism = cores;
+    index.close();
+    cleanup();
+  }
 });
 
 Pool.run();
