@@ -53,6 +53,13 @@ const WORKER_MB = 25;
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
 /** What the workers together may hold: beside the ~180 MB of the rest, a cold index of 1 GiB stays under 300 MB. */
 const WORKERS_BUDGET_MB = 100;
+/**
+ * The rest grows with the history (the writer's key index, ~4.6 MB per GiB, its id maps), so past 2 GiB to read each
+ * GiB takes 5 MB off the workers' budget: 2 workers at 10 GiB, where a cold index peaked at 433 MB with 4 (one
+ * run, pool sized as on 16 cores) and at 327-369 MB with 2 (six runs), against issue 17's 400 MB.
+ */
+const BUDGET_FULL_GIB = 2;
+const BUDGET_MB_PER_GIB = 5;
 
 /**
  * Below this much to read, the main thread (which writes what the workers parse) keeps a core of its own. Each worker
@@ -64,12 +71,13 @@ const ALL_CORES_BYTES = 256 * 1048576;
 
 /**
  * One worker per core but the writer's (every core once there is enough to read, `workBytes`; unknown counts as
- * enough), as many as the memory allows: at most WORKERS_BUDGET_MB in all, and at most a quarter of the memory free
- * now (a small machine under pressure gets fewer, never none).
+ * enough), as many as the memory allows: at most WORKERS_BUDGET_MB in all, less for a big history, and at most a
+ * quarter of the memory free now (a small machine under pressure gets fewer, never none).
  */
-export function poolThreads(cores: number, freeBytes: number, workBytes = Infinity): number {
-  const budgetMb = Math.min(WORKERS_BUDGET_MB, freeBytes / 1048576 / 4);
-  const byCores = workBytes >= ALL_CORES_BYTES ? cores : cores - 1;
+export function poolThreads(cores: number, freeBytes: number, workBytes?: number): number {
+  const gib = (workBytes ?? 0) / 1024 ** 3;
+  const budgetMb = Math.min(WORKERS_BUDGET_MB - BUDGET_MB_PER_GIB * Math.max(0, gib - BUDGET_FULL_GIB), freeBytes / 1048576 / 4);
+  const byCores = workBytes === undefined || workBytes >= ALL_CORES_BYTES ? cores : cores - 1;
   return Math.max(1, Math.min(byCores, Math.floor(budgetMb / WORKER_MB)));
 }
 

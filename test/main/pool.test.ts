@@ -255,6 +255,16 @@ Pool('little to read: the writer keeps a core of its own; 256 MiB or more: every
   assert.is(poolThreads(16, 64 * GiB, 0), 4, 'still bounded by memory');
 });
 
+Pool('a big history leaves the workers less memory: the writer\'s own grows with it', () => {
+  const GiB = 1024 ** 3;
+  assert.is(poolThreads(16, 64 * GiB, GiB), 4);
+  assert.is(poolThreads(16, 64 * GiB, 2 * GiB), 4);
+  assert.is(poolThreads(16, 64 * GiB, 5 * GiB), 3);
+  assert.is(poolThreads(16, 64 * GiB, 10.5 * GiB), 2, 'ten 1 GiB histories: 433 MB with four workers, 327-369 MB with two');
+  assert.is(poolThreads(16, 64 * GiB, 30 * GiB), 1, 'never none');
+  assert.is(poolThreads(2, 8 * GiB, 10 * GiB), 2);
+});
+
 Pool('createPool and the pipeline size the pool by the bytes there are to read', async () => {
   const cores = os.availableParallelism;
   os.availableParallelism = () => 3;
