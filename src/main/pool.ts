@@ -55,8 +55,8 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 1
 const WORKERS_BUDGET_MB = 100;
 /**
  * The rest grows with the history (the writer's key index, ~4.6 MB per GiB, its id maps), so past 2 GiB to read each
- * GiB takes 5 MB off the workers' budget: 2 workers at 10 GiB, where a cold index peaked at 433 MB with 4 (one
- * run, pool sized as on 16 cores) and at 327-369 MB with 2 (six runs), against issue 17's 400 MB.
+ * GiB takes 5 MB off the workers' budget: 2 workers at 10 GiB, where a cold index (pool sized as on 16 cores, one
+ * run each) peaked at 433 MB with 4 and 349 MB with 2, against issue 17's 400 MB.
  */
 const BUDGET_FULL_GIB = 2;
 const BUDGET_MB_PER_GIB = 5;
@@ -64,8 +64,8 @@ const BUDGET_MB_PER_GIB = 5;
 /**
  * Below this much to read, the main thread (which writes what the workers parse) keeps a core of its own. Each worker
  * costs ~55 ms to start and ~0.1 s of CPU for V8 to optimise its parser, whatever it reads; on two cores a 100 MiB
- * cold index took 20% less CPU and 18 MB less memory with one worker than with two, in the same time (680 against
- * 691 ms, medians of 8 interleaved runs), while at 1 GiB two workers were 0.27 s faster than one.
+ * cold index with one worker instead of two took 629 against 673 ms, 0.87 against 1.04 s of CPU and 121 against
+ * 132 MB (medians of 8 interleaved runs); at 256 MiB one and two were even, at 1 GiB two were 0.27 s faster.
  */
 const ALL_CORES_BYTES = 256 * 1048576;
 
