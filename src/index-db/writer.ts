@@ -59,8 +59,14 @@ export class Writer {
   readonly ids: IdMaps;
   private readonly undo = new UndoLog();
   private prices: PriceTable | null = null;
-  /** Fingerprint of the table the stored costs were computed with, as of the last write (null: unknown). */
+  /**
+   * What the stored costs were computed with, as of the last write (meta `price_fingerprint`; null: not read yet):
+   * the installed table's `costFingerprint` over every stored model name.
+   */
   private costsFingerprint: string | null = null;
+  /** The table and the number of model names that fingerprint was last made for: nothing to check until one changes. */
+  private costsTable: PriceTable | null = null;
+  private costsModels = -1;
   /** The kind of the last failed write or commit, until one succeeds (logged once). */
   private failing: string | null = null;
   private version = 0;
@@ -80,7 +86,7 @@ export class Writer {
   private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => void;
   private readonly placeTx: (m: Msg, file: FileInfo) => void;
   private readonly resetTx: (path: string) => void;
-  private readonly repriceTx: (table: PriceTable) => void;
+  private readonly repriceTx: () => void;
   private readonly keys: StoredKeys;
   private fallback: PriceTable | null = null;
 
@@ -188,6 +194,9 @@ export class Writer {
       // One of its rows broke a rule of the schema: place the rows one by one, skipping those that fail.
       this.write(() => this.applyTx(batch, role, size, mtimeMs, true));
     }
+    // A model the batch added joins the stored fingerprint in the same transaction as its rows (left out, the next
+    // start would reprice for it); a failure here only leaves that to the next check.
+    this.quietly(() => this.syncCosts());
   }
 
   resetFile(file: string): void {
@@ -219,19 +228,35 @@ export class Writer {
     this.quietly(() => this.syncCosts());
   }
 
-  /** Reprices every stored cost when they were computed with another table than the installed one. */
+  /**
+   * Reprices every stored cost when the installed table prices a stored model otherwise than the table they were
+   * computed with. A new catalogue that only adds or changes other models (LiteLLM's changes mostly) reprices nothing:
+   * a reprice rewrites every message and rebuilds every rollup, ~10 s of a blocked server at 10 GiB.
+   */
   private syncCosts(): void {
     const table = this.prices!;
-    this.costsFingerprint ??= (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value ?? '';
-    if (this.costsFingerprint === table.fingerprint) return;
-    this.write(() => {
-      this.repriceTx(table);
-      const was = this.costsFingerprint;
-      this.costsFingerprint = table.fingerprint;
-      this.undo.push(() => {
-        this.costsFingerprint = was;
+    const names = this.ids.modelNames;
+    if (table === this.costsTable && names.size === this.costsModels) return;
+    const stored = (this.costsFingerprint ??= (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value ?? '');
+    const wanted = table.costFingerprint(names.values());
+    if (stored !== wanted) {
+      // The models added since the last check were priced with this same table. An index written before the
+      // fingerprint covered the stored models only holds the whole table's: its costs are this table's when it matches.
+      const current = table === this.costsTable || stored === table.fingerprint;
+      this.write(() => {
+        if (!current) this.repriceTx();
+        this.s.setMeta!.run('price_fingerprint', wanted);
+        const was = { table: this.costsTable, models: this.costsModels };
+        this.undo.push(() => {
+          this.costsFingerprint = stored;
+          this.costsTable = was.table;
+          this.costsModels = was.models;
+        });
       });
-    });
+    }
+    this.costsFingerprint = wanted;
+    this.costsTable = table;
+    this.costsModels = names.size;
   }
 
   /** Runs a write whose failure has been logged (writeFailed) and needs no more than that. */
@@ -645,8 +670,8 @@ export class Writer {
     this.ids.setFirstTs(f, null);
   }
 
-  /** New prices: every stored cost, the rollups built from them, and the priced flags. */
-  private reprice(table: PriceTable): void {
+  /** New prices (the installed table's): every stored cost, the rollups built from them, and the priced flags. */
+  private reprice(): void {
     const names = this.ids.modelNames;
     const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
     this.db.exec(`UPDATE messages SET cost = cd_cost(${args}); UPDATE alternates SET cost = cd_cost(${args});`);
@@ -664,6 +689,5 @@ export class Writer {
         sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1, 2;`);
     this.rebuildDaily(timeZone());
     for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
-    this.s.setMeta!.run('price_fingerprint', table.fingerprint);
   }
 }

@@ -14,7 +14,7 @@ export class PriceTable {
   readonly source: string;
   readonly loadedAt: Date;
   readonly mode: CostMode;
-  /** Changes iff any cost could change: a hash of every parsed entry plus the mode. */
+  /** Changes iff any cost could change: a hash of every parsed entry plus the mode (the source's own check for news). */
   readonly fingerprint: string;
   /** Catalogue entries left out for lacking numeric input/output prices. */
   readonly skipped: number;
@@ -47,6 +47,19 @@ export class PriceTable {
 
   get size(): number {
     return this.models.size;
+  }
+
+  /**
+   * Changes iff the cost of a line of one of these models could change: the mode, and the price each name resolves
+   * to (a catalogue that only adds or changes other models leaves it as it was, so stored costs need no reprice).
+   */
+  costFingerprint(models: Iterable<string>): string {
+    const hash = createHash('sha256').update(this.mode);
+    for (const name of [...models].sort()) {
+      const r = name.startsWith('<') ? null : this.resolve(name);
+      hash.update(`\n${name}\t${r ? `${JSON.stringify(r.price)}\t${r.fastMultiplier}` : '-'}`);
+    }
+    return `models:${hash.digest('hex').slice(0, 16)}`;
   }
 
   lookup(model: string): { key: string; price: ModelPrice } | null {

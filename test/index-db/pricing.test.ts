@@ -297,6 +297,26 @@ Table('fingerprint changes iff a price or the mode changes', () => {
   assert.is(a.fingerprint, PriceTable.fromCatalogue(ctx, 'test').fingerprint);
 });
 
+Table('costFingerprint changes iff the price one of the given names resolves to, or the mode, changes', () => {
+  const base = { 'claude-a-1': { input_cost_per_token: 1e-6, output_cost_per_token: 5e-6 } };
+  const names = ['claude-a-1', 'claude-a-1-20260101', '<synthetic>'];
+  const a = PriceTable.fromCatalogue(base, 'test');
+  const of = (catalogue: Record<string, unknown>, mode?: 'calculate') => PriceTable.fromCatalogue(catalogue, 'test', mode).costFingerprint(names);
+  assert.is(a.costFingerprint(names), of(structuredClone(base)));
+  assert.is(a.costFingerprint(names), a.costFingerprint([...names].reverse()), 'in any order');
+  // Other models added or changed: the table's fingerprint changes, the costs of these names do not.
+  const more = { ...base, 'gpt-x': { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6 }, 'claude-b-2': { input_cost_per_token: 9e-6, output_cost_per_token: 9e-6 } };
+  assert.is.not(a.fingerprint, PriceTable.fromCatalogue(more, 'test').fingerprint);
+  assert.is(a.costFingerprint(names), of(more));
+  assert.is.not(a.costFingerprint(names), of({ 'claude-a-1': { ...base['claude-a-1'], output_cost_per_token: 6e-6 } }), 'a price');
+  assert.is.not(a.costFingerprint(names), of({ 'claude-a-1': { ...base['claude-a-1'], provider_specific_entry: { fast: 2 } } }), 'the fast multiplier');
+  assert.is.not(a.costFingerprint(names), of(base, 'calculate'), 'the mode');
+  // A dated name priced by its prefix key until the catalogue has the dated key itself.
+  assert.is.not(a.costFingerprint(names), of({ ...base, 'claude-a-1-20260101': { input_cost_per_token: 2e-6, output_cost_per_token: 5e-6 } }), 'a name resolving to another key');
+  assert.is.not(a.costFingerprint(names), of({ 'gpt-x': { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6 } }), 'a name no longer priced');
+  assert.is.not(a.costFingerprint(names), a.costFingerprint([...names, 'claude-new-9']), 'another name');
+});
+
 Table('source, mode and loadedAt', () => {
   const before = Date.now();
   const t = PriceTable.fromCatalogue(catalogue, 'https://example.test/prices.json', 'calculate');

@@ -481,7 +481,7 @@ Prices('a reopened index reads with the built-in table without installing it (no
   idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
   idx.close();
   const stored = peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value;
-  assert.is(stored, prices.fingerprint);
+  assert.is(stored, prices.costFingerprint([HAIKU]), 'the model of the last batch is in the stored fingerprint');
   const again = track(openIndex(file, { log: () => {} }));
   const scope = {
     range: { from: '2026-11-20', to: '2026-11-20', fromMs: T0 - 3_600_000, toMs: T0 + 3_600_000, bucket: 'day' as const, kind: 'custom' as const, days: null },
@@ -494,6 +494,85 @@ Prices('a reopened index reads with the built-in table without installing it (no
   assert.is(peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value, stored, 'fingerprint untouched');
   again.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
   assert.is(again.dataVersion(), v, 'the same catalogue again: no reprice');
+  again.close();
+});
+
+/** A stored cost no table gives: a reprice overwrites it, anything else leaves it. */
+function plantCost(file: string, meta?: string): void {
+  const db = new Database(file);
+  try {
+    db.prepare('UPDATE messages SET cost = 123').run();
+    if (meta !== undefined) db.prepare("UPDATE meta SET value = ? WHERE key = 'price_fingerprint'").run(meta);
+  } finally {
+    db.close();
+  }
+}
+const storedCosts = (file: string): number[] => peek<{ cost: number }>(file, 'SELECT cost FROM messages ORDER BY id').map((r) => r.cost);
+
+Prices("a catalogue that changes only models the index does not hold reprices nothing; one that changes a stored model's price reprices", () => {
+  const { idx, file, root } = fresh();
+  // A name the catalogue prices by its longest prefix key (HAIKU's).
+  const custom = `${HAIKU}-custom`;
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [
+    { ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 },
+    { ts: T0, messageId: 'm2', requestId: 'r2', model: custom, input: 1000, output: 1000 },
+  ]), role('a'), 200, 1);
+  idx.close();
+  plantCost(file);
+  const again = track(openIndex(file, { log: () => {} }));
+  const other = structuredClone(catalogue) as Record<string, Record<string, number>>;
+  other['gpt-unrelated-1'] = { input_cost_per_token: 5e-6, output_cost_per_token: 5e-6 };
+  const opus = Object.keys(other).find((k) => k.startsWith('claude-opus'))!;
+  other[opus]!.input_cost_per_token = 99e-6;
+  const v = again.dataVersion();
+  again.setPrices(PriceTable.fromCatalogue(other, 'other models changed'));
+  assert.is(again.dataVersion(), v, 'nothing written');
+  assert.equal(storedCosts(file), [123, 123], 'no reprice');
+
+  // A new key that the stored custom name now resolves to, at another price: that name's costs change.
+  const exact = structuredClone(other);
+  exact[custom] = { input_cost_per_token: 3e-6, output_cost_per_token: 3e-6 };
+  again.setPrices(PriceTable.fromCatalogue(exact, 'custom priced'));
+  assert.equal(storedCosts(file), [0.006, 0.006], 'repriced');
+  assertRollupsExact(file);
+  assert.is(peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value,
+    PriceTable.fromCatalogue(exact, 'x').costFingerprint([HAIKU, custom]));
+  again.close();
+});
+
+Prices("an index that stored the whole table's fingerprint (before costs were fingerprinted per model) is repriced only for another table", () => {
+  const { idx, file, root } = fresh();
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
+  idx.close();
+  plantCost(file, prices.fingerprint);
+  let again = track(openIndex(file, { log: () => {} }));
+  again.setPrices(PriceTable.fromCatalogue(catalogue, 'the same catalogue'));
+  assert.equal(storedCosts(file), [123], 'the same table: no reprice');
+  assert.is(peek<{ value: string }>(file, "SELECT value FROM meta WHERE key = 'price_fingerprint'")[0]!.value, prices.costFingerprint([HAIKU]));
+  again.close();
+
+  plantCost(file, prices.fingerprint);
+  again = track(openIndex(file, { log: () => {} }));
+  const other = structuredClone(catalogue) as Record<string, unknown>;
+  other['gpt-unrelated-1'] = { input_cost_per_token: 5e-6, output_cost_per_token: 5e-6 };
+  again.setPrices(PriceTable.fromCatalogue(other, 'another catalogue'));
+  assert.equal(storedCosts(file), [0.006], 'another table: the old fingerprint cannot say what changed, so it reprices');
+  again.close();
+});
+
+Prices('a model first written after the table was installed is priced with it: no reprice at the next start', () => {
+  const { idx, file, root } = fresh();
+  idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', model: HAIKU, input: 1000, output: 1000 }]), role('a'), 100, 1);
+  assert.equal(storedCosts(file).length, 1, 'committed');
+  plantCost(file);
+  const sonnet = Object.keys(catalogue).find((k) => k.startsWith('claude-sonnet-4'))!;
+  idx.applyBatch(batchOf(path.join(root, 'b.jsonl'), [{ ts: T0, messageId: 'm2', requestId: 'r2', model: sonnet, input: 1000, output: 1000 }]), role('b'), 100, 1);
+  assert.is(storedCosts(file)[0], 123, 'a new model does not reprice the others');
+  idx.close();
+  plantCost(file);
+  const again = track(openIndex(file, { log: () => {} }));
+  again.setPrices(PriceTable.fromCatalogue(catalogue, 'the same catalogue'));
+  assert.equal(storedCosts(file), [123, 123]);
   again.close();
 });
 

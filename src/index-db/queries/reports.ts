@@ -57,8 +57,6 @@ export interface Reports {
   sessions(range: RangeInfo, project: string | null, localMachine: string): SessionUsage[];
   /** The 5-hour blocks of the whole history that overlap the range, oldest first (a range never cuts a block). */
   blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[];
-  /** Fingerprint of the price table the stored costs were computed with ('' before any). */
-  priceFingerprint(): string;
   /** The file's last writer has not closed it: it still runs, or it ended without closing (a crash, kill -9). */
   markedOpen(): boolean;
   /** Every transcript's cursor facts by path, in one read (a check of every file before a report). */
@@ -234,7 +232,6 @@ export function createReports(db: Database.Database): Reports {
     totals,
     sessions,
     blocks,
-    priceFingerprint: () => (meta.get('price_fingerprint') as string | undefined) ?? '',
     markedOpen: () => meta.get('open') === '1',
     fileStates() {
       const out = new Map<string, FileStateRow>();
