@@ -86,7 +86,7 @@ export class Writer {
   private readonly applyTx: (batch: UsageBatch, role: FileRole, size: number, mtimeMs: number, careful: boolean) => void;
   private readonly placeTx: (m: Msg, file: FileInfo) => void;
   private readonly resetTx: (path: string) => void;
-  private readonly repriceTx: () => void;
+  private readonly repriceTx: (models: readonly number[] | null) => void;
   private readonly keys: StoredKeys;
   private fallback: PriceTable | null = null;
 
@@ -243,9 +243,11 @@ export class Writer {
       // The models added since the last check were priced with this same table. An index written before the
       // fingerprint covered the stored models only holds the whole table's: its costs are this table's when it matches.
       const current = table === this.costsTable || stored === table.fingerprint;
+      const signatures = Object.fromEntries([...names.values()].map((name) => [name, table.costFingerprint([name])]));
       this.write(() => {
-        if (!current) this.repriceTx();
+        if (!current) this.repriceTx(this.changedModels(signatures));
         this.s.setMeta!.run('price_fingerprint', wanted);
+        this.s.setMeta!.run('price_models', JSON.stringify(signatures));
         const was = { table: this.costsTable, models: this.costsModels };
         this.undo.push(() => {
           this.costsFingerprint = stored;
@@ -257,6 +259,24 @@ export class Writer {
     this.costsFingerprint = wanted;
     this.costsTable = table;
     this.costsModels = names.size;
+  }
+
+  /**
+   * The ids of the models whose costs `signatures` (each stored name's `costFingerprint` under the new table) change,
+   * against meta `price_models` as the last sync wrote it; null for all of them (no such record, or every model).
+   */
+  private changedModels(signatures: Record<string, string>): number[] | null {
+    let was: unknown;
+    try {
+      was = JSON.parse((this.s.getMeta!.get('price_models') as { value: string } | undefined)?.value ?? 'null');
+    } catch {
+      return null;
+    }
+    if (typeof was !== 'object' || was === null) return null;
+    const before = was as Record<string, unknown>;
+    const changed: number[] = [];
+    for (const [id, name] of this.ids.modelNames) if (before[name] !== signatures[name]) changed.push(id);
+    return changed.length === this.ids.modelNames.size ? null : changed;
   }
 
   /** Runs a write whose failure has been logged (writeFailed) and needs no more than that. */
@@ -354,6 +374,26 @@ export class Writer {
       INSERT INTO tools_daily_all SELECT day, tool, sum(count) FROM tools_daily GROUP BY 1, 2;
       DROP TABLE temp.local_msgs;`);
     this.s.setMeta!.run('daily_tz', zone);
+  }
+
+  /** The local rollups with costs, for the messages `only` selects, in the zone they are in (rebuildDaily's rules). */
+  private repriceLocal(only: string): void {
+    this.clock.clear();
+    this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
+      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, model_id, agent_id, input, output,
+        cache_create, cache_read, cache_1h, web_search, cost FROM messages WHERE ${only};
+      DELETE FROM usage_daily WHERE ${only};
+      INSERT INTO usage_daily SELECT lhour / 24, project_id, model_id, agent_id IS NOT NULL, count(*), sum(input), sum(output),
+        sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
+        FROM local_msgs GROUP BY 1, 2, 3, 4;
+      DELETE FROM usage_daily_all;
+      INSERT INTO usage_daily_all SELECT day, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_daily GROUP BY 1, 2, 3;
+      DELETE FROM cost_local_hourly WHERE ${only};
+      INSERT INTO cost_local_hourly SELECT lhour, project_id, model_id, count(*), sum(cost) FROM local_msgs GROUP BY 1, 2, 3;
+      DELETE FROM cost_local_hourly_all;
+      INSERT INTO cost_local_hourly_all SELECT lhour, sum(messages), sum(cost) FROM cost_local_hourly GROUP BY 1;
+      DROP TABLE temp.local_msgs;`);
   }
 
   /**
@@ -670,24 +710,32 @@ export class Writer {
     this.ids.setFirstTs(f, null);
   }
 
-  /** New prices (the installed table's): every stored cost, the rollups built from them, and the priced flags. */
-  private reprice(): void {
+  /**
+   * New prices (the installed table's) for the messages of `models` (null: every model): their costs, the rollups
+   * built from them, and the priced flags. Rows of other models and the rollups without costs (sessions, tools) are
+   * left as they are: a price change of one model is a fraction of a reprice of the whole history.
+   */
+  private reprice(models: readonly number[] | null): void {
     const names = this.ids.modelNames;
     const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
-    this.db.exec(`UPDATE messages SET cost = cd_cost(${args}); UPDATE alternates SET cost = cd_cost(${args});`);
-    this.db.exec(`DELETE FROM usage_hourly; DELETE FROM usage_hourly_model;
+    // Model ids are the index's own integers.
+    const only = models === null ? '1' : `model_id IN (${models.join(',')})`;
+    this.db.exec(`UPDATE messages SET cost = cd_cost(${args}) WHERE ${only}; UPDATE alternates SET cost = cd_cost(${args}) WHERE ${only};`);
+    this.db.exec(`DELETE FROM usage_hourly WHERE ${only}; DELETE FROM usage_hourly_model WHERE ${only};
       INSERT INTO usage_hourly SELECT CAST(ts / ${HOUR_MS} AS INTEGER), project_id, session_id, model_id, agent_id IS NOT NULL, count(*),
         sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
-        FROM messages GROUP BY 1, 2, 3, 4, 5;
+        FROM messages WHERE ${only} GROUP BY 1, 2, 3, 4, 5;
       INSERT INTO usage_hourly_model SELECT hour, project_id, model_id, sub, sum(messages),
         sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
-        FROM usage_hourly GROUP BY 1, 2, 3, 4;
-      DELETE FROM usage_hourly_all; DELETE FROM usage_total;
+        FROM usage_hourly WHERE ${only} GROUP BY 1, 2, 3, 4;
+      DELETE FROM usage_hourly_all; DELETE FROM usage_total WHERE ${only};
       INSERT INTO usage_hourly_all SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost),
         min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1;
       INSERT INTO usage_total SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1, 2;`);
-    this.rebuildDaily(timeZone());
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model WHERE ${only} GROUP BY 1, 2;`);
+    const zone = timeZone();
+    if (models === null || (this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) this.rebuildDaily(zone);
+    else this.repriceLocal(only);
     for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
   }
 }

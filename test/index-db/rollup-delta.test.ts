@@ -227,4 +227,70 @@ Delta('worker-folded batches: copies within and across batches, losers, replaced
   idx.close();
 });
 
+/** The rollups summed over projects or sessions (per hour, local day and local hour, and per project x model). */
+function assertTotalsOfMessages(file: string): void {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare('SELECT ts, project_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost FROM messages').all() as Row[];
+    const clock = new LocalClock();
+    assertSame(db, 'SELECT hour, messages, input, output, cost FROM usage_hourly_all', fold(rows, (r) => [Math.floor(r.ts / HOUR_MS)]), 'usage_hourly_all');
+    assertSame(db, 'SELECT project_id, model_id, messages, input, output, cost FROM usage_total', fold(rows, (r) => [r.project_id, r.model_id]), 'usage_total');
+    assertSame(db, 'SELECT day, model_id, sub, messages, input, output, cost FROM usage_daily_all',
+      fold(rows, (r) => [clock.day(r.ts), r.model_id, r.sub]), 'usage_daily_all');
+    assertSame(db, 'SELECT lhour, messages, 0, 0, cost FROM cost_local_hourly_all',
+      new Map([...fold(rows, (r) => [clock.lhour(r.ts)])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])), 'cost_local_hourly_all');
+  } finally {
+    db.close();
+  }
+}
+
+// A new price for one model reprices its rows alone; every rollup stays the sums of the messages. In the zone the local
+// rollups are in (only that model's local cells are redone), and after TZ changed (every local cell is redone).
+for (const later of ['Asia/Kathmandu', 'UTC']) {
+  Delta(`one model's new price: its rows and every rollup over them, the other model's left alone (TZ then ${later})`, () => {
+    process.env.TZ = 'Asia/Kathmandu';
+    const file = path.join(dir, `reprice-${later.replace('/', '-')}.db`);
+    const root = path.join(dir, `reprice-${later.replace('/', '-')}`, 'projects');
+    const idx = openIndex(file, { log: () => {} });
+    idx.setPrices(prices);
+    const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu
+    const rows: (Partial<UsageRow> & { ts: number })[] = Array.from({ length: 40 }, (_, i) => ({
+      ts: t0 + i * 7 * MIN, messageId: `m${i}`, requestId: `r${i}`, model: i % 3 ? OPUS : HAIKU, agentId: i % 6 === 1 ? 'sub1' : '',
+      sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [],
+    }));
+    idx.applyBatch(batchOf(path.join(root, 'p1', 'a.jsonl'), rows.slice(0, 25)), role('p1', null), 2500, 1);
+    idx.applyBatch(batchOf(path.join(root, 'p2', 'b.jsonl'), rows.slice(25)), role('p2', null), 1500, 1);
+    // A worse copy of an Opus row in another file: an alternate, repriced with its model.
+    idx.applyBatch(batchOf(path.join(root, 'p2', 'c.jsonl'), [{ ...rows[1]!, output: 1 }]), role('p2', null), 100, 1);
+    idx.commit();
+    const costs = (): Map<string, [string, number]> => {
+      const db = new Database(file, { readonly: true });
+      try {
+        const r = db.prepare(`SELECT m.key, d.name, m.cost FROM messages m JOIN models d ON d.id = m.model_id
+          UNION ALL SELECT 'alt ' || a.key, d.name, a.cost FROM alternates a JOIN models d ON d.id = a.model_id`).raw().all() as [string, string, number][];
+        return new Map(r.map(([k, model, cost]) => [k, [model, cost]]));
+      } finally {
+        db.close();
+      }
+    };
+    const before = costs();
+    const dearer = JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')) as Record<string, Record<string, number>>;
+    dearer[OPUS]!.output_cost_per_token = dearer[OPUS]!.output_cost_per_token! * 3;
+    process.env.TZ = later;
+    idx.setPrices(PriceTable.fromCatalogue(dearer, 'opus dearer'));
+    idx.commit();
+    const after = costs();
+    assert.is(after.size, before.size);
+    let repriced = 0;
+    for (const [key, [model, cost]] of after) {
+      if (model === HAIKU) assert.is(cost, before.get(key)![1], `${key}: Haiku's cost as it was`);
+      else if (cost > before.get(key)![1]) repriced++;
+    }
+    assert.is(repriced, [...after.values()].filter(([model]) => model === OPUS).length, 'every Opus row, the alternate too');
+    assertRollupsOfMessages(file);
+    assertTotalsOfMessages(file);
+    idx.close();
+  });
+}
+
 Delta.run();
