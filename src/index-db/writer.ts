@@ -229,9 +229,9 @@ export class Writer {
   }
 
   /**
-   * Reprices every stored cost when the installed table prices a stored model otherwise than the table they were
-   * computed with. A new catalogue that only adds or changes other models (LiteLLM's changes mostly) reprices nothing:
-   * a reprice rewrites every message and rebuilds every rollup, ~10 s of a blocked server at 10 GiB.
+   * Reprices the stored costs of the models that the installed table prices otherwise than the table they were
+   * computed with (meta `price_models` says which). A new catalogue that only adds or changes other models (LiteLLM's
+   * changes mostly) reprices nothing: a reprice blocks the server, ~12 s at 10 GiB for every model.
    */
   private syncCosts(): void {
     const table = this.prices!;
