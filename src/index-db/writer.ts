@@ -50,6 +50,25 @@ export interface WriterOptions {
   onCorrupt: (err: IndexWriteError) => void;
 }
 
+/**
+ * The WHERE clause of a reprice's rows: the models' own (ids are the index's integers), none for every model, so that
+ * SQLite empties a table at once.
+ */
+const ofModels = (models: readonly number[] | null): string => (models === null ? '' : `WHERE model_id IN (${models.join(',')})`);
+
+/** The local rollups without costs, from `temp.local_msgs` of every message (rebuildLocal). */
+const LOCAL_COUNTS = `DELETE FROM sessions_daily;
+  INSERT INTO sessions_daily SELECT lhour / 24, project_id, session_id, count(*) FROM local_msgs GROUP BY 1, 2, 3;
+  DELETE FROM tools_daily;
+  WITH RECURSIVE split(day, project_id, tool, rest) AS (
+    SELECT lhour / 24, project_id, NULL, tools || ',' FROM local_msgs WHERE tools != ''
+    UNION ALL
+    SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+  )
+  INSERT INTO tools_daily SELECT day, project_id, tool, count(*) FROM split WHERE tool IS NOT NULL GROUP BY 1, 2, 3;
+  DELETE FROM tools_daily_all;
+  INSERT INTO tools_daily_all SELECT day, tool, sum(count) FROM tools_daily GROUP BY 1, 2;`;
+
 const params = (m: Msg): unknown[] => [
   m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
   m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch,
@@ -237,7 +256,7 @@ export class Writer {
     const table = this.prices!;
     const names = this.ids.modelNames;
     if (table === this.costsTable && names.size === this.costsModels) return;
-    const stored = (this.costsFingerprint ??= (this.s.getMeta!.get('price_fingerprint') as { value: string } | undefined)?.value ?? '');
+    const stored = (this.costsFingerprint ??= this.metaValue('price_fingerprint') ?? '');
     const wanted = table.costFingerprint(names.values());
     if (stored !== wanted) {
       // The models added since the last check were priced with this same table. An index written before the
@@ -268,7 +287,7 @@ export class Writer {
   private changedModels(signatures: Record<string, string>): number[] | null {
     let was: unknown;
     try {
-      was = JSON.parse((this.s.getMeta!.get('price_models') as { value: string } | undefined)?.value ?? 'null');
+      was = JSON.parse(this.metaValue('price_models') ?? 'null');
     } catch {
       return null;
     }
@@ -277,6 +296,11 @@ export class Writer {
     const changed: number[] = [];
     for (const [id, name] of this.ids.modelNames) if (before[name] !== signatures[name]) changed.push(id);
     return changed.length === this.ids.modelNames.size ? null : changed;
+  }
+
+  /** A value of the index's meta table (undefined: none). */
+  private metaValue(key: string): string | undefined {
+    return (this.s.getMeta!.get(key) as { value: string } | undefined)?.value;
   }
 
   /** Runs a write whose failure has been logged (writeFailed) and needs no more than that. */
@@ -314,7 +338,7 @@ export class Writer {
     if (env === this.tzEnv) return;
     const zone = timeZone();
     this.zone = zone;
-    if ((this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) {
+    if (this.metaValue('daily_tz') !== zone) {
       this.write(() => {
         this.db.transaction(() => this.rebuildDaily(zone))();
         this.undo.push(() => {
@@ -346,53 +370,32 @@ export class Writer {
 
   /** The local rollups from the messages themselves: each counts on the local day and hour of its own timestamp. */
   private rebuildDaily(zone: string): void {
-    this.clock.clear();
-    this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
-      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, session_id, model_id, agent_id, input,
-        output, cache_create, cache_read, cache_1h, web_search, cost, tools FROM messages;
-      DELETE FROM usage_daily;
-      INSERT INTO usage_daily SELECT lhour / 24, project_id, model_id, agent_id IS NOT NULL, count(*), sum(input), sum(output),
-        sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
-        FROM local_msgs GROUP BY 1, 2, 3, 4;
-      DELETE FROM usage_daily_all;
-      INSERT INTO usage_daily_all SELECT day, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_daily GROUP BY 1, 2, 3;
-      DELETE FROM sessions_daily;
-      INSERT INTO sessions_daily SELECT lhour / 24, project_id, session_id, count(*) FROM local_msgs GROUP BY 1, 2, 3;
-      DELETE FROM cost_local_hourly;
-      INSERT INTO cost_local_hourly SELECT lhour, project_id, model_id, count(*), sum(cost) FROM local_msgs GROUP BY 1, 2, 3;
-      DELETE FROM cost_local_hourly_all;
-      INSERT INTO cost_local_hourly_all SELECT lhour, sum(messages), sum(cost) FROM cost_local_hourly GROUP BY 1;
-      DELETE FROM tools_daily;
-      WITH RECURSIVE split(day, project_id, tool, rest) AS (
-        SELECT lhour / 24, project_id, NULL, tools || ',' FROM local_msgs WHERE tools != ''
-        UNION ALL
-        SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
-      )
-      INSERT INTO tools_daily SELECT day, project_id, tool, count(*) FROM split WHERE tool IS NOT NULL GROUP BY 1, 2, 3;
-      DELETE FROM tools_daily_all;
-      INSERT INTO tools_daily_all SELECT day, tool, sum(count) FROM tools_daily GROUP BY 1, 2;
-      DROP TABLE temp.local_msgs;`);
+    this.rebuildLocal(null);
     this.s.setMeta!.run('daily_tz', zone);
   }
 
-  /** The local rollups with costs, for the messages `only` selects, in the zone they are in (rebuildDaily's rules). */
-  private repriceLocal(only: string): void {
+  /**
+   * The local rollups of the messages of `models` (null: every model) in the process's zone: those with costs, and for
+   * every model those without (sessions and tools per local day, which a new price of some models leaves as they are).
+   */
+  private rebuildLocal(models: readonly number[] | null): void {
+    const where = ofModels(models);
     this.clock.clear();
     this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
-      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, model_id, agent_id, input, output,
-        cache_create, cache_read, cache_1h, web_search, cost FROM messages WHERE ${only};
-      DELETE FROM usage_daily WHERE ${only};
+      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ts, project_id, session_id, model_id, agent_id, input,
+        output, cache_create, cache_read, cache_1h, web_search, cost, tools FROM messages ${where};
+      DELETE FROM usage_daily ${where};
       INSERT INTO usage_daily SELECT lhour / 24, project_id, model_id, agent_id IS NOT NULL, count(*), sum(input), sum(output),
         sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
         FROM local_msgs GROUP BY 1, 2, 3, 4;
       DELETE FROM usage_daily_all;
       INSERT INTO usage_daily_all SELECT day, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
         sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_daily GROUP BY 1, 2, 3;
-      DELETE FROM cost_local_hourly WHERE ${only};
+      DELETE FROM cost_local_hourly ${where};
       INSERT INTO cost_local_hourly SELECT lhour, project_id, model_id, count(*), sum(cost) FROM local_msgs GROUP BY 1, 2, 3;
       DELETE FROM cost_local_hourly_all;
       INSERT INTO cost_local_hourly_all SELECT lhour, sum(messages), sum(cost) FROM cost_local_hourly GROUP BY 1;
+      ${models === null ? LOCAL_COUNTS : ''}
       DROP TABLE temp.local_msgs;`);
   }
 
@@ -718,24 +721,23 @@ export class Writer {
   private reprice(models: readonly number[] | null): void {
     const names = this.ids.modelNames;
     const args = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
-    // Model ids are the index's own integers.
-    const only = models === null ? '1' : `model_id IN (${models.join(',')})`;
-    this.db.exec(`UPDATE messages SET cost = cd_cost(${args}) WHERE ${only}; UPDATE alternates SET cost = cd_cost(${args}) WHERE ${only};`);
-    this.db.exec(`DELETE FROM usage_hourly WHERE ${only}; DELETE FROM usage_hourly_model WHERE ${only};
+    const where = ofModels(models);
+    this.db.exec(`UPDATE messages SET cost = cd_cost(${args}) ${where}; UPDATE alternates SET cost = cd_cost(${args}) ${where};`);
+    this.db.exec(`DELETE FROM usage_hourly ${where}; DELETE FROM usage_hourly_model ${where};
       INSERT INTO usage_hourly SELECT CAST(ts / ${HOUR_MS} AS INTEGER), project_id, session_id, model_id, agent_id IS NOT NULL, count(*),
         sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(ts), max(ts)
-        FROM messages WHERE ${only} GROUP BY 1, 2, 3, 4, 5;
+        FROM messages ${where} GROUP BY 1, 2, 3, 4, 5;
       INSERT INTO usage_hourly_model SELECT hour, project_id, model_id, sub, sum(messages),
         sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts)
-        FROM usage_hourly WHERE ${only} GROUP BY 1, 2, 3, 4;
-      DELETE FROM usage_hourly_all; DELETE FROM usage_total WHERE ${only};
+        FROM usage_hourly ${where} GROUP BY 1, 2, 3, 4;
+      DELETE FROM usage_hourly_all; DELETE FROM usage_total ${where};
       INSERT INTO usage_hourly_all SELECT hour, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost),
         min(first_ts), max(last_ts) FROM usage_hourly_model GROUP BY 1;
       INSERT INTO usage_total SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read),
-        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model WHERE ${only} GROUP BY 1, 2;`);
+        sum(cache_1h), sum(web_search), sum(cost), min(first_ts), max(last_ts) FROM usage_hourly_model ${where} GROUP BY 1, 2;`);
     const zone = timeZone();
-    if (models === null || (this.s.getMeta!.get('daily_tz') as { value: string } | undefined)?.value !== zone) this.rebuildDaily(zone);
-    else this.repriceLocal(only);
+    if (models === null || this.metaValue('daily_tz') !== zone) this.rebuildDaily(zone);
+    else this.rebuildLocal(models);
     for (const [id, name] of names) this.s.setPriced!.run(this.priced(name) ? 1 : 0, id);
   }
 }
