@@ -10,7 +10,7 @@ import { FolderListings, listingsFile } from '../main/folder-listings.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
 import { resolveRepositories } from '../main/repository.ts';
-import { rowNeedsRead } from './needs-read.ts';
+import { rowNeedsRead } from '../main/needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;

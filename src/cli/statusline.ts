@@ -19,7 +19,7 @@ import { openStatusReader, type StatusReader } from '../index-db/status-reader.t
 import { roleOf } from '../main/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
-import { needsRead } from './needs-read.ts';
+import { needsRead } from '../main/needs-read.ts';
 import { duration, usd } from './table.ts';
 
 /** The whole run, stdin included. */

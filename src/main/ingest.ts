@@ -8,6 +8,7 @@ import type { IndexingState } from '../shared/api-types.ts';
 import type { PathRole } from './discovery.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
+import { needsRead } from './needs-read.ts';
 
 export interface Ingest {
   /** A file appeared or changed (a watcher event; a burst is coalesced and re-checked after it). */
@@ -164,7 +165,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     const role = deps.roleOf(path);
     if (!role) return;
     let cursor = index.cursorOf(path);
-    if (cursor && !cursor.gone && stat.size === cursor.size && stat.mtimeMs === cursor.mtimeMs) return;
+    if (!needsRead(stat, cursor)) return;
     // A file that shrank, or whose first bytes changed, was rewritten: read it again from scratch.
     if (cursor && cursor.offset > 0 && (stat.size < cursor.offset || headChanged(path, cursor.head))) {
       log(`re-reading ${path} (rewritten)`);

@@ -1,5 +1,6 @@
-// The ingest's own skip rule (src/main/ingest.ts run()), for the command line's checks before it reads anything:
-// its own module, so a statusline that only asks "is this session ahead of the index?" loads nothing more.
+// Whether a transcript has bytes the index has not read: the one rule of ingest's reads (ingest.ts readNew), the
+// server's periodic re-check and the command line's checks before it reads anything. Its own module, so a statusline
+// that only asks "is this session ahead of the index?" loads nothing more.
 import type { FileStateRow } from '../index-db/queries/reports.ts';
 
 /** A file to read, or (no stat: it vanished) a known file to mark gone. */
