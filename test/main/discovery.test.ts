@@ -1,7 +1,8 @@
 // Discovery on real folders: a transcript's role from its path (sessions, subagents, other files, sync conflict
 // copies), which names are transcripts, subagent meta files (missing, bad, odd, too big, a FIFO), the machine of each
 // dir, and the start-up listing: breadth-first, by name, sizes and mtimes, hidden and non-transcript names left out,
-// each real file once through links (the pipeline-level suite test/main/symlinks.test.ts checks the totals).
+// each real file once through links (the pipeline-level suite test/main/symlinks.test.ts checks the totals), and a
+// big folder stat'ed in slices, with turns of the event loop between them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readAgentMeta } from '../../src/workers/agent-meta.ts';
 import { readTranscript } from '../../src/workers/read-transcript.ts';
-import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker } from '../../src/main/discovery.ts';
+import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/main/discovery.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
 const { dir: root } = tempDir('cost-discovery-');
@@ -138,4 +139,25 @@ Listing('links: each real folder and file once, under the first path that reache
 
 Roles.run();
 Meta.run();
+Listing('a big folder is stat\'ed a slice at a time: the event loop turns while 2,500 transcripts are listed', async () => {
+  const base = path.join(root, 'big', 'projects');
+  const names = Array.from({ length: 2500 }, (_, i) => `s${String(i).padStart(4, '0')}.jsonl`);
+  for (const name of names) put(path.join(base, '-a', name));
+  // Entries that are already there: without the slices nothing but microtasks would run until the listing ends.
+  const listed = new Map<string, FolderEntry[]>([[base, [{ name: '-a', kind: 'dir' }]], [path.join(base, '-a'), names.map((name) => ({ name, kind: 'file' }))]]);
+  const folders = (dirs: readonly string[]) => Promise.resolve(dirs.map((d) => listed.get(d) ?? []));
+  let turns = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const found = await new TranscriptPaths().list([base], folders);
+  ticking = false;
+  assert.is(found.length, 2500);
+  assert.equal(found.map((f) => path.basename(f.path)), names, 'in name order');
+  assert.ok(turns >= 2, `the event loop turned ${turns} times during the listing`);
+});
+
 Listing.run();

@@ -1,6 +1,7 @@
 // Missed work is made up for: with file descriptors exhausted (real EMFILE in this process, where the pool's
 // worker threads also open files), a failed read is retried, and a folder the watcher could not watch is found by
-// the periodic re-list. After the descriptors come back nothing else happens to the files: no event, no write.
+// the periodic re-list. After the descriptors come back nothing else happens to the files: no event, no write. The
+// re-list reads a file changed where the watcher cannot see it, and leaves the unchanged ones alone.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
@@ -98,6 +99,37 @@ Retry('a folder the watcher could not watch (EMFILE) is found by the periodic re
     await waitFor(() => count(index, 's2') === 1, 'the new folder, from the re-list', 10_000).catch((e: Error) => { throw new Error(e.message + ' ' + logs.join(' | ') + JSON.stringify(index.stats())); });
   } finally {
     for (const fd of fds) fs.closeSync(fd);
+    await stop();
+    tmp.cleanup();
+  }
+});
+
+Retry('the periodic re-list reads what changed unseen, and looks up no cursor of an unchanged file', async () => {
+  const tmp = tempDir('cost-recheck-');
+  const projects = path.join(tmp.dir, 'projects');
+  const file = path.join(projects, '-home-dev-a', 's1.jsonl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, line('s1'));
+  for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(projects, '-home-dev-a', `other-${i}.jsonl`), line(`other-${i}`));
+  // A second name outside the watched folders: inotify reports a write to the folder the writer opened it through,
+  // so an append through this name reaches the index only through the re-list.
+  const unseen = path.join(tmp.dir, 'same-file.jsonl');
+  fs.linkSync(file, unseen);
+  const { index, stop } = await start(projects, 300);
+  let lookups = 0;
+  const cursorOf = index.cursorOf.bind(index);
+  index.cursorOf = (p) => {
+    lookups++;
+    return cursorOf(p);
+  };
+  try {
+    await sleep(1000); // three re-lists or more
+    assert.is(lookups, 0, 'no cursor looked up for 41 unchanged files');
+    fs.appendFileSync(unseen, line('s1'));
+    await waitFor(() => count(index, 's1') === 2, 'the line appended through the other name, from the re-list', 10_000);
+    await sleep(700);
+    assert.ok(lookups >= 1 && lookups <= 3, `cursors looked up for the changed file only: ${lookups}`);
+  } finally {
     await stop();
     tmp.cleanup();
   }
