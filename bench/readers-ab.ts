@@ -58,6 +58,7 @@ const cases: [string, number, (s: Side, i: number) => unknown][] = [
   ['project sessions, 365 days (branches, edges)', 20, (s, i) => s.queries.projectSessions(pick(projects, i)[1], { range: s.range('365'), project: pick(projects, i)[1], now })],
   ['session view', 60, (s, i) => s.queries.session(pick(sessions, i), { range: s.range('7'), project: null, now }, 'here')],
   ['insights, 365 days', 20, (s) => s.queries.insights({ range: s.range('365'), project: null, now })],
+  ['insights, all time', 20, (s) => s.queries.insights({ range: s.range('all'), project: null, now })],
   ['overview, 365 days', 20, (s) => s.queries.overview({ range: s.range('365'), project: null, now })],
 ];
 

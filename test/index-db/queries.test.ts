@@ -217,6 +217,12 @@ Insights('a long range lists the 100 most recent blocks and counts them all', ()
   assert.is(i.blocks.length, 100);
   assert.is(i.blocks[0]!.start, new Date(Math.floor(NOW / 3_600_000) * 3_600_000).toISOString(), 'most recent first');
   assert.is(i.blocks[99]!.start, new Date(Math.floor((NOW - 99 * 6 * 3_600_000) / 3_600_000) * 3_600_000).toISOString());
+  for (const b of [i.blocks[0]!, i.blocks[99]!]) {
+    assert.equal([b.messages, b.outputTokens, b.totalTokens, b.models], [1, 1000, 1000, [HAIKU]], 'a listed block keeps its sums and models');
+    assert.ok(b.cost > 0);
+    assert.is(Date.parse(b.end) - Date.parse(b.start), 5 * 3_600_000);
+  }
+  assert.is(i.blocks[0]!.lastActivity, new Date(NOW).toISOString());
   many.close();
 });
 

@@ -20,14 +20,27 @@ export const BLOCK_MS = 5 * HOUR_MS;
 /** Hours read per step when walking back to the last gap (doubled on each step). */
 const WALK_HOURS = 7 * 24;
 
+/** A block while the walk adds to it: numbers only (its Block, with ISO times, is made for the blocks returned). */
 interface Acc {
   start: number;
   last: number;
-  block: Block;
+  cost: number;
+  messages: number;
+  input: number;
+  output: number;
+  cacheCreate: number;
+  cacheRead: number;
+  totalTokens: number;
   /** Models of the entries read one by one. */
   models: Set<number>;
   /** The hours whose every entry is in the block (their models are read for the blocks listed). */
   hours: number[];
+}
+
+/** The blocks of a range, most recent first, up to the limit asked for, and how many overlap the range. */
+export interface BlocksInRange {
+  blocks: Block[];
+  total: number;
 }
 
 /** Usage of one hour row or one entry: what a block adds up. */
@@ -47,12 +60,13 @@ interface Piece {
 }
 
 /**
- * The blocks overlapping [fromMs, toMs) of the projects in scope (null: all), most recent first; `now` decides the active
- * one. The `withModels` most recent blocks list their models (all by default), the others none.
+ * The `limit` most recent blocks (all by default) overlapping [fromMs, toMs) of the projects in scope (null: all),
+ * with their models, and how many blocks overlap the range; `now` decides the active one. Only the blocks returned
+ * are made into Blocks: an all-time answer of a 10 GiB history walks ~1,100 blocks to list 100.
  */
 export function blocksOverlapping(
-  reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number, withModels = Infinity,
-): Block[] {
+  reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number, limit = Infinity,
+): BlocksInRange {
   const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
   // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.
   const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
@@ -73,21 +87,27 @@ export function blocksOverlapping(
       cur = place(out, cur, piece);
     }
   }
-  const picked = out.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs).reverse();
-  const named = picked.slice(0, withModels).flatMap((a) => a.hours);
+  const inRange = out.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs);
+  const picked = inRange.slice(Math.max(0, inRange.length - limit)).reverse();
+  const named = picked.flatMap((a) => a.hours);
   const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, number[]>();
-  return picked.map(({ start, last, models: ids, hours, block }, i) => {
-    const end = start + BLOCK_MS;
-    const active = now < end && now - last < BLOCK_MS;
+  const blocks = picked.map((a): Block => {
+    const end = a.start + BLOCK_MS;
+    const active = now < end && now - a.last < BLOCK_MS;
     const names = new Set<string>();
     const add = (id: number): void => {
       const m = models.get(id);
       if (m && !m.hidden) names.add(m.name);
     };
-    ids.forEach(add);
-    if (i < withModels) for (const h of hours) hourModels.get(h)?.forEach(add);
-    return { ...block, lastActivity: iso(last), models: [...names].sort(), active, burn: active ? burnOf(block, start, now) : null };
+    a.models.forEach(add);
+    for (const h of a.hours) hourModels.get(h)?.forEach(add);
+    return {
+      start: iso(a.start), end: iso(end), lastActivity: iso(a.last), cost: a.cost, totalTokens: a.totalTokens, inputTokens: a.input,
+      outputTokens: a.output, cacheCreationTokens: a.cacheCreate, cacheReadTokens: a.cacheRead, messages: a.messages,
+      models: [...names].sort(), active, burn: active ? burnOf(a, now) : null,
+    };
   });
+  return { blocks, total: inRange.length };
 }
 
 /**
@@ -115,32 +135,25 @@ function chainStart(reader: Reader, project: ProjectSet, t: number): number | nu
 function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
   if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
     const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
-    cur = { start, last: p.first, models: new Set(), hours: [], block: newBlock(start) };
+    cur = { start, last: p.first, cost: 0, messages: 0, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, totalTokens: 0, models: new Set(), hours: [] };
     out.push(cur);
   }
-  const b = cur.block;
-  b.cost += p.cost;
-  b.messages += p.messages;
-  b.inputTokens += p.input;
-  b.outputTokens += p.output;
-  b.cacheCreationTokens += p.cacheCreate;
-  b.cacheReadTokens += p.cacheRead;
-  b.totalTokens += p.input + p.output + p.cacheCreate + p.cacheRead;
+  cur.cost += p.cost;
+  cur.messages += p.messages;
+  cur.input += p.input;
+  cur.output += p.output;
+  cur.cacheCreate += p.cacheCreate;
+  cur.cacheRead += p.cacheRead;
+  cur.totalTokens += p.input + p.output + p.cacheCreate + p.cacheRead;
   cur.last = Math.max(cur.last, p.last);
   if (p.model !== null) cur.models.add(p.model);
   if (p.hour !== null) cur.hours.push(p.hour);
   return cur;
 }
 
-function newBlock(start: number): Block {
-  return {
-    start: iso(start), end: iso(start + BLOCK_MS), lastActivity: iso(start), cost: 0, totalTokens: 0, inputTokens: 0,
-    outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, messages: 0, models: [], active: false, burn: null,
-  };
-}
-
 /** Pace since the block started (at least one minute, so a fresh block does not explode). */
-function burnOf(b: Block, start: number, now: number): BurnRate {
+function burnOf(b: Acc, now: number): BurnRate {
+  const { start } = b;
   const elapsed = Math.max(now - start, 60_000);
   const costPerHour = (b.cost / elapsed) * HOUR_MS;
   return {

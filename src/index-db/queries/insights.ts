@@ -27,13 +27,12 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
   const start = seriesStart(scope, pid === undefined ? null : reader.firstHour(pid));
   const groups = slice.modelGroups;
   const totals = totalsOf(groups);
-  const allBlocks = pid === undefined ? [] : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
-  // The active block is the one of now, also when the range ends before now.
-  const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? allBlocks : blocksOverlapping(reader, pid, models, now, now + 1, now);
+  // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
+  const { blocks, total } = pid === undefined ? { blocks: [], total: 0 } : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
+  // The active block is the one of now (the most recent one, if any), also when the range ends before now.
+  const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? blocks : blocksOverlapping(reader, pid, models, now, now + 1, now).blocks;
   const activeBlock = nowBlocks.find((b) => b.active) ?? null;
   const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
-  // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
-  const blocks = allBlocks.slice(0, MAX_BLOCKS);
   const runRate = wholeDayRate(zone, localHours, start, Math.min(range.toMs, now));
 
   let cache1h = 0;
@@ -47,7 +46,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
 
   return {
     blocks,
-    blocksInRange: allBlocks.length,
+    blocksInRange: total,
     activeBlock,
     burnRate: activeBlock?.burn ?? null,
     runRate,

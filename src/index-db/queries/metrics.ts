@@ -30,7 +30,7 @@ export function createMetrics(db: Database.Database, reader: Reader): (now: numb
       series.push({ machine: project.machine, project: project.id, projectName: project.name, model: model.name, messages, input, output, cacheCreate, cacheRead, cost });
     }
     const today = todaySpan(now, systemZone).days;
-    const block = blocksOverlapping(reader, null, models, now, now + 1, now).find((b) => b.active) ?? null;
+    const block = blocksOverlapping(reader, null, models, now, now + 1, now).blocks.find((b) => b.active) ?? null;
     const last = (lastEntry.get() as number | null | undefined) ?? null;
     return {
       series,

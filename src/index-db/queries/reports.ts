@@ -218,7 +218,7 @@ export function createReports(db: Database.Database): Reports {
     const pid = scopeOf(project);
     if (pid === undefined) return [];
     return blocksOverlapping(reader, pid, reader.models(), range.fromMs, range.toMs, now)
-      .reverse()
+      .blocks.reverse()
       .map((b) => {
         // A block starts in the hour of its first entry, so that hour's row has the entry's time.
         const hour = Date.parse(b.start) / HOUR_MS;

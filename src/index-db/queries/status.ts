@@ -44,7 +44,7 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
       let today = 0;
       for (const r of reader.hours(day.from, day.to, null)) today += r[HOUR_COL.cost];
       for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COST];
-      const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).find((b) => b.active) ?? null;
+      const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).blocks.find((b) => b.active) ?? null;
       return { sessionCost: session, todayCost: today, block };
     },
     fileState(path) {
