@@ -10,8 +10,9 @@
 // hour joins the same block, except in the hour where a block ends: entries exactly at its end stay,
 // later ones start the next block; that hour alone is read entry by entry). The models of a block are read
 // afterwards, for the blocks an answer lists: a read per hour x project x model costs more than the walk itself.
-import type { Block, BurnRate } from '../../shared/api-types.ts';
+import type { Block, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
+import { addTotals, emptyTotals } from './fold.ts';
 import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 
@@ -20,17 +21,10 @@ export const BLOCK_MS = 5 * HOUR_MS;
 /** Hours read per step when walking back to the last gap (doubled on each step). */
 const WALK_HOURS = 7 * 24;
 
-/** A block while the walk adds to it: numbers only (its Block, with ISO times, is made for the blocks returned). */
-interface Acc {
+/** A block while the walk adds to it: its sums and times as numbers (a Block, with ISO times, is made for the blocks returned). */
+interface Acc extends Totals {
   start: number;
   last: number;
-  cost: number;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreate: number;
-  cacheRead: number;
-  totalTokens: number;
   /** Models of the entries read one by one. */
   models: Set<number>;
   /** The hours whose every entry is in the block (their models are read for the blocks listed). */
@@ -44,19 +38,23 @@ export interface BlocksInRange {
 }
 
 /** Usage of one hour row or one entry: what a block adds up. */
-interface Piece {
+interface Piece extends Totals {
   first: number;
   last: number;
-  messages: number;
-  input: number;
-  output: number;
-  cacheCreate: number;
-  cacheRead: number;
-  cost: number;
   /** The entry's model; null for an hour row. */
   model: number | null;
   /** The UTC hour of an hour row; null for an entry. */
   hour: number | null;
+}
+
+function pieceOf(
+  first: number, last: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number,
+  model: number | null, hour: number | null,
+): Piece {
+  return {
+    first, last, cost, messages, inputTokens: input, outputTokens: output, cacheCreationTokens: cacheCreate, cacheReadTokens: cacheRead,
+    totalTokens: input + output + cacheCreate + cacheRead, model, hour,
+  };
 }
 
 /**
@@ -74,14 +72,14 @@ export function blocksOverlapping(
   let cur: Acc | null = null;
   for (const r of reader.hours(anchor, endHour, project)) {
     const hourStart = r[HOUR_COL.hour] * HOUR_MS;
-    const piece: Piece = {
-      first: r[HOUR_COL.first] ?? hourStart, last: r[HOUR_COL.last] ?? r[HOUR_COL.first] ?? hourStart, messages: r[HOUR_COL.messages], input: r[HOUR_COL.input],
-      output: r[HOUR_COL.output], cacheCreate: r[HOUR_COL.cacheCreate], cacheRead: r[HOUR_COL.cacheRead], cost: r[HOUR_COL.cost], model: null, hour: r[HOUR_COL.hour],
-    };
+    const piece = pieceOf(
+      r[HOUR_COL.first] ?? hourStart, r[HOUR_COL.last] ?? r[HOUR_COL.first] ?? hourStart, r[HOUR_COL.messages], r[HOUR_COL.input], r[HOUR_COL.output],
+      r[HOUR_COL.cacheCreate], r[HOUR_COL.cacheRead], r[HOUR_COL.cost], null, r[HOUR_COL.hour],
+    );
     if (cur && piece.first - cur.last <= BLOCK_MS && piece.first - cur.start <= BLOCK_MS && piece.last - cur.start > BLOCK_MS) {
       // The hour where the block ends: entry by entry.
       for (const [ts, messages, input, output, cacheCreate, cacheRead, cost, model] of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
-        cur = place(out, cur, { first: ts, last: ts, messages, input, output, cacheCreate, cacheRead, cost, model, hour: null });
+        cur = place(out, cur, pieceOf(ts, ts, messages, input, output, cacheCreate, cacheRead, cost, model, null));
       }
     } else {
       cur = place(out, cur, piece);
@@ -102,8 +100,8 @@ export function blocksOverlapping(
     a.models.forEach(add);
     for (const h of a.hours) hourModels.get(h)?.forEach(add);
     return {
-      start: iso(a.start), end: iso(end), lastActivity: iso(a.last), cost: a.cost, totalTokens: a.totalTokens, inputTokens: a.input,
-      outputTokens: a.output, cacheCreationTokens: a.cacheCreate, cacheReadTokens: a.cacheRead, messages: a.messages,
+      start: iso(a.start), end: iso(end), lastActivity: iso(a.last), cost: a.cost, totalTokens: a.totalTokens, inputTokens: a.inputTokens,
+      outputTokens: a.outputTokens, cacheCreationTokens: a.cacheCreationTokens, cacheReadTokens: a.cacheReadTokens, messages: a.messages,
       models: [...names].sort(), active, burn: active ? burnOf(a, now) : null,
     };
   });
@@ -135,16 +133,10 @@ function chainStart(reader: Reader, project: ProjectSet, t: number): number | nu
 function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
   if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
     const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
-    cur = { start, last: p.first, cost: 0, messages: 0, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, totalTokens: 0, models: new Set(), hours: [] };
+    cur = { start, last: p.first, ...emptyTotals(), models: new Set(), hours: [] };
     out.push(cur);
   }
-  cur.cost += p.cost;
-  cur.messages += p.messages;
-  cur.input += p.input;
-  cur.output += p.output;
-  cur.cacheCreate += p.cacheCreate;
-  cur.cacheRead += p.cacheRead;
-  cur.totalTokens += p.input + p.output + p.cacheCreate + p.cacheRead;
+  addTotals(cur, p);
   cur.last = Math.max(cur.last, p.last);
   if (p.model !== null) cur.models.add(p.model);
   if (p.hour !== null) cur.hours.push(p.hour);
