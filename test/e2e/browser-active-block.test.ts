@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import type { Insights } from '../../src/shared/api-types.ts';
 import { formatTokens, formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
 const HOUR = 3_600_000;
@@ -29,17 +29,15 @@ writeJsonl(path.join(work.dir, 'projects', '-home-dev-proj', 'sess-1.jsonl'), [
 const BLOCK_COST = 0.006 + 0.012;
 
 let server: AppServer;
-let browser: Browser;
 const Active = suite('the active 5-hour block in the UI');
+const browser = suiteBrowser(Active, { viewport: { width: 1280, height: 900 } });
 
 Active.before(async () => {
   server = await startAppServer({ dir: work.dir, env: { TZ: zone }, timeoutMs: 30_000 });
   await untilIndexed(server, 30_000);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 
 Active.after(async () => {
-  await browser?.close();
   await server?.close();
   work.cleanup();
 });

@@ -7,17 +7,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
-let browser: Browser;
 const test = suite('empty states');
-test.before(async () => {
-  browser = await launchBrowser();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = suiteBrowser(test);
 
 /** The heading of the view's empty state. */
 async function emptyHeading(page: Page, url: string, view: string): Promise<string> {

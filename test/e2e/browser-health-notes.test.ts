@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Overview } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { tempDir, usageLine } from '../helpers/jsonl.ts';
 
 function configDir(dir: string, lines: string[]): void {
@@ -18,14 +18,8 @@ function configDir(dir: string, lines: string[]): void {
 const at = (ms: number, id: string, input = 1000) =>
   JSON.stringify(usageLine({ sessionId: 's1', timestamp: new Date(ms).toISOString(), messageId: id, requestId: id, input }));
 
-let browser: Browser;
 const Notes = suite('overview notes');
-Notes.before(async () => {
-  browser = await launchBrowser();
-});
-Notes.after(async () => {
-  await browser?.close();
-});
+const browser = suiteBrowser(Notes);
 
 async function overviewPage(server: AppServer) {
   await untilIndexed(server, 20_000);

@@ -11,7 +11,7 @@ import { bucketSeries } from '../../ui/src/buckets.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { SHARED } from '../helpers/paths.ts';
-import { ARTIFACTS, launchBrowser, type Browser } from '../helpers/browser.ts';
+import { ARTIFACTS, suiteBrowser } from '../helpers/browser.ts';
 
 const DIR = path.join(SHARED, 'fixtures/transcripts/worktrees');
 const RANGE = '365'; // the fixture's three days of February 2026 inside a year: drawn by week
@@ -23,16 +23,14 @@ const THEMES = [
 ] as const;
 
 let server: AppServer;
-let browser: Browser;
 const History = suite('real histories in the dashboard');
+const browser = suiteBrowser(History, { viewport: { width: 1280, height: 900 } });
 
 History.before(async () => {
   server = await startAppServer({ dir: DIR, timeoutMs: 30_000 });
   await untilIndexed(server, 60_000);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 History.after(async () => {
-  await browser?.close();
   await server?.close();
 });
 

@@ -10,7 +10,7 @@ import type { Route } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IndexingState } from '../../src/shared/api-types.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -19,21 +19,19 @@ const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, byte
 const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20 };
 const DONE: IndexingState = { done: true, filesTotal: 12, filesDone: 12, bytesTotal: 4 << 20, bytesDone: 4 << 20 };
 
-let browser: Browser;
 let server: TestServer;
 let state = CHECKING;
 
 const test = suite('indexing state on the overview');
+const browser = suiteBrowser(test);
 test.before(async () => {
   server = await startServer({ uiDir: path.join(ROOT, 'dist/ui'), indexing: () => state });
   // An hour ago, so the overview and the glance strip have figures to show.
   const file = path.join(server.dir, 'config', 'projects', '-home-dev-a', 's1.jsonl');
   writeJsonl(file, [usageLine({ sessionId: 's1', timestamp: new Date(Date.now() - 3_600_000).toISOString() })]);
   ingestFile(server.index, file, sessionRole('-home-dev-a', 's1'));
-  browser = await launchBrowser();
 });
 test.after(async () => {
-  await browser?.close();
   await server?.close();
 });
 

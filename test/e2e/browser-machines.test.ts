@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { Overview, ProjectRow } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -29,18 +29,16 @@ writeJsonl(path.join(laptopDir, 'projects/-home-dev-app/s2.jsonl'), [
 
 let both: AppServer;
 let one: AppServer;
-let browser: Browser;
 const Machines = suite('machines in the dashboard');
+const browser = suiteBrowser(Machines, { viewport: { width: 1280, height: 900 } });
 
 Machines.before(async () => {
   both = await startAppServer({ dir: `laptop=${laptopDir},${wsDir}`, args: ['--machine', 'ws'] });
   one = await startAppServer({ dir: wsDir, args: ['--machine', 'ws'] });
   await untilIndexed(both, 30_000);
   await untilIndexed(one, 30_000);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 Machines.after(async () => {
-  await browser?.close();
   await both?.close();
   await one?.close();
   cleanup();

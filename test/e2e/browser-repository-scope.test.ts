@@ -9,7 +9,7 @@ import type { Insights, Overview } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { SHARED } from '../helpers/paths.ts';
-import { launchBrowser, type Browser } from '../helpers/browser.ts';
+import { suiteBrowser } from '../helpers/browser.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const DIR = path.join(SHARED, 'fixtures/transcripts/worktrees');
@@ -18,16 +18,14 @@ const WORKTREES = '/home/USER/projects/spotter';
 const SCOPE = `repo:${WORKTREES}`;
 
 let server: AppServer;
-let browser: Browser;
 const Scope = suite('repository scope in the dashboard');
+const browser = suiteBrowser(Scope, { viewport: { width: 1280, height: 900 } });
 
 Scope.before(async () => {
   server = await startAppServer({ dir: DIR, timeoutMs: 30_000 });
   await untilIndexed(server, 60_000);
-  browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
 });
 Scope.after(async () => {
-  await browser?.close();
   await server?.close();
 });
 

@@ -1,9 +1,10 @@
 // Debian's Chromium (or CHROMIUM_PATH) through playwright-core, headless: one browser per launch with a default context
 // that collects console errors, page errors and failed requests, so a suite can assert a clean run; more contexts
-// (the hub tests open one per case) come from newContext.
+// (the hub tests open one per case) come from newContext. `suiteBrowser` gives a suite one browser for all its tests.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser as Chromium, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Test } from 'uvu';
 import { ROOT } from './paths.ts';
 
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -74,6 +75,39 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     },
     newContext,
     close: () => chromiumBrowser.close().catch(() => {}),
+  };
+}
+
+/**
+ * One browser for a whole suite: launched by a `before` hook of the suite (registered now, so it runs before the hooks
+ * the suite adds after this call) and closed by an `after` hook. The Browser returned stands for it from the first
+ * test on.
+ */
+export function suiteBrowser<T>(test: Test<T>, opts: BrowserOptions = {}): Browser {
+  let launched: Browser | null = null;
+  const it = (): Browser => {
+    if (!launched) throw new Error("the suite's browser is launched by its before hook");
+    return launched;
+  };
+  const close = async (): Promise<void> => {
+    await launched?.close();
+    launched = null;
+  };
+  test.before(async () => {
+    launched = await launchBrowser(opts);
+  });
+  test.after(close);
+  return {
+    get context() {
+      return it().context;
+    },
+    get problems() {
+      return it().problems;
+    },
+    page: () => it().page(),
+    screenshot: (page, name) => it().screenshot(page, name),
+    newContext: (options) => it().newContext(options),
+    close,
   };
 }
 
