@@ -47,6 +47,7 @@ interface Piece extends Totals {
   hour: number | null;
 }
 
+/** An hour row's or an entry's usage as a piece, its tokens summed. */
 function pieceOf(
   first: number, last: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number,
   model: number | null, hour: number | null,
