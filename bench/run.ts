@@ -214,7 +214,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.peakRssMb = 0;
     out.afterPeakRssMb = 0;
     for (let i = 0; i < coldRuns; i++) {
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(indexFile + suffix, { force: true });
+      for (const suffix of ['', '-wal', '-shm', '.keys']) fs.rmSync(indexFile + suffix, { force: true });
       const cold = await startServer(dirs, indexFile);
       const ms = (await cold.indexed) - cold.startedAt;
       colds.push({ ms, bannerMs: cold.bannerAt - cold.startedAt, cpu: threadCpu(cold.child.pid!) });

@@ -111,7 +111,7 @@ export class Writer {
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
     this.ids = new IdMaps(db, this.undo);
-    this.keys = new StoredKeys(db);
+    this.keys = new StoredKeys(db, opts.log);
     this.rollups = new RollupStatements(db);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
@@ -655,6 +655,8 @@ export class Writer {
   private setKey(hkey: number, id: number | undefined): void {
     const keys = this.keyIds();
     const was = keys.get(hkey);
+    // Only added keys leave the saved key index true (the next writer reads the messages above its largest id).
+    if (id === undefined || was !== undefined) this.keys.keyRemoved();
     if (id === undefined) keys.delete(hkey);
     else keys.set(hkey, id);
     this.undo.push(() => {
@@ -678,7 +680,7 @@ export class Writer {
     return this.keys.all();
   }
 
-  /** Closes the read-ahead's connection, when the process stops before it is done. */
+  /** After the last commit: closes the read-ahead's connection, and saves the key index beside the file when due. */
   close(): void {
     this.keys.close();
   }

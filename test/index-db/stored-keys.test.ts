@@ -25,6 +25,8 @@ function indexWith(n: number): { file: string; stored: Map<number, number> } {
   const rows = Array.from({ length: n }, (_, i) => ({ ts: T0 + i * 1000, messageId: `m${i}`, requestId: `r${i}`, output: 10 }));
   idx.applyBatch(batchOf(path.join(dir, 'cfg', 'projects', 'p1', 'a.jsonl'), rows), { project: 'p1', session: 's1', agentId: null, agentType: null, agentDescription: null }, 1, 1);
   idx.close();
+  // These tests read the keys from the messages: no dump of them (key-dump.test.ts has those).
+  fs.rmSync(`${file}.keys`);
   const db = new Database(file, { readonly: true });
   const stored = new Map((db.prepare('SELECT hkey, id FROM messages').raw().all() as [number, number][]));
   db.close();
@@ -44,7 +46,7 @@ const openOn = (file: string): number =>
 test('read ahead in slices through a connection of its own', () => {
   const { file, stored } = indexWith(25);
   const db = new Database(file);
-  const keys = new StoredKeys(db);
+  const keys = new StoredKeys(db, () => {});
   const alone = openOn(file);
   assert.equal([keys.readAhead(10), keys.readAhead(10)], [false, false]);
   assert.is(openOn(file), alone + 1, 'the read-ahead holds a second connection');
@@ -60,7 +62,7 @@ test('a write before the read-ahead is done reads the rest through the read-ahea
   for (const readAheadFirst of [true, false]) {
     const { file, stored } = indexWith(readAheadFirst ? 30 : 31);
     const db = new Database(file);
-    const keys = new StoredKeys(db);
+    const keys = new StoredKeys(db, () => {});
     if (readAheadFirst) assert.is(keys.readAhead(10), false);
     // Through the writer's connection `messages` would now be this empty table (it shadows the file's); its page
     // cache is what the read must stay out of.
@@ -80,7 +82,7 @@ test('a database in memory reads through its own connection', () => {
   const db = new Database(':memory:');
   db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, hkey REAL); CREATE TABLE usage_total (messages INTEGER)');
   db.exec('INSERT INTO messages (hkey) VALUES (11), (22), (33); INSERT INTO usage_total VALUES (3)');
-  const keys = new StoredKeys(db);
+  const keys = new StoredKeys(db, () => {});
   assert.is(keys.readAhead(2), false);
   assert.is(keys.readAhead(2), true);
   assert.equal([keys.all().get(11), keys.all().get(22), keys.all().get(33)], [1, 2, 3]);

@@ -220,7 +220,7 @@ Open('a read-only file system is a clear error and the file stays as it is', () 
     assert.is((err as IndexWriteError).kind, 'readonly', (err as Error).message);
   }
   assert.ok(fs.readFileSync(file).equals(before));
-  assert.equal(fs.readdirSync(disk.dir).sort(), ['i.db', 'i.db.lock']);
+  assert.equal(fs.readdirSync(disk.dir).sort(), ['i.db', 'i.db.keys', 'i.db.lock'], 'what the close left: the file, its saved keys, its lock');
   disk.unmount();
 });
 

@@ -193,6 +193,8 @@ Dedup('stored keys read ahead in slices, or a write before they are all read, de
   const first = Array.from({ length: 25 }, (_, i) => ({ ts: T0 + i * MIN, messageId: `m${i}`, requestId: `r${i}`, output: 10 }));
   idx.applyBatch(batchOf(path.join(root, 'a.jsonl'), first), role('a'), 10_000, 1);
   idx.close();
+  // The keys read from the messages, as with no dump of them beside the file (key-dump.test.ts has those).
+  fs.rmSync(`${file}.keys`);
   const want = messages(file);
   // The same 25 responses again from another file, with more output: each replaces its stored winner, none is added.
   const again = first.map((r) => ({ ...r, output: 20 }));
@@ -211,6 +213,7 @@ Dedup('stored keys read ahead in slices, or a write before they are all read, de
   const { idx: other, file: file2, root: root2 } = fresh();
   other.applyBatch(batchOf(path.join(root2, 'a.jsonl'), first), role('a'), 10_000, 1);
   other.close();
+  fs.rmSync(`${file2}.keys`);
   const partly = track(openIndex(file2, { log: () => {} }));
   partly.setPrices(prices);
   assert.is(partly.preloadKeys(10), false);

@@ -8,7 +8,8 @@ import { sql as settings } from './006-settings.ts';
 import { sql as grainRollups } from './007-grain-rollups.ts';
 import { sql as filesSession } from './008-files-session.ts';
 import { sql as narrowMessages } from './009-narrow-messages.ts';
+import { sql as keyDump } from './010-key-dump.ts';
 
 export const migrations: readonly string[] = [
-  init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages,
+  init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump,
 ];
