@@ -1,6 +1,7 @@
 // One writer per index file: a server and command-line runs started together on one index while the
 // transcripts grow (new responses, and copies of them replayed into a resumed session's file). Whichever
-// process writes, every response is counted once, and the reports equal the server's figures.
+// process writes, every response is counted once, and the reports equal the server's figures. A command that writes
+// after the server takes the dedup keys the last writer saved beside the index.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -11,6 +12,7 @@ import { cli, type CliResult } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { sqlValue } from '../helpers/sqlite.ts';
+import { keyDumpFile, readKeyDump } from '../../src/index-db/key-dump.ts';
 
 const { dir } = tempDir('cli-one-writer-');
 
@@ -75,8 +77,13 @@ Writer('started together while transcripts grow: each response counted once, who
     // The server stops; the command line writes from now on and still counts each response once.
     await server.close();
     server = null;
+    // The last writer's close left its dedup keys beside the index, true to it (the meta row holds their token).
+    const token = readKeyDump(keyDumpFile(index))?.stamp.token;
+    assert.ok(token && sqlValue(index, "SELECT value FROM meta WHERE key = 'key_dump'") === token, 'a true key dump');
     add(30);
     const after = JSON.parse((await cli(['session', '--json', ...flags])).stdout) as { sessions: { sessionId: string }[]; totals: { outputTokens: number } };
+    // The command took those keys and read only the responses stored since: reading them all would have saved anew.
+    assert.is(readKeyDump(keyDumpFile(index))?.stamp.token, token, 'the command wrote from the saved keys');
     const total2 = next;
     assert.is(after.totals.outputTokens, Array.from({ length: total2 }, (_, i) => 100 + i).reduce((a, b) => a + b, 0));
     assert.equal(after.sessions.map((x) => x.sessionId), ['s-main'], 'the replayed copies count toward the first session only');
