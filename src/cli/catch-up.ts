@@ -3,14 +3,13 @@
 // others anyway); small amounts are parsed on this thread, since starting worker threads costs more than
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../pricing/table.ts';
-import type { FileStateRow } from '../index-db/queries/reports.ts';
 import type { IndexDb } from '../index-db/types.ts';
 import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
 import { FolderListings, listingsFile } from '../main/folder-listings.ts';
 import { createIngest } from '../main/ingest.ts';
 import type { ParsePool } from '../main/pool.ts';
 import { resolveRepositories } from '../main/repository.ts';
-import { rowNeedsRead } from '../main/needs-read.ts';
+import { changedTranscripts } from '../main/needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -49,14 +48,6 @@ export async function listWithListings(projectsDirs: readonly string[], indexFil
   const found = await listTranscripts(projectsDirs, listings.source);
   listings.save();
   return found;
-}
-
-/**
- * The transcripts whose size or mtime differ from what the index read (or that it never read), against every cursor
- * loaded in one query: the whole check of a history that did not change.
- */
-export function changedTranscripts(found: readonly FoundFile[], states: Map<string, FileStateRow>): FoundFile[] {
-  return found.filter((f) => rowNeedsRead(f, states.get(f.path)));
 }
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {

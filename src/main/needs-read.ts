@@ -2,6 +2,7 @@
 // server's periodic re-check and the command line's checks before it reads anything. Its own module, so a statusline
 // that only asks "is this session ahead of the index?" loads nothing more.
 import type { FileStateRow } from '../index-db/queries/reports.ts';
+import type { FoundFile } from './discovery.ts';
 
 /** A file to read, or (no stat: it vanished) a known file to mark gone. */
 export function needsRead(
@@ -19,4 +20,12 @@ export function rowNeedsRead(st: { size: number; mtimeMs: number } | undefined, 
 function changedSince(st: { size: number; mtimeMs: number } | undefined, size: number, mtimeMs: number, gone: boolean): boolean {
   if (!st) return !gone;
   return gone || st.size !== size || st.mtimeMs !== mtimeMs;
+}
+
+/**
+ * The transcripts whose size or mtime differ from what the index read (or that it never read), against every cursor
+ * loaded in one query (`fileStates()`): the whole check of a history that did not change.
+ */
+export function changedTranscripts(found: readonly FoundFile[], states: Map<string, FileStateRow>): FoundFile[] {
+  return found.filter((f) => rowNeedsRead(f, states.get(f.path)));
 }

@@ -6,7 +6,7 @@ import { TranscriptPaths, fileRoles } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool } from './pool.ts';
-import { rowNeedsRead } from './needs-read.ts';
+import { changedTranscripts } from './needs-read.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
 
@@ -75,8 +75,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       watchLinked();
       // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
       // thread ~100 ms at 10 GiB, every 30 s.
-      const states = index.reports.fileStates();
-      for (const f of files) if (rowNeedsRead(f, states.get(f.path))) ingest.check(f.path);
+      for (const f of changedTranscripts(files, index.reports.fileStates())) ingest.check(f.path);
     } finally {
       rechecking = false;
     }
