@@ -39,7 +39,7 @@ export class StoredKeys {
   private side: Side | null = null;
   /** A database in memory has no second connection: the read-ahead's statement is on its own. */
   private inMemory: Database.Statement | null = null;
-  private clearToken: Database.Statement | null = null;
+  private setToken: Database.Statement | null = null;
 
   constructor(
     private readonly db: Database.Database,
@@ -74,8 +74,7 @@ export class StoredKeys {
    */
   keyRemoved(): void {
     this.dumpCleared = true;
-    if (this.db.memory) return;
-    (this.clearToken ??= this.db.prepare("INSERT INTO meta (key, value) VALUES ('key_dump', '') ON CONFLICT (key) DO UPDATE SET value = ''")).run();
+    if (!this.db.memory) this.writeToken('');
   }
 
   /**
@@ -92,10 +91,15 @@ export class StoredKeys {
       const token = newDumpToken();
       const maxId = this.db.prepare('SELECT coalesce(max(id), 0) FROM messages').pluck().get() as number;
       writeKeyDump(keyDumpFile(this.db.name), keys, { schema: SCHEMA_VERSION, maxId, token });
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('key_dump', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(token);
+      this.writeToken(token);
     } catch (err) {
       this.log(`the dedup keys were not saved beside the index (${(err as Error).message}); the next start reads them from it`);
     }
+  }
+
+  /** The index's meta row `key_dump`: the token of the true dump, or '' for none. */
+  private writeToken(token: string): void {
+    (this.setToken ??= this.db.prepare("INSERT INTO meta (key, value) VALUES ('key_dump', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")).run(token);
   }
 
   private read(rows: number): boolean {
