@@ -2,10 +2,10 @@
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
 import fs from 'node:fs';
 import type { IndexDb } from '../index-db/types.ts';
-import { TranscriptPaths, fileRoles } from './discovery.ts';
+import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
-import { createPool } from './pool.ts';
+import { createPool, type WorkerPool } from './pool.ts';
 import { changedTranscripts } from './needs-read.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
@@ -28,6 +28,37 @@ export interface PipelineOptions {
   threads?: number;
   /** How often every folder is listed again and every file's cursor checked (what the watcher missed). */
   recheckMs?: number;
+  /** The start-up listing and the pool, made before the index was open (prepareScan); made here when absent. */
+  prepared?: PreparedScan;
+}
+
+/** The start-up scan's listing and the pool sized by it. */
+export interface PreparedScan {
+  paths: TranscriptPaths;
+  listed: FoundFile[];
+  pool: WorkerPool;
+}
+
+/**
+ * Before a first index (no index file yet, or an empty one), whose first task would otherwise wait ~60-80 ms for a
+ * worker to start while the main thread idles: the listing, and a pool whose first worker starts now, so that its
+ * start overlaps the index's creation. Null when the index file holds something (a restart starts no worker unless a
+ * transcript changed).
+ */
+export async function prepareFirstScan(indexFile: string, projectsDirs: readonly string[], log: Log): Promise<PreparedScan | null> {
+  if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) return null;
+  const prepared = await prepareScan(projectsDirs, log);
+  if (prepared.listed.length) prepared.pool.warm();
+  return prepared;
+}
+
+/** Lists the transcripts and makes the pool for them (sized by what there is to read, pool.ts poolThreads). */
+async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: number): Promise<PreparedScan> {
+  const paths = new TranscriptPaths();
+  const listed = await paths.list(projectsDirs);
+  // Sized by what there is (a restart reads little of it, but starts no worker unless something changed).
+  const pool = createPool({ threads, workBytes: listed.reduce((n, f) => n + f.size, 0), log });
+  return { paths, listed, pool };
 }
 
 /** A re-list plus one stat per file: a few ms for a thousand files, twice a minute. */
@@ -44,10 +75,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   resolveRepositories(index);
-  const paths = new TranscriptPaths();
-  const listed = await paths.list(projectsDirs);
-  // Sized by what there is (a restart reads little of it, but starts no worker unless something changed).
-  const pool = createPool({ threads: opts.threads, workBytes: listed.reduce((n, f) => n + f.size, 0), log });
+  const { paths, listed, pool } = opts.prepared ?? (await prepareScan(projectsDirs, log, opts.threads));
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   ingest.startScan(listed);
   // The watcher starts once the start-up scan is done: its own walk would compete with the first

@@ -12,6 +12,8 @@ export interface ParsePool {
 
 /** The worker threads' pool. */
 export interface WorkerPool extends ParsePool {
+  /** Starts the first worker now instead of at the first task (pipeline.ts prepareFirstScan). */
+  warm(): void;
   /** Ends the workers now when no task is pending (the next task starts them again); otherwise a no-op. */
   release(): Promise<void>;
 }
@@ -156,5 +158,5 @@ export function createPool(opts: PoolOptions = {}): WorkerPool {
     clearTimeout(idleTimer);
     await pool?.destroy();
   };
-  return { threads, parse, release, close };
+  return { threads, parse, warm: () => void start(), release, close };
 }

@@ -8,7 +8,7 @@ import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
+import { prepareFirstScan, startPipeline } from '../../src/main/pipeline.ts';
 import { createPool, poolThreads } from '../../src/main/pool.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
@@ -178,6 +178,18 @@ Pool('no worker starts before the first task: a restart with nothing to read hol
   }
 });
 
+Pool('warm() starts the first worker before any task', async () => {
+  const before = threadsNow();
+  const own = createPool({ threads: 2, worker: STAND_IN_WORKER });
+  try {
+    own.warm();
+    await waitFor(() => threadsNow() > before, 'a worker started by warm()', 5_000);
+    assert.is(((await own.parse(task({ path: 'first' }))) as unknown as { path: string }).path, 'first');
+  } finally {
+    await own.close();
+  }
+});
+
 Pool('idle workers leave, the last one too, and a task after that starts one again', async () => {
   const before = threadsNow();
   const own = createPool({ threads: 2, worker: STAND_IN_WORKER, idleMs: 200 });
@@ -289,6 +301,44 @@ Pool('createPool and the pipeline size the pool by the bytes there are to read',
   } finally {
     os.availableParallelism = cores;
     index.close();
+    cleanup();
+  }
+});
+
+Pool('before a first index the listing and a started worker are ready, and the pipeline reads through them', async () => {
+  const { dir, cleanup } = tempDir('cost-first-scan-');
+  const file = path.join(dir, 'index.db');
+  const projects = path.join(dir, 'projects', '-p');
+  fs.mkdirSync(projects, { recursive: true });
+  fs.copyFileSync(FILE, path.join(projects, path.basename(FILE)));
+  const before = threadsNow();
+  const prepared = await prepareFirstScan(file, [path.dirname(projects)], () => undefined);
+  let index: ReturnType<typeof openIndex> | undefined;
+  try {
+    assert.ok(prepared, 'no index file: a first index');
+    assert.equal(prepared.listed.map((f) => path.basename(f.path)), [path.basename(FILE)]);
+    await waitFor(() => threadsNow() > before, 'the first worker starting before any task', 10_000);
+    let parsed = 0;
+    const pool = prepared.pool;
+    index = openIndex(file, { log: () => undefined });
+    index.setPrices(PriceTable.builtin());
+    const pipeline = await startPipeline({
+      projectsDirs: [path.dirname(projects)],
+      index,
+      log: () => undefined,
+      recheckMs: 600_000,
+      prepared: { ...prepared, pool: { ...pool, parse: (t) => (parsed++, pool.parse(t)) } },
+    });
+    try {
+      await pipeline.ingest.idle();
+      assert.is(parsed, 1, 'the transcript went through the prepared pool');
+      assert.ok(index.stats().messages > 0);
+    } finally {
+      await pipeline.close();
+    }
+    assert.is(await prepareFirstScan(file, [path.dirname(projects)], () => undefined), null, 'an index file with content: a restart');
+  } finally {
+    index?.close();
     cleanup();
   }
 });
