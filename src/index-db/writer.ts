@@ -19,6 +19,7 @@ import type { KeyIndex } from './key-index.ts';
 import { StoredKeys } from './stored-keys.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { RollupDelta, RollupStatements, type GroupSums, type Msg } from './rollup.ts';
+import { MessageInserts } from './message-inserts.ts';
 import type { SettingChange } from './settings.ts';
 import { HOUR_MS, LocalClock, timeZone } from './time.ts';
 import type { FileCursor, FileRole } from './types.ts';
@@ -69,10 +70,16 @@ const LOCAL_COUNTS = `DELETE FROM sessions_daily;
   DELETE FROM tools_daily_all;
   INSERT INTO tools_daily_all SELECT day, tool, sum(count) FROM tools_daily GROUP BY 1, 2;`;
 
-const params = (m: Msg): unknown[] => [
-  m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
-  m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch,
-];
+/** A message's values of MSG_COLS, appended to `out` (the buffered inserts' one array). */
+const pushParams = (m: Msg, out: unknown[]): void => {
+  out.push(m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent, m.input, m.output,
+    m.cacheCreate, m.cacheRead, m.cache1h, m.webSearch, m.fast, m.costUSD, m.cost, m.tools, m.branch);
+};
+const params = (m: Msg): unknown[] => {
+  const out: unknown[] = [];
+  pushParams(m, out);
+  return out;
+};
 
 export class Writer {
   readonly ids: IdMaps;
@@ -107,12 +114,16 @@ export class Writer {
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (models: readonly number[] | null) => void;
   private readonly keys: StoredKeys;
+  /** While a batch's winners are placed (apply): new rows wait here for one write at its end. */
+  private readonly inserts: MessageInserts<Msg>;
+  private buffering = false;
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
     this.ids = new IdMaps(db, this.undo);
     this.keys = new StoredKeys(db, opts.log);
     this.rollups = new RollupStatements(db);
+    this.inserts = new MessageInserts(db, MSG_COLS, pushParams);
     const p = (sql: string): Database.Statement => db.prepare(sql);
     this.s = {
       insert: p(`INSERT INTO messages (${MSG_COLS}) VALUES (${Array(20).fill('?').join(',')})`),
@@ -522,21 +533,14 @@ export class Writer {
     let reason = '';
     if (!careful) {
       const delta = new RollupDelta(this.lhourOf);
-      for (let w = 0; w < fold.winners.length; w++) {
-        const m = winner(w);
-        const g = groups[fold.groupOf[w]!]!;
-        // The group's sums hold every winner of the batch: a row the index already holds (the same line again, or a
-        // copy that loses to the stored one) is taken out again, and a replaced winner's old copy too.
-        g.cost += m.cost;
-        const placed = this.place(m, file);
-        if (placed === 'kept') {
-          delta.add(m, -1);
-          continue;
-        }
-        if (placed !== 'new') delta.add(placed, -1);
-        if (g.first === null || m.ts < g.first) g.first = m.ts;
-        if (g.last === null || m.ts > g.last) g.last = m.ts;
+      this.inserts.begin();
+      this.buffering = true;
+      try {
+        this.placeWinners(fold, groups, file, winner, delta);
+      } finally {
+        this.buffering = false;
       }
+      this.inserts.flush();
       for (const g of groups) delta.addGroup(g);
       const t = fold.tools;
       for (let at = 0; at < t.length; at += TOOL_COLS) {
@@ -565,6 +569,26 @@ export class Writer {
     // Skipped and counted, and the file read on: rows out of range as such, rows a statement rejected as malformed.
     this.s.fileCursor!.run(size, mtimeMs, batch.consumedTo, batch.head, batch.head,
       st.lines, st.usageLines, st.blank, st.malformed + rejected, st.giant, st.outOfRange + invalid, file.id);
+  }
+
+  /**
+   * Places each winner of a folded batch. The group's sums hold every winner: a row the index already holds (the same
+   * line again, or a copy that loses to the stored one) is taken out again, and a replaced winner's old copy too.
+   */
+  private placeWinners(fold: BatchFold, groups: NamedGroup[], file: FileInfo, winner: (w: number) => Msg, delta: RollupDelta): void {
+    for (let w = 0; w < fold.winners.length; w++) {
+      const m = winner(w);
+      const g = groups[fold.groupOf[w]!]!;
+      g.cost += m.cost;
+      const placed = this.place(m, file);
+      if (placed === 'kept') {
+        delta.add(m, -1);
+        continue;
+      }
+      if (placed !== 'new') delta.add(placed, -1);
+      if (g.first === null || m.ts < g.first) g.first = m.ts;
+      if (g.last === null || m.ts > g.last) g.last = m.ts;
+    }
   }
 
   /**
@@ -634,9 +658,11 @@ export class Writer {
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
-        this.setKey(m.hkey, Number(this.s.insert!.run(...params(m)).lastInsertRowid));
+        this.setKey(m.hkey, this.buffering ? this.inserts.add(m) : Number(this.s.insert!.run(...params(m)).lastInsertRowid));
         return 'new';
       }
+      // A batch's winners have distinct keys, so only another key of the same hash finds a row still buffered.
+      if (this.inserts.holds(id)) this.inserts.flush();
       old = this.s.byId!.get(id) as StoredMsg;
       if (old.key === m.key) break;
       m.hkey++; // another key owns this hash: probe the next slot

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { hashKey } from '../../src/workers/protocol.ts';
+import { NUM, NUM_COLS, hashKey } from '../../src/workers/protocol.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
@@ -186,6 +186,25 @@ Dedup('a key whose hash is taken by another key probes the next slot', () => {
     { hkey: h + 1, key: 'rm1 r1', output: 20 },
   ]);
   again.close();
+});
+
+Dedup('two keys of one hash in one batch: both are stored, the second in the next slot, under the ids of their order', () => {
+  const { idx, file, root } = fresh();
+  const batch = batchOf(path.join(root, 'a.jsonl'), [
+    { ts: T0, messageId: 'm1', requestId: 'r1', output: 10 },
+    { ts: T0 + MIN, messageId: 'm2', requestId: 'r2', output: 20 },
+    { ts: T0 + 2 * MIN, messageId: 'm3', requestId: 'r3', output: 30 },
+  ]);
+  // The second response's key on the first one's hash (a collision no real pair of ids is known to produce): it meets
+  // the first while that row still waits for the batch's end to be written (message-inserts.ts).
+  const h = hashKey('rm1 r1');
+  batch.nums[1 * NUM_COLS + NUM.hkey] = h;
+  idx.applyBatch(batch, role('a'), 300, 1);
+  const rows = peek<{ id: number; hkey: number; key: string; output: number }>(file, 'SELECT id, hkey, key, output FROM messages ORDER BY id');
+  assert.equal(rows.map((r) => [r.id, r.key, r.output]), [[1, 'rm1 r1', 10], [2, 'rm2 r2', 20], [3, 'rm3 r3', 30]]);
+  assert.equal(rows.slice(0, 2).map((r) => r.hkey), [h, h + 1]);
+  assertRollupsExact(file);
+  idx.close();
 });
 
 Dedup('stored keys read ahead in slices, or a write before they are all read, dedup a restarted index the same', () => {
