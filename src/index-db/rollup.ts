@@ -5,6 +5,7 @@
 // then only corrects for the rows the writer did not store as new.
 import type Database from 'better-sqlite3';
 import type { UsageCounts } from '../workers/protocol.ts';
+import { ManyRows } from './many-rows.ts';
 import { HOUR_MS } from './time.ts';
 
 /** A message as the writer and the rollups see it (ids, not names). */
@@ -46,70 +47,65 @@ const HOUR_METRICS = `messages = messages + excluded.messages, input = input + e
   first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
   last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
 
+/** A rollup table's upsert: its cells are gathered and written a few statements a flush (many-rows.ts). */
+type Upsert = ManyRows;
+
 export class RollupStatements {
-  readonly full: Database.Statement;
+  readonly full: Upsert;
   readonly fullDrop: Database.Statement;
-  readonly model: Database.Statement;
+  readonly model: Upsert;
   readonly modelDrop: Database.Statement;
-  readonly daily: Database.Statement;
+  readonly daily: Upsert;
   readonly dailyDrop: Database.Statement;
-  readonly tool: Database.Statement;
+  readonly tool: Upsert;
   readonly toolDrop: Database.Statement;
-  readonly toolDaily: Database.Statement;
+  readonly toolDaily: Upsert;
   readonly toolDailyDrop: Database.Statement;
-  readonly localHour: Database.Statement;
+  readonly localHour: Upsert;
   readonly localHourDrop: Database.Statement;
-  readonly dailyAll: Database.Statement;
+  readonly dailyAll: Upsert;
   readonly dailyAllDrop: Database.Statement;
-  readonly total: Database.Statement;
+  readonly total: Upsert;
   readonly totalDrop: Database.Statement;
-  readonly hourlyAll: Database.Statement;
+  readonly hourlyAll: Upsert;
   readonly hourlyAllDrop: Database.Statement;
-  readonly localHourAll: Database.Statement;
+  readonly localHourAll: Upsert;
   readonly localHourAllDrop: Database.Statement;
-  readonly toolDailyAll: Database.Statement;
+  readonly toolDailyAll: Upsert;
   readonly toolDailyAllDrop: Database.Statement;
-  readonly sessionDay: Database.Statement;
+  readonly sessionDay: Upsert;
   readonly sessionDayDrop: Database.Statement;
   constructor(db: Database.Database) {
-    this.full = db.prepare(`INSERT INTO usage_hourly VALUES (?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    const upsert = (table: string, width: number, conflict: string): Upsert =>
+      new ManyRows(db, `INSERT INTO ${table} VALUES`, width, `ON CONFLICT ${conflict}`);
+    this.full = upsert('usage_hourly', 15, `(hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
     this.fullDrop = db.prepare(`DELETE FROM usage_hourly
       WHERE hour = ? AND project_id = ? AND session_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.model = db.prepare(`INSERT INTO usage_hourly_model VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (hour, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.model = upsert('usage_hourly_model', 14, `(hour, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
     this.modelDrop = db.prepare(`DELETE FROM usage_hourly_model
       WHERE hour = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.daily = db.prepare(`INSERT INTO usage_daily VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (day, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.daily = upsert('usage_daily', 14, `(day, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
     this.dailyDrop = db.prepare(`DELETE FROM usage_daily
       WHERE day = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.tool = db.prepare(`INSERT INTO tools_hourly VALUES (?,?,?,?)
-      ON CONFLICT (hour, project_id, tool) DO UPDATE SET count = count + excluded.count`);
+    this.tool = upsert('tools_hourly', 4, '(hour, project_id, tool) DO UPDATE SET count = count + excluded.count');
     this.toolDrop = db.prepare('DELETE FROM tools_hourly WHERE hour = ? AND project_id = ? AND tool = ? AND count <= 0');
-    this.toolDaily = db.prepare(`INSERT INTO tools_daily VALUES (?,?,?,?)
-      ON CONFLICT (day, project_id, tool) DO UPDATE SET count = count + excluded.count`);
+    this.toolDaily = upsert('tools_daily', 4, '(day, project_id, tool) DO UPDATE SET count = count + excluded.count');
     this.toolDailyDrop = db.prepare('DELETE FROM tools_daily WHERE day = ? AND project_id = ? AND tool = ? AND count <= 0');
-    this.localHour = db.prepare(`INSERT INTO cost_local_hourly VALUES (?,?,?,?,?)
-      ON CONFLICT (lhour, project_id, model_id) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost`);
+    this.localHour = upsert('cost_local_hourly', 5,
+      '(lhour, project_id, model_id) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost');
     this.localHourDrop = db.prepare('DELETE FROM cost_local_hourly WHERE lhour = ? AND project_id = ? AND model_id = ? AND messages <= 0');
-    this.dailyAll = db.prepare(`INSERT INTO usage_daily_all VALUES (?,?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (day, model_id, sub) DO UPDATE SET ${METRICS}`);
+    this.dailyAll = upsert('usage_daily_all', 13, `(day, model_id, sub) DO UPDATE SET ${METRICS}`);
     this.dailyAllDrop = db.prepare('DELETE FROM usage_daily_all WHERE day = ? AND model_id = ? AND sub = ? AND messages <= 0');
-    this.total = db.prepare(`INSERT INTO usage_total VALUES (?,?, ?,?,?,?,?,?,?,?,?,?)
-      ON CONFLICT (project_id, model_id) DO UPDATE SET ${METRICS}`);
+    this.total = upsert('usage_total', 12, `(project_id, model_id) DO UPDATE SET ${METRICS}`);
     this.totalDrop = db.prepare('DELETE FROM usage_total WHERE project_id = ? AND model_id = ? AND messages <= 0');
-    this.hourlyAll = db.prepare(`INSERT INTO usage_hourly_all VALUES (?, ?,?,?,?,?,?,?,?)
-      ON CONFLICT (hour) DO UPDATE SET ${HOUR_METRICS}`);
+    this.hourlyAll = upsert('usage_hourly_all', 9, `(hour) DO UPDATE SET ${HOUR_METRICS}`);
     this.hourlyAllDrop = db.prepare('DELETE FROM usage_hourly_all WHERE hour = ? AND messages <= 0');
-    this.localHourAll = db.prepare(`INSERT INTO cost_local_hourly_all VALUES (?,?,?)
-      ON CONFLICT (lhour) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost`);
+    this.localHourAll = upsert('cost_local_hourly_all', 3,
+      '(lhour) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost');
     this.localHourAllDrop = db.prepare('DELETE FROM cost_local_hourly_all WHERE lhour = ? AND messages <= 0');
-    this.toolDailyAll = db.prepare(`INSERT INTO tools_daily_all VALUES (?,?,?)
-      ON CONFLICT (day, tool) DO UPDATE SET count = count + excluded.count`);
+    this.toolDailyAll = upsert('tools_daily_all', 3, '(day, tool) DO UPDATE SET count = count + excluded.count');
     this.toolDailyAllDrop = db.prepare('DELETE FROM tools_daily_all WHERE day = ? AND tool = ? AND count <= 0');
-    this.sessionDay = db.prepare(`INSERT INTO sessions_daily VALUES (?,?,?,?)
-      ON CONFLICT (day, project_id, session_id) DO UPDATE SET messages = messages + excluded.messages`);
+    this.sessionDay = upsert('sessions_daily', 4, '(day, project_id, session_id) DO UPDATE SET messages = messages + excluded.messages');
     this.sessionDayDrop = db.prepare('DELETE FROM sessions_daily WHERE day = ? AND project_id = ? AND session_id = ? AND messages <= 0');
   }
 }
@@ -318,12 +314,14 @@ function coarsenTools(cells: Iterable<ToolCell>): Map<string, ToolCell> {
   return out;
 }
 
-function writeLocal(cells: Iterable<LocalCell>, upsert: Database.Statement, drop: Database.Statement): void {
+function writeLocal(cells: Iterable<LocalCell>, upsert: Upsert, drop: Database.Statement): void {
+  const drops: number[][] = [];
   for (const c of cells) {
     if (c.n === 0 && c.cost === 0) continue;
-    upsert.run(...c.pk, c.n, c.cost);
-    if (c.n < 0) drop.run(...c.pk);
+    upsert.values.push(...c.pk, c.n, c.cost);
+    if (c.n < 0) drops.push(c.pk);
   }
+  upsertThenDrop(upsert, drops, drop);
 }
 
 function toolCell(map: Map<string, ToolCell>, unit: number, project: number, tool: string): ToolCell {
@@ -334,12 +332,20 @@ function toolCell(map: Map<string, ToolCell>, unit: number, project: number, too
 }
 
 /** Count cells (tools, a session's messages of a day): upserted when they moved, deleted when they reach zero. */
-function writeTools(map: Map<string, ToolCell | CountCell>, upsert: Database.Statement, drop: Database.Statement): void {
+function writeTools(map: Map<string, ToolCell | CountCell>, upsert: Upsert, drop: Database.Statement): void {
+  const drops: (number | string)[][] = [];
   for (const c of map.values()) {
     if (c.n === 0) continue;
-    upsert.run(...c.pk, c.n);
-    if (c.n < 0) drop.run(...c.pk);
+    upsert.values.push(...c.pk, c.n);
+    if (c.n < 0) drops.push(c.pk);
   }
+  upsertThenDrop(upsert, drops, drop);
+}
+
+/** Writes the gathered cells, then deletes those of `drops` that reached zero. */
+function upsertThenDrop(upsert: Upsert, drops: readonly (number | string)[][], drop: Database.Statement): void {
+  upsert.flush();
+  for (const pk of drops) drop.run(...pk);
 }
 
 function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
@@ -384,17 +390,21 @@ function bump(c: Cell, m: Msg, sign: 1 | -1): void {
   }
 }
 
-function write(map: Map<string, Cell>, upsert: Database.Statement, drop: Database.Statement): void {
+function write(map: Map<string, Cell>, upsert: Upsert, drop: Database.Statement): void {
+  const drops: number[][] = [];
   for (const c of map.values()) {
-    upsert.run(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cache1h, c.webSearch, c.cost, c.first, c.last);
-    if (c.shrinks) drop.run(...c.pk);
+    upsert.values.push(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cache1h, c.webSearch, c.cost, c.first, c.last);
+    if (c.shrinks) drops.push(c.pk);
   }
+  upsertThenDrop(upsert, drops, drop);
 }
 
 /** usage_hourly_all's columns: no cache_1h or web_search. */
-function writeHours(map: Map<string, Cell>, upsert: Database.Statement, drop: Database.Statement): void {
+function writeHours(map: Map<string, Cell>, upsert: Upsert, drop: Database.Statement): void {
+  const drops: number[][] = [];
   for (const c of map.values()) {
-    upsert.run(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cost, c.first, c.last);
-    if (c.shrinks) drop.run(...c.pk);
+    upsert.values.push(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cost, c.first, c.last);
+    if (c.shrinks) drops.push(c.pk);
   }
+  upsertThenDrop(upsert, drops, drop);
 }
