@@ -28,6 +28,8 @@ const PRICE_WAIT_MS = 2000;
  * so it starts once the first answer is out: a hub tab asks for it right after loading the page.
  */
 const SCAN_WAIT_MS = 1000;
+/** How long a first index's listing may hold up the ready line (1 GiB's 1,389 transcripts: ~45 ms; 10 GiB's 13,935: 0.2-0.4 s). */
+const LISTING_WAIT_MS = 50;
 
 function loadConfig(): Config {
   try {
@@ -66,14 +68,17 @@ async function main(): Promise<void> {
   lifecycle.add('prices', () => prices.close());
 
   // Before a first index: the listing, and a parse worker starting while the index and the server are made (~30 ms
-  // sooner done at 100 MiB). The first pipeline takes them; a process that reads another writer's index closes them.
-  let prepared = await prepareFirstScan(config.indexPath, config.projectsDirs, log);
-  lifecycle.add('first pool', () => prepared?.pool.close());
-  const takePrepared = (): PreparedScan | undefined => {
-    const taken = prepared ?? undefined;
-    prepared = null;
+  // sooner done at 100 MiB). A listing longer than LISTING_WAIT_MS (a big history) does not hold up the ready line: the
+  // pipeline waits for it instead. The first pipeline takes them; a process that reads another writer's index closes them.
+  let preparing: Promise<PreparedScan | null> | null = prepareFirstScan(config.indexPath, config.projectsDirs, log);
+  await Promise.race([preparing, new Promise((resolve) => setTimeout(resolve, LISTING_WAIT_MS).unref())]);
+  const takePrepared = (): Promise<PreparedScan | null> | undefined => {
+    const taken = preparing ?? undefined;
+    preparing = null;
     return taken;
   };
+  const dropPrepared = async (): Promise<void> => (await takePrepared())?.pool.close();
+  lifecycle.add('first pool', dropPrepared);
 
   // One writer per index file: a second process on the same file serves it read-only and takes over
   // when the writer stops. Busy, read-only or unopenable files end the process with one clear line.
@@ -120,7 +125,7 @@ async function main(): Promise<void> {
   if (holdsHistory(index)) await Promise.race([server.firstAnswer, new Promise((resolve) => setTimeout(resolve, SCAN_WAIT_MS).unref())]);
   await index.start();
   // Not taken: this process reads another writer's index, and a takeover lists the transcripts again.
-  void takePrepared()?.pool.close();
+  void dropPrepared();
   budgets.start();
 }
 

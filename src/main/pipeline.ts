@@ -28,8 +28,8 @@ export interface PipelineOptions {
   threads?: number;
   /** How often every folder is listed again and every file's cursor checked (what the watcher missed). */
   recheckMs?: number;
-  /** The start-up listing and the pool, made before the index was open (prepareScan); made here when absent. */
-  prepared?: PreparedScan;
+  /** The start-up listing and the pool, begun before the index was open (prepareFirstScan); made here when absent or null. */
+  prepared?: Promise<PreparedScan | null>;
 }
 
 /** The start-up scan's listing and the pool sized by it. */
@@ -46,10 +46,14 @@ export interface PreparedScan {
  * transcript changed).
  */
 export async function prepareFirstScan(indexFile: string, projectsDirs: readonly string[], log: Log): Promise<PreparedScan | null> {
-  if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) return null;
-  const prepared = await prepareScan(projectsDirs, log);
-  if (prepared.listed.length) prepared.pool.warm();
-  return prepared;
+  try {
+    if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) return null;
+    const prepared = await prepareScan(projectsDirs, log);
+    if (prepared.listed.length) prepared.pool.warm();
+    return prepared;
+  } catch {
+    return null; // the pipeline lists again, and reports what fails there
+  }
 }
 
 /** Lists the transcripts and makes the pool for them (sized by what there is to read, pool.ts poolThreads). */
@@ -75,7 +79,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   resolveRepositories(index);
-  const { paths, listed, pool } = opts.prepared ?? (await prepareScan(projectsDirs, log, opts.threads));
+  const { paths, listed, pool } = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   ingest.startScan(listed);
   // The watcher starts once the start-up scan is done: its own walk would compete with the first

@@ -327,7 +327,7 @@ Pool('before a first index the listing and a started worker are ready, and the p
       index,
       log: () => undefined,
       recheckMs: 600_000,
-      prepared: { ...prepared, pool: { ...pool, parse: (t) => (parsed++, pool.parse(t)) } },
+      prepared: Promise.resolve({ ...prepared, pool: { ...pool, parse: (t: ParseTask) => (parsed++, pool.parse(t)) } }),
     });
     try {
       await pipeline.ingest.idle();
