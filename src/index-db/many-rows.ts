@@ -29,15 +29,21 @@ export class ManyRows {
     return this.values.length / this.width;
   }
 
-  /** Writes the gathered rows, in their order. */
+  /**
+   * Writes the gathered rows, in their order. They are gone afterwards even when a statement fails: its transaction
+   * rolls back, and rows left here would go into the next one.
+   */
   flush(): void {
     const width = this.width;
     let at = 0;
     let left = this.rows;
-    for (const size of SIZES) {
-      for (; left >= size; left -= size, at += size * width) this.statement(size).run(this.values.slice(at, at + size * width));
+    try {
+      for (const size of SIZES) {
+        for (; left >= size; left -= size, at += size * width) this.statement(size).run(this.values.slice(at, at + size * width));
+      }
+    } finally {
+      this.values.length = 0;
     }
-    this.values.length = 0;
   }
 
   /** Drops the gathered rows (their transaction failed). */

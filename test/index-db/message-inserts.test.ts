@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
+import { ManyRows } from '../../src/index-db/many-rows.ts';
 import { MessageInserts } from '../../src/index-db/message-inserts.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
@@ -89,6 +90,26 @@ Inserts('a batch that failed leaves no row for the next one, whose ids start ove
     inserts.flush();
   })();
   assert.equal(stored(db).map((r) => [r.id, r.off]), [[1, 3]]);
+  db.close();
+});
+
+Inserts('rows whose statement failed are not written again by the next flush', () => {
+  const db = fresh('flush-fails');
+  db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY)');
+  const rows = new ManyRows(db, 'INSERT INTO t (a) VALUES', 1);
+  // The second 1 breaks the key: its statement fails, and the transaction with everything it wrote.
+  assert.throws(
+    () =>
+      db.transaction(() => {
+        rows.values.push(1, 2, 1);
+        rows.flush();
+      })(),
+    /UNIQUE/,
+  );
+  assert.is(rows.rows, 0);
+  rows.values.push(3);
+  rows.flush();
+  assert.equal(db.prepare('SELECT a FROM t ORDER BY a').pluck().all(), [3]);
   db.close();
 });
 
