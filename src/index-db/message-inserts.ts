@@ -27,6 +27,20 @@ export class MessageInserts<Row> {
     this.next = Number(this.largestId.get()) + 1;
   }
 
+  /**
+   * Runs `place` with its new rows buffered (begin), then writes them. When it throws, they are dropped: its transaction
+   * rolls back, and rows left here would be written by a later flush (a colliding hash in the writer's careful retry).
+   */
+  gather(place: () => void): void {
+    this.begin();
+    try {
+      place();
+      this.rows.flush();
+    } finally {
+      this.rows.clear();
+    }
+  }
+
   /** Buffers a row; returns its id. */
   add(row: Row): number {
     const id = this.next++;

@@ -114,9 +114,8 @@ export class Writer {
   private readonly resetTx: (path: string) => void;
   private readonly repriceTx: (models: readonly number[] | null) => void;
   private readonly keys: StoredKeys;
-  /** While a batch's winners are placed (apply): new rows wait here for one write at its end. */
+  /** A batch's new rows, placed by placeWinners, wait here for one write at its end. */
   private readonly inserts: MessageInserts<Msg>;
-  private buffering = false;
   private fallback: PriceTable | null = null;
 
   constructor(private readonly db: Database.Database, private readonly opts: WriterOptions) {
@@ -533,14 +532,7 @@ export class Writer {
     let reason = '';
     if (!careful) {
       const delta = new RollupDelta(this.lhourOf);
-      this.inserts.begin();
-      this.buffering = true;
-      try {
-        this.placeWinners(fold, groups, file, winner, delta);
-      } finally {
-        this.buffering = false;
-      }
-      this.inserts.flush();
+      this.inserts.gather(() => this.placeWinners(fold, groups, file, winner, delta));
       for (const g of groups) delta.addGroup(g);
       const t = fold.tools;
       for (let at = 0; at < t.length; at += TOOL_COLS) {
@@ -580,7 +572,7 @@ export class Writer {
       const m = winner(w);
       const g = groups[fold.groupOf[w]!]!;
       g.cost += m.cost;
-      const placed = this.place(m, file);
+      const placed = this.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
         continue;
@@ -651,14 +643,17 @@ export class Writer {
     return m;
   }
 
-  /** Inserts a message, or settles it against the stored copy of its key; the caller moves the rollups. */
-  private place(m: Msg, file: FileInfo): Placed {
+  /**
+   * Inserts a message (`gathered`: into the batch's rows written at its end, message-inserts.ts), or settles it against
+   * the stored copy of its key; the caller moves the rollups.
+   */
+  private place(m: Msg, file: FileInfo, gathered = false): Placed {
     const keys = this.keyIds();
     let old: StoredMsg;
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
-        this.setKey(m.hkey, this.buffering ? this.inserts.add(m) : Number(this.s.insert!.run(...params(m)).lastInsertRowid));
+        this.setKey(m.hkey, gathered ? this.inserts.add(m) : Number(this.s.insert!.run(...params(m)).lastInsertRowid));
         return 'new';
       }
       // A batch's winners have distinct keys, so only another key of the same hash finds a row still buffered.

@@ -93,6 +93,25 @@ Inserts('a batch that failed leaves no row for the next one, whose ids start ove
   db.close();
 });
 
+Inserts('rows gathered by a placing that throws are dropped: no later flush writes them', () => {
+  const db = fresh('gather-throws');
+  const inserts = new MessageInserts<Row>(db, COLS, write);
+  let ids: number[] = [];
+  assert.throws(() =>
+    db.transaction(() =>
+      inserts.gather(() => {
+        ids = [inserts.add({ off: 1 }), inserts.add({ off: 2 })];
+        throw new Error('the batch failed');
+      }),
+    )(),
+  );
+  assert.not.ok(ids.some((id) => inserts.holds(id)), 'nothing held');
+  inserts.flush();
+  db.transaction(() => inserts.gather(() => void inserts.add({ off: 3 })))();
+  assert.equal(stored(db).map((r) => [r.id, r.off]), [[1, 3]]);
+  db.close();
+});
+
 Inserts('rows whose statement failed are not written again by the next flush', () => {
   const db = fresh('flush-fails');
   db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY)');
