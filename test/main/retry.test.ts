@@ -47,14 +47,20 @@ async function start(projects: string, recheckMs: number) {
   return { ...running, logs };
 }
 
-const Retry = suite('missed work');
-
-Retry('a read that failed (EMFILE) is retried with no further event', async () => {
-  const tmp = tempDir('cost-retry-');
+/** A temp dir whose projects folder holds one transcript of one line, `-home-dev-a/s1.jsonl`. */
+function historyOfOne(prefix: string) {
+  const tmp = tempDir(prefix);
   const projects = path.join(tmp.dir, 'projects');
   const file = path.join(projects, '-home-dev-a', 's1.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, line('s1'));
+  return { tmp, projects, file };
+}
+
+const Retry = suite('missed work');
+
+Retry('a read that failed (EMFILE) is retried with no further event', async () => {
+  const { tmp, projects, file } = historyOfOne('cost-retry-');
   const { index, logs, stop } = await start(projects, 3_600_000); // no periodic re-list in this test
   let fds: number[] = [];
   try {
@@ -79,10 +85,7 @@ Retry('a read that failed (EMFILE) is retried with no further event', async () =
 });
 
 Retry('a folder the watcher could not watch (EMFILE) is found by the periodic re-list', async () => {
-  const tmp = tempDir('cost-relist-');
-  const projects = path.join(tmp.dir, 'projects');
-  fs.mkdirSync(path.join(projects, '-home-dev-a'), { recursive: true });
-  fs.writeFileSync(path.join(projects, '-home-dev-a', 's1.jsonl'), line('s1')); // the parse worker is up before
+  const { tmp, projects } = historyOfOne('cost-relist-'); // the parse worker is up before
   const staged = path.join(tmp.dir, 'staged.jsonl');
   fs.writeFileSync(staged, line('s2'));
   const { index, logs, stop } = await start(projects, 1500);
@@ -105,11 +108,7 @@ Retry('a folder the watcher could not watch (EMFILE) is found by the periodic re
 });
 
 Retry('the periodic re-list reads what changed unseen, and looks up no cursor of an unchanged file', async () => {
-  const tmp = tempDir('cost-recheck-');
-  const projects = path.join(tmp.dir, 'projects');
-  const file = path.join(projects, '-home-dev-a', 's1.jsonl');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, line('s1'));
+  const { tmp, projects, file } = historyOfOne('cost-recheck-');
   for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(projects, '-home-dev-a', `other-${i}.jsonl`), line(`other-${i}`));
   // A second name outside the watched folders: inotify reports a write to the folder the writer opened it through,
   // so an append through this name reaches the index only through the re-list.
