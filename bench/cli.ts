@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
 import { writerIsLive } from '../src/index-db/writer-lock.ts';
-import { listTranscripts, roleOf } from '../src/main/discovery.ts';
+import { listTranscripts, roleOf } from '../src/ingest/discovery.ts';
 import { DIST_BIN, PRICES_FILE } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { percentile } from './common.ts';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { fileRoles, listTranscripts } from '../src/main/discovery.ts';
+import { fileRoles, listTranscripts } from '../src/ingest/discovery.ts';
 import { openIndex } from '../src/index-db/index.ts';
 import { PriceTable } from '../src/pricing/table.ts';
 import { readTranscript } from '../src/workers/parse-transcript.ts';

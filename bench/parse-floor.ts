@@ -3,8 +3,8 @@
 // whatever the writer does, so it tells how much of the cold time is the index and how much is parsing.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listTranscripts } from '../src/main/discovery.ts';
-import { createPool } from '../src/main/pool.ts';
+import { listTranscripts } from '../src/ingest/discovery.ts';
+import { createPool } from '../src/ingest/pool.ts';
 
 export interface ParseFloor {
   ms: number;

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureCcusage } from '../scripts/ensure-ccusage.mjs';
-import { listTranscripts, type FoundFile } from '../src/main/discovery.ts';
+import { listTranscripts, type FoundFile } from '../src/ingest/discovery.ts';
 import { PRICES_FILE, ROOT, SHARED } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, describeCli, type CliFigures } from './cli.ts';

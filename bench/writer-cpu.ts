@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileRoles, listTranscripts } from '../src/main/discovery.ts';
+import { fileRoles, listTranscripts } from '../src/ingest/discovery.ts';
 import { PRICES_FILE } from '../test/helpers/paths.ts';
 import { openIndex } from '../src/index-db/index.ts';
 import { PriceTable } from '../src/pricing/table.ts';

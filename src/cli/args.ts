@@ -1,8 +1,8 @@
 // argv of a command -> one validated CliArgs. The flags the server also takes (--dir, --index, --prices,
 // --offline, --cost-mode) go through the server's own parseConfig, so a command finds the index file the
 // server uses for the same dirs. Bad input throws ConfigError (one line; the caller exits 2).
-import { ConfigError, parseConfig, type Config } from '../main/config.ts';
-import { isProjectName } from '../http/params.ts';
+import { ConfigError, parseConfig, type Config } from '../config/config.ts';
+import { isProjectName } from '../shared/project-name.ts';
 
 const REPORTS = ['daily', 'weekly', 'monthly', 'session', 'blocks'] as const;
 export type ReportKind = (typeof REPORTS)[number];

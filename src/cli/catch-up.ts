@@ -4,12 +4,12 @@
 // parsing a few appended lines; a first index or a big backlog gets the server's worker pool.
 import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb } from '../index-db/types.ts';
-import { fileRoles, listTranscripts, type FoundFile } from '../main/discovery.ts';
-import { FolderListings, listingsFile } from '../main/folder-listings.ts';
-import { createIngest } from '../main/ingest.ts';
-import type { ParsePool } from '../main/pool.ts';
-import { resolveRepositories } from '../main/repository.ts';
-import { changedTranscripts } from '../main/needs-read.ts';
+import { fileRoles, listTranscripts, type FoundFile } from '../ingest/discovery.ts';
+import { FolderListings, listingsFile } from '../ingest/folder-listings.ts';
+import { createIngest } from '../ingest/ingest.ts';
+import type { ParsePool } from '../ingest/pool.ts';
+import { resolveRepositories } from '../ingest/repository.ts';
+import { changedTranscripts } from '../ingest/needs-read.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -64,7 +64,7 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   index.setPrices(await opts.prices());
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
-  const pool = bytes >= POOL_BYTES ? (await import('../main/pool.ts')).createPool({ workBytes: bytes, log: opts.log }) : await inThisThread();
+  const pool = bytes >= POOL_BYTES ? (await import('../ingest/pool.ts')).createPool({ workBytes: bytes, log: opts.log }) : await inThisThread();
   // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
   resolveRepositories(index);
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });

@@ -4,7 +4,7 @@
 // Each command's module is loaded when it runs. (dist/main.js runs `statusline` from its own bundle; it is
 // handled here too so that every command this parses, it runs.)
 import { IndexWriteError } from '../index-db/errors.ts';
-import { ConfigError } from '../main/config.ts';
+import { ConfigError } from '../config/config.ts';
 import { parseCliArgs } from './args.ts';
 import { warn } from './warn.ts';
 

@@ -4,7 +4,7 @@
 import { IndexLockedError, openIndex, openIndexReader } from '../index-db/index.ts';
 import { retryWhileBusy } from '../index-db/read-connection.ts';
 import type { IndexDb, IndexReader } from '../index-db/types.ts';
-import { sweepLeftoverTemps } from '../main/leftover-temps.ts';
+import { sweepLeftoverTemps } from '../ingest/leftover-temps.ts';
 
 export type OpenedIndex =
   | { kind: 'writer'; index: IndexDb }

@@ -3,7 +3,7 @@
 // file, the built-in table when offline, else the catalogue the server last fetched (price-cache.ts),
 // fetched again only when that copy is older than the server's refetch period.
 import { PriceTable } from '../pricing/table.ts';
-import type { Config } from '../main/config.ts';
+import type { Config } from '../config/config.ts';
 import { loadPriceCache, priceCacheFile } from '../pricing/price-cache.ts';
 import { createPriceSource, DEFAULT_PRICES_URL, REFETCH_MS } from '../pricing/price-source.ts';
 

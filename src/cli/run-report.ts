@@ -1,8 +1,9 @@
 // `cost-dashboard daily | weekly | monthly | session | blocks`: the index brought up to date (when this
 // process gets the writer lock; a running server keeps it fresh otherwise), then one report.
 import fs from 'node:fs';
-import { parseRange } from '../http/params.ts';
 import { dayKey } from '../calendar/days.ts';
+import { customRange, type RangeSel } from '../calendar/range.ts';
+import { resolveRange } from '../calendar/resolve.ts';
 import { dayOf, systemZone } from '../calendar/zone.ts';
 import { IndexWriteError, openIndexReader } from '../index-db/index.ts';
 import type { IndexReader } from '../index-db/types.ts';
@@ -12,18 +13,19 @@ import type { Reports } from '../index-db/queries/reports.ts';
 import type { ReportKind, CliArgs } from './args.ts';
 import { markUpdated } from './background-update.ts';
 import { pinHostZone } from './host-zone.ts';
-import type { FoundFile } from '../main/discovery.ts';
-import { changedTranscripts } from '../main/needs-read.ts';
+import type { FoundFile } from '../ingest/discovery.ts';
+import { changedTranscripts } from '../ingest/needs-read.ts';
 import { BIG_BYTES, catchUp, listWithListings } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
 import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
 import { terminalWidth } from './table.ts';
 
-/** The local days asked for (inclusive); all time without --since/--until. */
+/** The local days asked for (inclusive); all time without --since/--until. args.ts has checked both days. */
 function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
-  if (!args.since && !args.until) return parseRange({}, 'all', now);
-  return parseRange({ from: args.since ?? '1970-01-01', to: args.until ?? dayKey(dayOf(systemZone, now)) }, 'all', now);
+  const days = args.since || args.until ? customRange(args.since ?? '1970-01-01', args.until ?? dayKey(dayOf(systemZone, now))) : null;
+  const sel: RangeSel = days ?? { kind: 'all' };
+  return resolveRange(sel, now, systemZone);
 }
 
 /**

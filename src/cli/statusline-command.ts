@@ -2,7 +2,7 @@
 // not leave the bar blank), --help its text, else the render (statusline.ts). The installed executable and
 // dist/main.js run it from its own one-file CommonJS bundle, dist/statusline.cjs (build.mjs), so a render loads
 // that file and better-sqlite3's addon, nothing more.
-import { ConfigError } from '../main/config.ts';
+import { ConfigError } from '../config/config.ts';
 import { parseCliArgs } from './args.ts';
 import { runStatusline, writeOut } from './statusline.ts';
 

@@ -16,10 +16,10 @@ import { IndexWriteError } from '../index-db/errors.ts';
 import type { StatusFigures } from '../index-db/queries/status.ts';
 import { OlderSchemaError, retryWhileBusy } from '../index-db/read-connection.ts';
 import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
-import { roleOf } from '../main/discovery.ts';
+import { roleOf } from '../ingest/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
-import { needsRead } from '../main/needs-read.ts';
+import { needsRead } from '../ingest/needs-read.ts';
 import { duration, usd } from './table.ts';
 
 /** The whole run, stdin included. */

@@ -1,7 +1,7 @@
 // `cost-dashboard update`: the index brought up to date, then exit. The statusline starts it in the
 // background (background-update.ts) so it never waits on a full scan itself.
 import { IndexLockedError, openIndex } from '../index-db/index.ts';
-import { sweepLeftoverTemps } from '../main/leftover-temps.ts';
+import { sweepLeftoverTemps } from '../ingest/leftover-temps.ts';
 import type { CliArgs } from './args.ts';
 import { lowestPriority, markUpdated } from './background-update.ts';
 import { catchUp } from './catch-up.ts';

@@ -3,7 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Budget, BudgetPeriod } from '../shared/api-types.ts';
 import { HttpError } from './errors.ts';
-import { isProjectName, type Query } from './params.ts';
+import type { Query } from './params.ts';
+import { isProjectName } from '../shared/project-name.ts';
 
 /** A budget is three short fields: a bigger body is not one. */
 export const MAX_BUDGET_BODY = 4096;

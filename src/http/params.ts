@@ -3,13 +3,12 @@
 import type { RangeInfo } from '../shared/api-types.ts';
 import { Errors } from './errors.ts';
 import { MACHINE_RE } from '../shared/machine-label.ts';
+import { PROJECT_RE } from '../shared/project-name.ts';
 import { rangeFromQuery, RangeSyntaxError, type RangeSel } from '../calendar/range.ts';
 import { resolveRange } from '../calendar/resolve.ts';
 import { systemZone } from '../calendar/zone.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
-
-const PROJECT_RE = /^[A-Za-z0-9._-]+$/;
 
 /** The first value of a (possibly repeated) query parameter. */
 function one(q: Query, name: string): string | undefined {
@@ -63,9 +62,6 @@ export function parseMachineParam(q: Query): string | null {
   return m;
 }
 
-export function isProjectName(s: string): boolean {
-  return PROJECT_RE.test(s);
-}
 
 /** Cache-key part of a range: stable for 24h (a rolling window) within the cache lifetime. */
 export function rangeKey(r: RangeInfo): string {

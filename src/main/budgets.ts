@@ -6,7 +6,7 @@ import type { BudgetPeriod, Budgets, BudgetStatus } from '../shared/api-types.ts
 import { IndexWriteError } from '../index-db/errors.ts';
 import { alertedChanges, removeBudgetChanges, setBudgetChanges, type SettingChange } from '../index-db/settings.ts';
 import type { IndexDb, Queries } from '../index-db/types.ts';
-import type { Log } from './log.ts';
+import type { Log } from '../ingest/log.ts';
 
 /** The index as the budgets see it: its queries, and its writer while this process is the writer. */
 export interface BudgetIndex {

@@ -5,9 +5,9 @@ import { IndexLockedError, IndexWriteError, openIndex, openIndexReader, setAside
 import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
 import type { IndexingState } from '../shared/api-types.ts';
-import type { Log } from './log.ts';
-import type { Pipeline } from './pipeline.ts';
-import { sweepLeftoverTemps } from './leftover-temps.ts';
+import type { Log } from '../ingest/log.ts';
+import type { Pipeline } from '../ingest/pipeline.ts';
+import { sweepLeftoverTemps } from '../ingest/leftover-temps.ts';
 
 export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */

@@ -2,7 +2,7 @@
 // The only module that knows every part, and the only one that starts or stops things.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, parseConfig, type Config } from './config.ts';
+import { ConfigError, parseConfig, type Config } from '../config/config.ts';
 import { IndexWriteError } from '../index-db/index.ts';
 import { indexHasFilesUnder } from '../index-db/dir-history.ts';
 import { keepIndex, type IndexKeeper } from './index-keeper.ts';
@@ -11,9 +11,9 @@ import { priceCacheFile } from '../pricing/price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from '../usage-probe/probe.ts';
 import { createBudgetService } from './budgets.ts';
-import { prepareFirstScan, startPipeline, type PreparedScan } from './pipeline.ts';
+import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
-import { log } from './log.ts';
+import { log } from '../ingest/log.ts';
 
 /** dist/main.js serves dist/ui; under tsx (tests) src/main/index.ts serves the built dist/ui too. */
 function uiDir(): string {

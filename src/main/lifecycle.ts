@@ -1,5 +1,5 @@
 // Idempotent shutdown in reverse start order; SIGINT/SIGTERM/SIGHUP and (under a hub) a closed IPC channel end the process.
-import type { Log } from './log.ts';
+import type { Log } from '../ingest/log.ts';
 
 export interface CloseOptions {
   /**

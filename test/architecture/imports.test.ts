@@ -30,13 +30,18 @@ const LAYERS: Layer[] = [
       { layer: 'index-db', files: ['src/index-db/types.ts'], typeOnly: true },
     ],
   },
+  { name: 'config', paths: ['src/config/'], may: [{ layer: 'shared' }, { layer: 'pricing', files: ['src/pricing/types.ts'], typeOnly: true }] },
+  {
+    name: 'ingest', paths: ['src/ingest/'],
+    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers', files: ['src/workers/protocol.ts'] }, { layer: 'index-db' }],
+  },
   {
     name: 'main', paths: ['src/main/'],
-    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers', files: ['src/workers/protocol.ts'] }, { layer: 'pricing' }, { layer: 'usage-probe' }, { layer: 'index-db' }, { layer: 'http' }],
+    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'pricing' }, { layer: 'usage-probe' }, { layer: 'index-db' }, { layer: 'http' }, { layer: 'config' }, { layer: 'ingest' }],
   },
   {
     name: 'cli', paths: ['src/cli/'],
-    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers' }, { layer: 'pricing' }, { layer: 'index-db' }, { layer: 'http' }, { layer: 'main' }],
+    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'workers' }, { layer: 'pricing' }, { layer: 'index-db' }, { layer: 'config' }, { layer: 'ingest' }],
   },
   { name: 'bin', paths: ['src/bin.ts'], may: [{ layer: 'main', files: ['src/main/index.ts'] }, { layer: 'cli', files: ['src/cli/index.ts'] }] },
   { name: 'launcher', paths: ['src/launcher.cts', 'src/code-cache.cts'], may: [{ layer: 'cli', files: ['src/cli/statusline-command.ts', 'src/cli/index.ts'], typeOnly: true }] },
@@ -105,6 +110,8 @@ Rules('an import that runs back up, sideways, to a file the rule does not name o
     edge('ui/src/api.ts', 'src/http/params.ts'),
     edge('src/shared/api-types.ts', 'src/index-db/types.ts', true),
     edge('src/main/bin.ts', 'src/cli/index.ts'),
+    edge('src/cli/run-report.ts', 'src/http/params.ts'),
+    edge('src/ingest/pipeline.ts', 'src/main/index-keeper.ts', true),
     edge('src/reports/x.ts', 'src/shared/api-types.ts'),
   ], LAYERS);
   assert.equal(breaks, [
@@ -117,6 +124,8 @@ Rules('an import that runs back up, sideways, to a file the rule does not name o
     'ui/src/api.ts -> src/http/params.ts: ui may not import http',
     'src/shared/api-types.ts -> src/index-db/types.ts: shared may not import index-db',
     'src/main/bin.ts -> src/cli/index.ts: main may not import cli',
+    'src/cli/run-report.ts -> src/http/params.ts: cli may not import http',
+    'src/ingest/pipeline.ts -> src/main/index-keeper.ts: ingest may not import main',
     'src/reports/x.ts -> src/shared/api-types.ts: src/reports/x.ts is in no layer',
   ]);
 });

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCliArgs } from '../../src/cli/args.ts';
 import { startBackgroundUpdate } from '../../src/cli/background-update.ts';
-import { ConfigError } from '../../src/main/config.ts';
+import { ConfigError } from '../../src/config/config.ts';
 import { acquireWriterLock } from '../../src/index-db/writer-lock.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { DIST_MAIN, FIXTURE_CONFIG_DIR, PRICES_FILE, ROOT } from '../helpers/paths.ts';

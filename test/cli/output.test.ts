@@ -8,7 +8,7 @@ import { parseCliArgs } from '../../src/cli/args.ts';
 import { blocksJson, blocksTable, periodsOf, weekOf } from '../../src/cli/report-output.ts';
 import { statusLine } from '../../src/cli/statusline.ts';
 import { displayWidth, renderTable, type Column } from '../../src/cli/table.ts';
-import { ConfigError } from '../../src/main/config.ts';
+import { ConfigError } from '../../src/config/config.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
 const totals = (cost: number, tokens: number): Totals => ({
@@ -27,7 +27,7 @@ Args('long, short and = forms; project names that start with a dash', () => {
 });
 
 Args('the default index file is the server\'s for the same dirs', async () => {
-  const { parseConfig } = await import('../../src/main/config.ts');
+  const { parseConfig } = await import('../../src/config/config.ts');
   const env = { HOME: home, XDG_CACHE_HOME: '' };
   assert.is(parseCliArgs(['daily'], env).config.indexPath, parseConfig([], env).indexPath);
   assert.is(parseCliArgs(['daily', '--offline'], { ...env, PORT: 'not-a-port' }).config.indexPath, parseConfig([], env).indexPath);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Overview, ProjectRow, ProjectSessions } from '../../src/shared/api-types.ts';
-import { isTranscript, roleOf, withoutConflictMarker } from '../../src/main/discovery.ts';
+import { isTranscript, roleOf, withoutConflictMarker } from '../../src/ingest/discovery.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { appendJsonl, tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';

@@ -6,7 +6,7 @@ import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { CostMode } from '../../src/pricing/types.ts';
 import type { IndexDb } from '../../src/index-db/types.ts';
-import { startPipeline, type Pipeline } from '../../src/main/pipeline.ts';
+import { startPipeline, type Pipeline } from '../../src/ingest/pipeline.ts';
 import { PRICES_FILE } from './paths.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as unknown;

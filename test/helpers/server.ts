@@ -9,7 +9,7 @@ import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { createServer, type DashboardServer } from '../../src/http/server.ts';
 import type { IndexingState } from '../../src/shared/api-types.ts';
-import { parseConfig, type Config } from '../../src/main/config.ts';
+import { parseConfig, type Config } from '../../src/config/config.ts';
 import type { BudgetService } from '../../src/http/budget-service.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';

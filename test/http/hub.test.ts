@@ -11,7 +11,7 @@ import sirv from 'sirv';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mountHub } from '../../src/http/hub.ts';
-import { parseConfig } from '../../src/main/config.ts';
+import { parseConfig } from '../../src/config/config.ts';
 import { FIXTURES, ROOT } from '../helpers/paths.ts';
 import { CLIENT_BUNDLE, SDK_SERVER } from '../hub/conformance-hub.ts';
 

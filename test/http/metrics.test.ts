@@ -9,7 +9,7 @@ import type { Overview } from '../../src/shared/api-types.ts';
 import { createServer } from '../../src/http/server.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
-import { parseConfig } from '../../src/main/config.ts';
+import { parseConfig } from '../../src/config/config.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
 import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';

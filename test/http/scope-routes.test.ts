@@ -4,7 +4,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ApiError, Insights, Monthly, Overview, ProjectRow } from '../../src/shared/api-types.ts';
-import { repositoryOf } from '../../src/main/repository.ts';
+import { repositoryOf } from '../../src/ingest/repository.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { CostInput } from '../../src/pricing/types.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = path.resolve(root, '../shared/fixtures/prices/catalogue.json');
 const GENERATOR = path.join(root, 'scripts/gen-builtin-prices.mjs');
 const BUILTIN_TS = path.join(root, 'src/pricing/builtin.ts');

@@ -68,7 +68,7 @@ Titles('crafted sessions: IDE tags, caveats, slash commands, shell input, subage
 });
 
 Titles('real fixtures: the orphan subagents of both fixtures are titled by their prompt', async () => {
-  const root = new URL('../../../shared/fixtures/transcripts/', import.meta.url).pathname;
+  const root = new URL('../../../shared/fixtures/transcripts', import.meta.url).pathname;
   const worktrees = await indexOf(path.join(root, 'worktrees/projects'));
   const orphan = titleOf(worktrees, '6c2214d7-b87e-4432-8e41-22ba294ea584');
   assert.ok(orphan.startsWith('Explore the Elixir/Phoenix project structure.'), orphan);

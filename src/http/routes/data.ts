@@ -6,7 +6,8 @@
 import type { Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import { Errors } from '../errors.ts';
-import { isProjectName, MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
+import { isProjectName } from '../../shared/project-name.ts';
+import { MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
 import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, RepositoryDetail, SessionDetail } from '../../shared/api-types.ts';

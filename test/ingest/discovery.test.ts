@@ -1,7 +1,7 @@
 // Discovery on real folders: a transcript's role from its path (sessions, subagents, other files, sync conflict
 // copies), which names are transcripts, subagent meta files (missing, bad, odd, too big, a FIFO), the machine of each
 // dir, and the start-up listing: breadth-first, by name, sizes and mtimes, hidden and non-transcript names left out,
-// each real file once through links (the pipeline-level suite test/main/symlinks.test.ts checks the totals), and a
+// each real file once through links (the pipeline-level suite test/ingest/symlinks.test.ts checks the totals), and a
 // big folder stat'ed in slices, with turns of the event loop between them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readAgentMeta } from '../../src/workers/agent-meta.ts';
 import { readTranscript } from '../../src/workers/read-transcript.ts';
-import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/main/discovery.ts';
+import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/ingest/discovery.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
 const { dir: root } = tempDir('cost-discovery-');

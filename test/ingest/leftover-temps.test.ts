@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sweepLeftoverTemps } from '../../src/main/leftover-temps.ts';
+import { sweepLeftoverTemps } from '../../src/ingest/leftover-temps.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';

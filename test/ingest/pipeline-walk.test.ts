@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
-import { startPipeline } from '../../src/main/pipeline.ts';
+import { startPipeline } from '../../src/ingest/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 import { waitFor } from '../helpers/wait.ts';

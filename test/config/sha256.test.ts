@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sha256Hex } from '../../src/main/sha256.ts';
+import { sha256Hex } from '../../src/config/sha256.ts';
 
 const t = suite('sha256Hex');
 

@@ -1,5 +1,5 @@
 // The real worker through a real Piscina pool: results arrive as typed arrays (the transfer path), errors as errors.
-// createPool (src/main/pool.ts) with the built worker, and with a stand-in worker for the ways a worker can fail.
+// createPool (src/ingest/pool.ts) with the built worker, and with a stand-in worker for the ways a worker can fail.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { Piscina, transferableSymbol, valueSymbol } from 'piscina';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { prepareFirstScan, startPipeline } from '../../src/main/pipeline.ts';
-import { createPool, poolThreads } from '../../src/main/pool.ts';
+import { prepareFirstScan, startPipeline } from '../../src/ingest/pipeline.ts';
+import { createPool, poolThreads } from '../../src/ingest/pool.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM, NUM_COLS, STR_COLS, encodeBatch, hashKey, responseKey, rowsOf } from '../../src/workers/protocol.ts';

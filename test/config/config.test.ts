@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, parseConfig, DEFAULT_PORT, defaultMachine } from '../../src/main/config.ts';
+import { ConfigError, parseConfig, DEFAULT_PORT, defaultMachine } from '../../src/config/config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { watchProjects, type Watcher } from '../../src/main/watcher.ts';
+import { watchProjects, type Watcher } from '../../src/ingest/watcher.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 

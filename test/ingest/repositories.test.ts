@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { repositoryOf } from '../../src/main/repository.ts';
+import { repositoryOf } from '../../src/ingest/repository.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 

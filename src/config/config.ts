@@ -161,7 +161,7 @@ export function defaultIndexFile(dirs: string[], env: NodeJS.ProcessEnv, platfor
   return path.join(userCacheDir(env, platform, homeOf(env, platform)), 'cost-dashboard', `${key}.db`);
 }
 
-/** Version from the package.json above this file (src/main/ in the repo, dist/ when built). */
+/** Version from the package.json above this file (src/config/ in the repo, dist/ when built). */
 function packageVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++, dir = path.dirname(dir)) {

@@ -1,4 +1,4 @@
-// The freshness check's walk with folder listings kept from the walk before (src/main/folder-listings.ts) against a
+// The freshness check's walk with folder listings kept from the walk before (src/ingest/folder-listings.ts) against a
 // full walk (listTranscripts reading every folder), on a real tree changed in every way a config dir changes: after
 // each change both must find the same transcripts, paths, sizes and mtimes in the same order, under the same rules
 // (two dirs, symlinked folders and files and their claims, hidden names, journals). The listings must also be used:
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { listTranscripts } from '../../src/main/discovery.ts';
-import { FolderListings } from '../../src/main/folder-listings.ts';
+import { listTranscripts } from '../../src/ingest/discovery.ts';
+import { FolderListings } from '../../src/ingest/folder-listings.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { skipTest } from '../helpers/skip.ts';

@@ -90,7 +90,7 @@ export interface FolderEntry {
 
 /**
  * Where the walk gets the entries of one level of folders (one array per folder, in name order): `readFolders` reads
- * them; a cache (src/main/folder-listings.ts) may answer for folders that did not change since it read them.
+ * them; a cache (src/ingest/folder-listings.ts) may answer for folders that did not change since it read them.
  */
 export type FolderSource = (dirs: readonly string[]) => Promise<FolderEntry[][]>;
 

@@ -3,7 +3,7 @@
 // file read since it came back are read; an unchanged one is not; a vanished known file is read (marked gone) once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { needsRead, rowNeedsRead } from '../../src/main/needs-read.ts';
+import { needsRead, rowNeedsRead } from '../../src/ingest/needs-read.ts';
 
 const st = { size: 100, mtimeMs: 1_700_000_000_123.456 };
 type Case = [what: string, stat: typeof st | undefined, cursor: { size: number; mtimeMs: number; gone: boolean } | undefined, read: boolean];
