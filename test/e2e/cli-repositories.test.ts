@@ -1,4 +1,4 @@
-// A command-line writer resolves each folder's repository as the server's pipeline does (src/main/repository.ts):
+// A command-line writer resolves each folder's repository as the server's pipeline does (src/ingest/repository.ts):
 // `cost-dashboard update` over a checkout and its Claude Code worktree leaves the index with the repository of both
 // folders stored, the same the dashboard shows for them.
 import path from 'node:path';

@@ -225,8 +225,8 @@ t('a folder that could not be read is not kept: read again by the next walk, whi
   fs.chmodSync(locked, 0o000);
   try {
     await sleep(15);
-    const walk = `const { FolderListings } = await import(${JSON.stringify(path.join(ROOT, 'src', 'main', 'folder-listings.ts'))});
-      const { listTranscripts } = await import(${JSON.stringify(path.join(ROOT, 'src', 'main', 'discovery.ts'))});
+    const walk = `const { FolderListings } = await import(${JSON.stringify(path.join(ROOT, 'src', 'ingest', 'folder-listings.ts'))});
+      const { listTranscripts } = await import(${JSON.stringify(path.join(ROOT, 'src', 'ingest', 'discovery.ts'))});
       const l = FolderListings.load(${JSON.stringify(listing)}, { now: () => Date.now() + 10000 });
       const found = await listTranscripts([${JSON.stringify(path.join(shut, 'projects'))}], l.source);
       l.save();
