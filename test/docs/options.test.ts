@@ -18,7 +18,7 @@ const ENV: NodeJS.ProcessEnv = { HOME: tmp, XDG_CACHE_HOME: path.join(tmp, 'cach
 const aDir = path.join(tmp, 'a');
 fs.mkdirSync(aDir);
 /** Values tried in turn where a flag needs a valid one: the first its long form accepts. */
-const CANDIDATES = [aDir, '4000', '2025-01-02', 'UTC', 'box', '-home-me-app', 'auto'];
+const CANDIDATES = [aDir, '4000', '30', '1', '0', '2025-01-02', 'UTC', 'box', '-home-me-app', 'auto', 'true', 'on', 'all', 'none'];
 const REPORTS: CommandName[] = ['daily', 'weekly', 'monthly', 'session', 'blocks'];
 const COMMANDS: CommandName[] = [...REPORTS, 'statusline', 'update'];
 
@@ -53,7 +53,7 @@ function probe(parse: () => unknown, unknown: RegExp): Kind | null {
   return 'bool';
 }
 
-function firstAccepted(parse: (value: string) => unknown): string {
+function firstAccepted(flag: string, parse: (value: string) => unknown): string {
   for (const v of CANDIDATES) {
     try {
       parse(v);
@@ -62,7 +62,7 @@ function firstAccepted(parse: (value: string) => unknown): string {
       // not a value this flag takes: try the next
     }
   }
-  throw new Error('no candidate value is accepted');
+  throw new Error(`--${flag} accepts none of CANDIDATES: add a value it takes there`);
 }
 
 /** A documented flag cell: `--name <value>` or `-s, --name <value>`. */
@@ -144,7 +144,7 @@ t('the server: each environment variable means what its flag means, and the READ
       assert.equal(diff(helpEnv, row.env), [], `--${flag}: environment variables --help names but README.md does not`);
       for (const e of row.primaryEnv) assert.ok(helpEnv.includes(e), `--${flag}: README.md names ${e}, --help does not`);
       if (row.kind === 'value') {
-        const v = firstAccepted((x) => server([`--${flag}`, x]));
+        const v = firstAccepted(flag, (x) => server([`--${flag}`, x]));
         for (const e of row.env) assert.equal(server([], { [e]: v }), server([`--${flag}`, v]), `${e}=${v} means --${flag} ${v}`);
         if (row.literal !== null) {
           assert.equal(server([`--${flag}`, row.literal]), server([]), `--${flag}: README.md's default \`${row.literal}\` is the parser's`);
@@ -203,7 +203,7 @@ t('the commands: docs/command-line.md, each command\'s --help and parseCliArgs l
       if (!long) continue;
       if (docs.get(long)!.kind === 'bool') assert.equal(cli([cmd, `-${c}`]), cli([cmd, `--${long}`]), `${cmd}: -${c} is --${long}`);
       else {
-        const v = firstAccepted((x) => cli([cmd, `--${long}`, x]));
+        const v = firstAccepted(long, (x) => cli([cmd, `--${long}`, x]));
         assert.equal(cli([cmd, `-${c}`, v]), cli([cmd, `--${long}`, v]), `${cmd}: -${c} ${v} is --${long} ${v}`);
       }
     }
