@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// Keep in step with src/pricing/catalogue.ts (test/index-db/pricing-builtin.test.ts checks the result).
+// Keep in step with src/pricing/catalogue.ts (test/pricing/builtin.test.ts checks the result).
 const FIELDS = [
   'input_cost_per_token',
   'output_cost_per_token',

@@ -1,6 +1,6 @@
 // Requires a CommonJS file through V8's code cache, kept in a file beside it: a statusline render or a report is a
-// new process each time, and compiling its bundle (and the functions it runs) costs ~3 ms of a render, ~10 ms of a
-// report's CPU. For Node < 22.1, which has no compile cache of its own (module.enableCompileCache). The cache file is
+// new process each time, and compiling its bundle (and the functions it runs) is a measurable part of each one's
+// CPU. For Node < 22.1, which has no compile cache of its own (module.enableCompileCache). The cache file is
 // named by the Node version and the bundle's size and mtime, so a rebuilt bundle never meets the code of another (V8
 // itself only checks the length of the source); build.mjs removes the old ones. Where the folder is not writable (an
 // install owned by another user) there is no cache, and the file is compiled as require() would.

@@ -1,7 +1,7 @@
 // The statusline's way to freshness without waiting: a detached `cost-dashboard update` (a first index, new lines
 // in the session, or a history not looked at for a while), at most one at a time and at the lowest CPU priority, so
-// it yields the CPU to the renders that follow it (at 10 GiB an update stats ~14,000 transcripts, ~0.4 s of CPU,
-// and one that writes first loads every stored dedup key, seconds). Also the stamp that says when the whole tree
+// it yields the CPU to the renders that follow it (on a big history an update stats every transcript, and one that
+// writes first loads every stored dedup key, both far longer than a render). Also the stamp that says when the whole tree
 // was last looked at. A render loads none of the writer from here: fs, os and the writer-lock probe.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -64,8 +64,8 @@ export function startBackgroundUpdate(args: CliArgs, entry = process.argv[1]!): 
   const file = args.config.indexPath;
   if (updateStarted(file) || writerIsLive(file)) return null;
   markUpdated(file);
-  // Required here: most renders start nothing, and node:child_process costs ~2.5 ms of CPU to load (and import()
-  // would start the ES module loader in the CommonJS bundle, ~4 ms).
+  // Required here: most renders start nothing, and loading node:child_process is a cost every render would pay (and
+  // import() would start the ES module loader in the CommonJS bundle).
   const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const child = spawn(process.execPath, [entry, 'update', '--background', ...args.serverFlags], { detached: true, stdio: 'ignore' });
   child.on('error', () => {}); // a failed start only delays freshness: the next render tries again

@@ -35,9 +35,8 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 /**
  * A command as the process it is: once its output is out, the process ends there. Left to end by itself, Node first
- * tears down V8's heap and its own environment, which after a report over a 10 GiB history cost ~10-15 ms of CPU
- * (ARCHITECTURE.md, "Command line"), and nothing of the command is left to finish by then: its index is closed, its
- * pool ended, its files written synchronously. stdout and stderr are drained first, since a pipe is written
+ * tears down V8's heap and its own environment, which grows with the history a report has read, and nothing of the
+ * command is left to finish by then: its index is closed, its pool ended, its files written synchronously. stdout and stderr are drained first, since a pipe is written
  * asynchronously on some systems (macOS).
  */
 export async function runCliAndExit(argv: string[], env: NodeJS.ProcessEnv): Promise<never> {

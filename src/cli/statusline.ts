@@ -2,8 +2,7 @@
 // ...) to stdin and shows the one line printed on stdout. It must never hold Claude Code up: whatever
 // happens, one line comes out within CAP_MS and the exit code is 0; details go to stderr.
 // It only ever reads the index. A writer must load every stored response's dedup key before it writes one
-// (~1.4 µs each: 0.3 s for a 1 GiB history, seconds for 10 GiB, all of it synchronous), which no statusline can
-// afford. So when nobody writes the index and this session's own transcripts (its file and its subagents')
+// (in proportion to the history, all of it synchronous), which no statusline can afford. So when nobody writes the index and this session's own transcripts (its file and its subagents')
 // have new lines, it starts `cost-dashboard update` in the background and answers from what is indexed; the
 // next render shows them. A running server keeps the index fresh itself (within a second of each line).
 //
@@ -47,7 +46,7 @@ export function statusLine(model: string, f: StatusFigures): string {
 
 /**
  * `text` on fd 1 or 2 at once. Not through process.stdout and stderr: as pipes they load Node's stream and socket
- * modules, ~3 ms of a render. A full non-blocking pipe (never for one line) is retried; a reader that went away
+ * modules, a measurable share of a render. A full non-blocking pipe (never for one line) is retried; a reader that went away
  * (EPIPE) gets nothing.
  */
 export function writeOut(fd: 1 | 2, text: string): void {
@@ -63,7 +62,7 @@ export function writeOut(fd: 1 | 2, text: string): void {
 
 /**
  * stdin as text, or what arrived by `ms` (a terminal sends nothing). On Linux a pipe or terminal is opened again
- * without blocking and read with fs, so neither process.stdin's stream and socket modules (~3 ms of a render) nor a
+ * without blocking and read with fs, so neither process.stdin's stream and socket modules nor a
  * blocking read is needed: a read that waits in the thread pool would hold the process at exit (libuv joins those
  * threads) when stdin never closes. A socket (Node's child_process makes its pipes of them) cannot be opened so:
  * process.stdin reads it.

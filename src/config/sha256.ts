@@ -1,6 +1,6 @@
 // SHA-256 of a string, in plain JS, for the default index file's name (config.ts). node:crypto would do it, but
-// loading that module costs ~3.5 ms (it loads Node's streams too), a sixth of what a statusline render adds to
-// Node's own start, for hashing a few hundred bytes of folder names.
+// loading that module loads Node's streams too, a noticeable share of a statusline render, for hashing a few hundred
+// bytes of folder names.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,

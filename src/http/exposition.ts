@@ -29,10 +29,9 @@ function value(n: number): string {
 const CHUNK_CHARS = 32 * 1024;
 
 /**
- * The exposition text in pieces of about CHUNK_CHARS characters. A big history's scrape is megabytes (2.2 MB at
- * 10 GiB: 2,277 series, 13.7k samples); written as one string, each scrape left a string of that size in V8's
- * large-object space until a full GC. 40 scrapes back to back with the result cache cleared took a warm 10 GiB
- * server's peak RSS up by 93-114 MB before, by 34-92 MB now (single runs, not a steady figure).
+ * The exposition text in pieces of about CHUNK_CHARS characters. A big history's scrape is megabytes; written as one
+ * string, each scrape left a string of that size in V8's large-object space until a full GC, and scrapes back to back
+ * raised the server's peak memory by that much each (bench/RESULTS.md).
  */
 export function* expositionChunks(families: Family[]): Generator<string> {
   // A series' label values (machine, project, model) repeat across families and samples: each is escaped once.

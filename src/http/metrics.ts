@@ -36,8 +36,8 @@ export function metricFamilies(snap: MetricsSnapshot, machine: string): Family[]
 }
 
 /**
- * The samples of each series, made as they are read: built up front, the 13.7k samples of a 10 GiB history outlived
- * the young generation while the text was written and were promoted with every scrape.
+ * The samples of each series, made as they are read: built up front, a big history's samples outlived the young
+ * generation while the text was written and were promoted with every scrape.
  */
 function lazily<T, S>(series: readonly T[], samplesOf: (s: T) => S[]): Iterable<S> {
   return {

@@ -1,5 +1,5 @@
-// The fields of the configuration the server reads. src/main's Config has all of them and is passed as it is; the
-// HTTP layer declares what it needs instead of importing Config from the layer that composes it.
+// The fields of the configuration the server reads. src/config's Config has all of them and is passed as it is; the
+// HTTP layer declares what it needs instead of importing Config from a layer above it.
 import type { HubConfig } from './hub.ts';
 
 export interface ServerConfig extends HubConfig {

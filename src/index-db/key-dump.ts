@@ -1,6 +1,6 @@
 // The writer's key index saved beside the index (`<index>.keys`), so that the next writer (a restart, a command's
-// catch-up) takes it whole instead of reading every stored key from `messages`: 1.93M keys at 10 GiB took ~1.7 s of
-// CPU that way, before a command could write its first new line. The file is a cache: it holds the slots of a
+// catch-up) takes it whole instead of reading every stored key from `messages`, which on a big history takes seconds
+// of CPU before a command can write its first new line. The file is a cache: it holds the slots of a
 // KeyIndex as they were when a writer closed, with the largest message id then and a token that the index's meta
 // row `key_dump` holds while the file is true (writer.ts clears it in the transaction that removes or moves a key).
 // Keys added since are the messages above that id, read from the index as before (stored-keys.ts).

@@ -5,8 +5,8 @@
 /** Message ids are SQLite rowids, always >= 1, so 0 marks an empty slot. */
 const EMPTY = 0;
 /**
- * Ids are held in 32 bits: 12 bytes a slot instead of 16 (48 MB instead of 64 for the 1.93M responses of 10 GiB).
- * A rowid above this would need ~20 TB of transcripts.
+ * Ids are held in 32 bits: 12 bytes a slot instead of 16, a quarter less memory for the table. A rowid above this
+ * would need far more transcripts than any history holds.
  */
 const MAX_ID = 0xffff_ffff;
 

@@ -1,7 +1,6 @@
 // The rows of one INSERT (or upsert) gathered and written by a few statements of many rows each instead of one
-// statement a row: each statement's call, binding and reset is ~0.75 µs (bench/insert-floor.ts: 1 GiB's 197k message
-// rows take 620 ms a row per INSERT, 470 ms 100 rows per INSERT), and a first index writes ~200k messages and ~110k
-// rollup cells per GiB.
+// statement a row: each statement's call, binding and reset has a fixed cost (bench/insert-floor.ts measures it), and a
+// first index writes hundreds of thousands of messages and rollup cells per GiB.
 
 import type Database from 'better-sqlite3';
 

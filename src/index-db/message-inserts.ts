@@ -1,6 +1,5 @@
 // The new message rows of a batch, written at its end (many-rows.ts) instead of one INSERT a row. In the writer, where
-// the rows are built one by one, the gain is smaller than the statements' own cost: the writer alone 1.25 against
-// 1.21 s of CPU, a cold index's main thread 1.72 against 1.68 s (1 GiB, medians of six interleaved runs). A buffered
+// the rows are built one by one, the gain is smaller than the statements' own cost, but measurable (bench/RESULTS.md). A buffered
 // row gets the id SQLite would have given it there (one more than the largest), so the key index points at it at once.
 import type Database from 'better-sqlite3';
 import { ManyRows } from './many-rows.ts';

@@ -97,9 +97,8 @@ function prepare(db: Database.Database, log: (msg: string) => void): Database.Da
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
-  // 32 MB: at 10 GiB the cold index's peak RSS (at "indexed") was 387-399 MB over three runs with 64 MB, 355 and 369 MB
-  // with 32 MB (interleaved with two of those, load 5-6; main thread 17.3 against 17.6 s of CPU, no slower query in an
-  // interleaved A/B); pages beyond it are read from the OS's page cache.
+  // 32 MB: a bigger cache raised a big cold index's peak memory and made neither the writer nor any query faster in an
+  // interleaved A/B; pages beyond it are read from the OS's page cache.
   db.pragma('cache_size = -32768');
   if (!migrate(db)) throw new SchemaError(`unknown schema version ${String(db.pragma('user_version', { simple: true }))}`);
   // The full check reads the whole file (seconds for a big index): only after an unclean shutdown.

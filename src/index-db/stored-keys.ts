@@ -14,7 +14,7 @@ const READ_AHEAD_CACHE_KB = 2048;
 const SAMPLED_SLOTS = 64;
 /**
  * A dump is written again at close when this many keys were added since it was taken (and at least a tenth of it):
- * reading the messages stored since costs ~1 µs a key, writing the dump ~12 bytes a slot (48 MB at 10 GiB).
+ * reading the messages stored since costs in proportion to the keys added, writing the dump in proportion to the table.
  */
 const REWRITE_AFTER_KEYS = 100_000;
 
@@ -48,8 +48,8 @@ export class StoredKeys {
 
   /**
    * Reads up to `rows` more stored keys, in id order; true once every stored winner is in. It reads through a
-   * read-only connection of its own with a small page cache: the ~300 MB of message rows it passes at 10 GiB would
-   * otherwise fill the writer's 64 MB cache with pages no query needs (~60 MB of resident memory, measured). While
+   * read-only connection of its own with a small page cache: the message rows it passes would otherwise fill the
+   * writer's page cache with pages no query needs, resident memory for nothing. While
    * keys are missing nothing has written a message (`all()` completes them first), so the last commit, which that
    * connection sees, holds the same messages as the writer's pending view.
    */
@@ -123,8 +123,8 @@ export class StoredKeys {
       this.readTo = dump.maxId;
       return dump.keys;
     }
-    // Sized for every stored winner at once: grown while reading, it held the old table beside the new one
-    // (~100 MB at 10 GiB when a slot was 16 bytes and the whole 67 MB).
+    // Sized for every stored winner at once: grown while reading, it held the old table beside the new one, which
+    // raised the warm server's peak memory.
     return new KeyIndex(this.db.prepare('SELECT coalesce(sum(messages), 0) FROM usage_total').pluck().get() as number);
   }
 

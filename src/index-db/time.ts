@@ -17,7 +17,7 @@ const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT']);
 
 /**
  * Whether the process's zone is `name` (a name `timeZone()` gave, as meta 'daily_tz' stores it). A TZ that names it
- * answers without Intl, whose zone lookup costs ~12 ms of CPU in a fresh process (a command line's start): the name
+ * answers without Intl, whose zone lookup is slow in a fresh process (a command line's start): the name
  * Intl resolves a name it gave to is that name, and the UTC names to 'UTC'. Any other TZ, or none, asks Intl.
  */
 export function isProcessZone(name: string | undefined): boolean {

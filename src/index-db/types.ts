@@ -1,5 +1,6 @@
-// The narrow interface the rest of the server sees of the index. Only src/main writes
-// (through applyBatch and friends); src/http only reads (through `queries`).
+// The narrow interface the rest of the server sees of the index. Only the writer's owner writes (src/ingest's
+// pipeline and the command line's catch-up through applyBatch and friends, src/main's budgets through the settings);
+// src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
 import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';

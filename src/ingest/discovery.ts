@@ -121,8 +121,8 @@ function childPath(dir: string, name: string): string {
 }
 
 /**
- * Transcripts stat'ed (synchronously, below) between two turns of the event loop: a server's periodic walk of a
- * 10 GiB history (13,935 files) held the main thread 70-110 ms in one level's stats; 1,000 take ~5 ms.
+ * Transcripts stat'ed (synchronously, below) between two turns of the event loop: a server's periodic walk of a big
+ * history held the main thread for the whole of one level's stats; this many keep a turn short.
  */
 const STATS_PER_TURN = 1000;
 
@@ -262,7 +262,7 @@ async function readdir(dir: string): Promise<fs.Dirent[] | null> {
 /** A transcript with its size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */
 function transcriptAt(p: string): FoundFile | null {
   try {
-    // statSync: ~5 µs a file against ~80 µs of promise round trip on the main thread.
+    // statSync: far cheaper a file than a promise round trip on the main thread.
     const st = fs.statSync(p);
     return { path: p, size: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {

@@ -1,6 +1,6 @@
 // The files kept beside an index (`<index>.listing.json`, `<index>.prices.json`) are written whole to
 // `<file>.<pid>.tmp` and renamed over the old one. A process killed between the two leaves its temp file behind,
-// one per kill, each as big as the listing (~1.4 MB at 10 GiB). The process that takes the writer's lock removes
+// one per kill, each as big as the listing (megabytes on a big history). The process that takes the writer's lock removes
 // those of processes that no longer run; a live one may be writing its own right now.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -40,8 +40,8 @@ export interface PreparedScan {
 }
 
 /**
- * Before a first index (no index file yet, or an empty one), whose first task would otherwise wait ~60-80 ms for a
- * worker to start while the main thread idles: the listing, and a pool whose first worker starts now, so that its
+ * Before a first index (no index file yet, or an empty one), whose first task would otherwise wait for a worker to
+ * start while the main thread idles: the listing, and a pool whose first worker starts now, so that its
  * start overlaps the index's creation. Null when the index file holds something (a restart starts no worker unless a
  * transcript changed).
  */
@@ -65,11 +65,11 @@ async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: 
   return { paths, listed, pool };
 }
 
-/** A re-list plus one stat per file: a few ms for a thousand files, twice a minute. */
+/** A re-list plus one stat per file: cheap enough to run twice a minute. */
 const RECHECK_MS = 30_000;
 /**
- * Stored dedup keys read per turn of the event loop after the scan: ~2 ms, so a request waits at most that long for
- * a turn (20,000 a turn held the first requests after a restart ~20 ms each at 10 GiB, 5,000 ~5 ms).
+ * Stored dedup keys read per turn of the event loop after the scan: a request waits for at most one turn, and a turn
+ * lasts in proportion to its slice, so the slice stays small.
  */
 const KEY_SLICE = 2_000;
 
@@ -106,7 +106,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       if (closed) return;
       watchLinked();
       // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
-      // thread ~100 ms at 10 GiB, every 30 s.
+      // thread for a long stretch on a big history, at every pass.
       for (const f of changedTranscripts(files, index.reports.fileStates())) ingest.check(f.path);
     } finally {
       rechecking = false;
@@ -135,7 +135,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     // The scan's workers go before the watcher's walk, not 30 s idle after it: a worker that built part of a big index
-    // holds tens of MB, and the walk's garbage came on top of them (the peak of a cold 10 GiB index). A change
+    // holds much memory, and the walk's garbage came on top of it (the peak of a cold index of a big history). A change
     // after this starts them again.
     await pool.release();
     if (closed) return;

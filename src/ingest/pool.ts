@@ -32,7 +32,7 @@ export interface PoolOptions {
   workBytes?: number;
   /** A worker file URL other than the default (the bench runs the built worker from its .ts code). */
   worker?: string;
-  /** Node flags of the workers, by default the process's own (under tsx, its loader: ~0.1 s per worker start). */
+  /** Node flags of the workers, by default the process's own (under tsx, its loader, which slows every worker's start). */
   execArgv?: string[];
   log?: Log;
   /** How long an idle worker lives (default 30 s). */
@@ -40,34 +40,31 @@ export interface PoolOptions {
 }
 
 /**
- * Resident memory one more parse worker adds to the server while it builds a 1 GiB index: 21-26 MB measured (peak
- * RSS with 2, 4 and 8 workers: 227, 280 and 365 MB, before the young generation's cap: at 1 GiB the peak did not move
- * with it, 233 against 237 MB).
+ * Resident memory one more parse worker adds to the server while it builds an index, as measured with 2, 4 and 8
+ * workers (bench/RESULTS.md).
  */
 const WORKER_MB = 25;
 /**
  * A pathological transcript must not take the server down: past its old generation the task fails and the file is
- * counted unreadable. The young generation is capped at 16 MB: at the end of a cold 10 GiB index the two workers
- * held 98-99 MB of resident memory without the cap (what their end released, three runs), 65-67 MB with it (two
- * runs). A worker parses line after line and keeps little, so the smaller young generation cost no measurable CPU (a
- * cold 1 GiB index: the workers' CPU 3.56 s with it, 3.64 s without, medians of 3 interleaved runs).
+ * counted unreadable. The young generation is capped: without the cap the workers of a big cold index held
+ * markedly more resident memory at its end. A worker parses line after line and keeps little, so the smaller young
+ * generation costs no measurable CPU.
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
-/** What the workers together may hold: beside the ~180 MB of the rest, a cold index of 1 GiB stays under 300 MB. */
+/** What the workers together may hold, so that with the rest of the server a cold index stays within its memory bound. */
 const WORKERS_BUDGET_MB = 100;
 /**
- * The rest grows with the history (the writer's key index, ~4.6 MB per GiB, its id maps), so past 2 GiB to read each
- * GiB takes 5 MB off the workers' budget: 2 workers at 10 GiB, where a cold index (pool sized as on 16 cores, one
- * run each) peaked at 433 MB with 4 and 349 MB with 2, against issue 17's 400 MB.
+ * The rest grows with the history (the writer's key index, its id maps), so past BUDGET_FULL_GIB to read each GiB
+ * takes BUDGET_MB_PER_GIB off the workers' budget: a 10 GiB history gets fewer workers, which keeps a cold index
+ * under issue 17's memory bound even on a machine with many cores.
  */
 const BUDGET_FULL_GIB = 2;
 const BUDGET_MB_PER_GIB = 5;
 
 /**
  * Below this much to read, the main thread (which writes what the workers parse) keeps a core of its own. Each worker
- * costs ~55 ms to start and ~0.1 s of CPU for V8 to optimise its parser, whatever it reads; on two cores a 100 MiB
- * cold index with one worker instead of two took 629 against 673 ms, 0.87 against 1.04 s of CPU and 121 against
- * 132 MB (medians of 8 interleaved runs); at 256 MiB one and two were even, at 1 GiB two were 0.27 s faster.
+ * has a fixed cost, its start and V8 optimising its parser, whatever it reads; on two cores a small cold index was
+ * faster and smaller with one worker than with two, they were even at this size, and above it two were faster.
  */
 const ALL_CORES_BYTES = 256 * 1048576;
 
@@ -101,7 +98,7 @@ export function createPool(opts: PoolOptions = {}): WorkerPool {
     for (const reject of pending) reject(broken);
     pending.clear();
   };
-  // Made at the first task: a restart with nothing new to read starts no worker (~25 MB each), and the first
+  // Made at the first task: a restart with nothing new to read starts no worker (WORKER_MB each), and the first
   // answers after it do not share the CPU with workers starting.
   let pool: Piscina | null = null;
   const start = (): Piscina => {

@@ -3,9 +3,9 @@
 // It follows no symlink (a loop would be walked again and again): the folders and files discovery reached through
 // links are watched at their real paths (`add`), and TranscriptPaths.canonical maps what it reports back.
 //
-// chokidar watches folders only. Given the files too, it puts an fs.watch and its bookkeeping on each: over the 10 GiB
-// corpora (4,693 folders, 13,935 transcripts) its walk took 6.5 s and left 268 MB of resident memory after a full GC
-// (72 MB of it live heap), against 2.7 s and 163 MB (18 MB) for the folders alone. A folder's watch reports every
+// chokidar watches folders only. Given the files too, it puts an fs.watch and its bookkeeping on each: over a big
+// history its walk took more than twice as long and left far more resident memory than for the folders alone
+// (bench/RESULTS.md). A folder's watch reports every
 // entry in it, an append to a file included: on Linux inotify gives the folder's watch a 'change' naming the file
 // (a creation, deletion or rename is a 'rename'); libuv's folder watches on macOS (FSEvents) and Windows
 // (ReadDirectoryChangesW) report their files' writes too. So files are read from the folders' raw events, and a file
@@ -35,8 +35,8 @@ export interface WatchHandlers {
 /**
  * Folders per chokidar instance in the watcher's walk. Given every folder at once, chokidar reads all of them and
  * `lstat`s every entry with everything in flight together, so the walk's garbage outlives the young generation and
- * stays as committed heap: over the 10 GiB corpora (4,693 folders) chokidar alone grew by 112-115 MB of RSS, against
- * 59-60 MB with 25 folders an instance, one instance after the other (10 folders: the same; 100: 85).
+ * stays as committed heap: over a big history chokidar alone grew about twice as much as with small slices, one
+ * instance after the other (smaller slices gained nothing more, larger ones gave some of it back).
  */
 const WALK_SLICE = 25;
 

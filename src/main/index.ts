@@ -24,11 +24,11 @@ function uiDir(): string {
 const PRICE_WAIT_MS = 2000;
 /**
  * How long a restart's start-up scan waits for the first API answer. It stats every transcript, mostly to find
- * nothing new (at 10 GiB ~130 ms of the main thread and as much of the others before the first answer, measured),
+ * nothing new (on a big history a noticeable stretch of the main thread and of the other core before the first answer),
  * so it starts once the first answer is out: a hub tab asks for it right after loading the page.
  */
 const SCAN_WAIT_MS = 1000;
-/** How long a first index's listing may hold up the ready line (1 GiB's 1,389 transcripts: ~45 ms; 10 GiB's 13,935: 0.2-0.4 s). */
+/** How long a first index's listing may hold up the ready line: a small history's listing is done by then, a big one's is not. */
 const LISTING_WAIT_MS = 50;
 
 function loadConfig(): Config {
@@ -67,8 +67,8 @@ async function main(): Promise<void> {
   });
   lifecycle.add('prices', () => prices.close());
 
-  // Before a first index: the listing, and a parse worker starting while the index and the server are made (~30 ms
-  // sooner done at 100 MiB). A listing longer than LISTING_WAIT_MS (a big history) does not hold up the ready line: the
+  // Before a first index: the listing, and a parse worker starting while the index and the server are made, so the
+  // first batch comes sooner. A listing longer than LISTING_WAIT_MS (a big history) does not hold up the ready line: the
   // pipeline waits for it instead. The first pipeline takes them; a process that reads another writer's index closes them.
   let preparing: Promise<PreparedScan | null> | null = prepareFirstScan(config.indexPath, config.projectsDirs, log);
   await Promise.race([preparing, new Promise((resolve) => setTimeout(resolve, LISTING_WAIT_MS).unref())]);

@@ -233,7 +233,7 @@ export const responseKey = (messageId: string, requestId: string): string => `r$
 
 /**
  * 53-bit hash of a dedup key (two 32-bit FNV-1a style lanes), a safe integer for SQLite. The worker hashes the
- * keys of its rows (responseKey), so the main thread's serial part does not: ~60 ms of a 1 GiB cold index.
+ * keys of its rows (responseKey), so the main thread's serial part does not.
  */
 export function hashKey(key: string): number {
   let a = 0x811c9dc5;

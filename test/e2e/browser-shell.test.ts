@@ -215,9 +215,17 @@ test('?view=detail&session=<id> opens that session directly', async ({ page, ses
   await page.goto(`${ctx.server.url}/?view=detail&session=${session}`);
   await request(`/api/sessions/${session}`, {}, since);
   await page.locator('cost-session-view').waitFor();
-  // No project known: up goes to the overview.
+  assert.is(query(page).get('view'), 'detail');
+  assert.is(query(page).get('session'), session);
+  assert.is(JSON.parse((await storage(page)).session['cost:nav'] ?? '').session, session);
+  // No project known: up goes to the overview, not to a project view.
+  const beforeUp = ctx.requests.length;
   await page.keyboard.press('Escape');
   await page.locator('cost-overview-view').waitFor();
+  assert.is(query(page).get('view'), 'overview');
+  assert.is(query(page).get('session'), null);
+  assert.is(await page.locator('cost-project-view').count(), 0);
+  assert.not.ok(ctx.requests.slice(beforeUp).some((r) => r.startsWith('/api/projects/') && r.includes('/sessions')), 'no project view was loaded');
 });
 
 test('tabs: Insights is remembered in cost:view and restored in a new tab', async ({ page }) => {

@@ -1,4 +1,4 @@
-// Exports carry the machine (issue 19, README "Several machines"), over two generated histories: a laptop's synced
+// Exports carry the machine (issue 19, docs/machines-and-metrics.md), over two generated histories: a laptop's synced
 // folder (`laptop=<dir>`) and this machine's own (`--machine ws`), one project folder held by both. /api/projects rows
 // list their machines with each one's share of the cost (the shares are what `machine=` answers), a session's detail
 // says its machine, and so do the command line's `session --json` rows. An unlabelled single dir answers as before

@@ -1,6 +1,6 @@
 // A real Prometheus (Debian's package) scraping two real servers on loopback, each over its own generated
-// history with its own --machine and a metrics token, with the scrape config of the README's "Several
-// machines" section: PromQL's sums over its HTTP API equal the servers' all-time totals to 1e-6.
+// history with its own --machine and a metrics token, with the scrape config of docs/machines-and-metrics.md:
+// PromQL's sums over its HTTP API equal the servers' all-time totals to 1e-6.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -21,12 +21,12 @@ function prometheusBin(): string | null {
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null;
 }
 
-/** The README's scrape config, with this test's targets, token file and a 1 s interval. */
+/** The scrape config of docs/machines-and-metrics.md, with this test's targets, token file and a 1 s interval. */
 function scrapeConfig(targets: string[], tokenFile: string): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Several machines'));
+  const doc = fs.readFileSync(path.join(ROOT, 'docs/machines-and-metrics.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## A team\'s monitoring'));
   const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(yaml, 'the README has a yaml scrape config under "Several machines"');
+  assert.ok(yaml, 'docs/machines-and-metrics.md has a yaml scrape config under "A team\'s monitoring"');
   const out = yaml
     .replace(/scrape_interval: \S+/, 'scrape_interval: 1s')
     .replace(/credentials_file: \S+/, `credentials_file: ${tokenFile}`)

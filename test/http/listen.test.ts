@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, listen } from '../../src/http/listen.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 const handler: http.RequestListener = (_req, res) => res.end('ok');
 
@@ -29,6 +30,7 @@ function get(host: string, port: number): Promise<string> {
 }
 
 const hasIpv6 = await occupy(0, '::1').then(async (s) => (await close(s), true), () => false);
+const NO_IPV6 = 'this machine has no ::1 to bind';
 
 const l = suite('listen');
 
@@ -63,7 +65,7 @@ l('a port in use: the message, then a random port on both families', async () =>
 });
 
 l('the chosen port free on 127.0.0.1 but taken on ::1 also falls back', async () => {
-  if (!hasIpv6) return;
+  if (!hasIpv6) return skipTest(NO_IPV6);
   const busy = await occupy(0, '::1');
   const port = portOf(busy);
   const logs: string[] = [];
@@ -78,7 +80,7 @@ l('the chosen port free on 127.0.0.1 but taken on ::1 also falls back', async ()
 });
 
 l('binding ::1 also binds 127.0.0.1', async () => {
-  if (!hasIpv6) return;
+  if (!hasIpv6) return skipTest(NO_IPV6);
   const r = await listen(handler, { host: '::1', port: 0, log: () => {} });
   try {
     assert.is(await get('127.0.0.1', r.port), 'ok');

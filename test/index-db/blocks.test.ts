@@ -14,8 +14,9 @@ import { PriceTable } from '../../src/pricing/table.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M
 const { dir } = tempDir('blocks-');
 const HOUR = 3_600_000;

@@ -15,8 +15,9 @@ import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { startServer } from '../helpers/server.ts';
 import { sqlValue } from '../helpers/sqlite.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001';
 const OPUS = 'claude-opus-4-5-20251101';
 const { dir } = tempDir('grain-rollups-');

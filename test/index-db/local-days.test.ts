@@ -16,8 +16,9 @@ import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // output $5 per M: 1000 output tokens cost 0.005
 const { dir } = tempDir('local-days-');
 const near = (a: number | undefined, b: number, what: string): void => assert.ok(a !== undefined && Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);

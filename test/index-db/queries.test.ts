@@ -12,8 +12,9 @@ import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // per M: in 1, out 5, cache read 0.1, write 5m 1.25, 1h 2
 const OPUS = 'claude-opus-4-5-20251101'; // in 5, out 25
 const SONNET = 'claude-sonnet-4-5-20250929'; // in 3, out 15

@@ -19,8 +19,9 @@ import type { UsageBatch, UsageRow } from '../../src/workers/protocol.ts';
 import { readTranscript } from '../../src/workers/read-transcript.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')), 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001';
 const OPUS = 'claude-opus-4-5-20251101';
 const MIN = 60_000;
@@ -274,7 +275,7 @@ for (const later of ['Asia/Kathmandu', 'UTC']) {
       }
     };
     const before = costs();
-    const dearer = JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')) as Record<string, Record<string, number>>;
+    const dearer = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, Record<string, number>>;
     dearer[OPUS]!.output_cost_per_token = dearer[OPUS]!.output_cost_per_token! * 3;
     process.env.TZ = later;
     idx.setPrices(PriceTable.fromCatalogue(dearer, 'opus dearer'));

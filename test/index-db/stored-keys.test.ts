@@ -12,8 +12,9 @@ import { StoredKeys } from '../../src/index-db/stored-keys.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')) as Record<string, unknown>, 'fixture');
+const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>, 'fixture');
 const T0 = Date.UTC(2026, 10, 20, 10, 15);
 const { dir } = tempDir('stored-keys-');
 

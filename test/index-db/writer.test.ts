@@ -12,8 +12,9 @@ import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
 
-const catalogue = JSON.parse(fs.readFileSync('/work/shared/fixtures/prices/catalogue.json', 'utf8')) as Record<string, unknown>;
+const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001'; // $1/M in, $5/M out
 const T0 = Date.UTC(2026, 10, 20, 10, 15);

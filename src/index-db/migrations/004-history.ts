@@ -12,6 +12,6 @@ ALTER TABLE messages ADD COLUMN branch_id INTEGER;
 ALTER TABLE alternates ADD COLUMN branch_id INTEGER;
 
 -- The main checkout path of the repository the project folder belongs to (NULL: not resolved yet), resolved once from
--- the folder's first cwd (src/main/repository.ts).
+-- the folder's first cwd (src/ingest/repository.ts).
 ALTER TABLE projects ADD COLUMN repo TEXT;
 `;

@@ -1,11 +1,11 @@
-// Migration 009: narrower message rows (issue 17: index <= 32 MB per GiB; it was 36.2).
-// - An API response's dedup key 'rmsg_01<a> req_011C<b>' (58 of a row's 134 bytes) is stored as 'R<a> <b>' in
+// Migration 009: narrower message rows (issue 17's bound on the index's size per GiB of transcripts).
+// - An API response's dedup key 'rmsg_01<a> req_011C<b>' (the largest part of a row) is stored as 'R<a> <b>' in
 //   `stored_key`, any other key whole (every key the writer makes starts with 'r', 'm' or 'f': the upper-case 'R'
 //   marks the packed form); `key` becomes a virtual column giving the same text back, so the readers and the writer's
 //   collision check compare what they always did. The writer packs keys the same way (key-packing.ts).
 // - One index on (file_id, ts) replaces messages_file (file_id) and messages_ts (ts): a file's rows are its prefix,
 //   and the messages of a time span are found through the files of the sessions the hourly rollup has in its hours
-//   (queries/span-files.ts), so the index by time alone (3.5 MB per GiB, written in random order) goes.
+//   (queries/span-files.ts), so the index by time alone (large, and written in random order) goes.
 // In place: the rows shrink where they are and the dropped indexes' pages are reused, so the file does not grow; the
 // space the rows gave up comes back to the disk only with a VACUUM, which nothing needs.
 const PACK = `'R' || substr(stored_key, 8, instr(stored_key, ' ') - 8) || ' ' || substr(stored_key, instr(stored_key, ' ') + 9)`;

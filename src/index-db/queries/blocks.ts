@@ -61,7 +61,7 @@ function pieceOf(
 /**
  * The `limit` most recent blocks (all by default) overlapping [fromMs, toMs) of the projects in scope (null: all),
  * with their models, and how many blocks overlap the range; `now` decides the active one. Only the blocks returned
- * are made into Blocks: an all-time answer of a 10 GiB history walks ~1,100 blocks to list 100.
+ * are made into Blocks: an all-time answer of a big history walks ten times as many blocks as it lists.
  */
 export function blocksOverlapping(
   reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number, limit = Infinity,

@@ -27,7 +27,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
   const start = seriesStart(scope, pid === undefined ? null : reader.firstHour(pid));
   const groups = slice.modelGroups;
   const totals = totalsOf(groups);
-  // A year holds hundreds of blocks; the dashboard lists recent ones (a 365-day answer was 260 KB).
+  // A year holds hundreds of blocks; the dashboard lists recent ones (every block made a year's answer heavy).
   const { blocks, total } = pid === undefined ? { blocks: [], total: 0 } : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
   // The active block is the one of now (the most recent one, if any), also when the range ends before now.
   const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? blocks : blocksOverlapping(reader, pid, models, now, now + 1, now).blocks;

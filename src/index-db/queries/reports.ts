@@ -65,7 +65,7 @@ export interface Reports {
 
 /**
  * What the index knows of a transcript: its size and mtime when last read, and whether it is gone from disk (1).
- * The row as SQLite gives it: an object per file would cost a 10 GiB history's check ~10 ms more.
+ * The row as SQLite gives it: an object per file would make a big history's check measurably slower.
  */
 export type FileStateRow = [path: string, size: number, mtimeMs: number, gone: number];
 

@@ -1,7 +1,7 @@
 // What a statusline shows: one session's cost, today's and the active 5-hour block, with the fewest reads. Today
 // is every entry of the local day: its whole UTC hours from the hourly rollup and the partial hours at its edges
 // (a :30 or :45 zone) from the messages, so it is exact in any zone without asking which zone the daily rollup
-// was built in (Intl's zone lookup alone costs ~30 ms of CPU, a third of a render).
+// was built in (Intl's zone lookup alone is a large share of a render).
 import type Database from 'better-sqlite3';
 import type { Block } from '../../shared/api-types.ts';
 import { todaySpan } from '../../calendar/resolve.ts';

@@ -1,5 +1,5 @@
 // Figures that every answer repeats (the files' health counts, the project and model tables) are computed once per
-// change of the index instead of once per request: at 10 GiB the files' counts alone took ~3 ms of each overview.
+// change of the index instead of once per request: on a big history the files' counts alone were a good part of an overview.
 import type Database from 'better-sqlite3';
 
 /**
