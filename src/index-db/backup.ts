@@ -78,6 +78,7 @@ export async function backupIndex(indexFile: string, target: string, now: Date =
   }
   let summary: IndexSummary;
   try {
+    standalone(temp);
     summary = checkCopy(temp);
     fs.renameSync(temp, target);
   } catch (err) {
@@ -90,6 +91,16 @@ export async function backupIndex(indexFile: string, target: string, now: Date =
     // The backup itself is made; only the dashboard's note of it is missing.
   }
   return summary;
+}
+
+/** A copy keeps the index's WAL mode, whose readers leave -wal and -shm files beside it: a backup is one file. */
+function standalone(file: string): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
 }
 
 /** The note of the last backup; null when there is none or it cannot be read. */
