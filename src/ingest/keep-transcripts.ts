@@ -34,10 +34,13 @@ const SLICE = 200;
 /** A link that fails with one of these is made as a copy instead. */
 const NO_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
 
-/** The folder of one config dir inside the kept folder: its name and a hash of its path (two dirs may share a name). */
+/**
+ * The folder of one config dir inside the kept folder: its name without leading dots (`~/.claude` is no hidden
+ * `.claude-…`) and a hash of its path (two dirs may share a name).
+ */
 export function keptDirName(configDir: string): string {
   const hash = createHash('sha256').update(configDir).digest('hex').slice(0, 8);
-  return `${path.basename(configDir) || 'root'}-${hash}`;
+  return `${path.basename(configDir).replace(/^\.+/, '') || 'root'}-${hash}`;
 }
 
 export function createKeeper(opts: KeeperOptions): TranscriptKeeper {

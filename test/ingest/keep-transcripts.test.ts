@@ -97,4 +97,10 @@ Keep('a folder that cannot be written: one line, the transcripts untouched, keep
   }
 });
 
+Keep('a config dir mirrors under its name without leading dots and a hash of its path', () => {
+  assert.match(keptDirName('/home/me/.claude'), /^claude-[0-9a-f]{8}$/);
+  assert.is.not(keptDirName('/a/.claude'), keptDirName('/b/.claude'));
+  assert.match(keptDirName('/'), /^root-[0-9a-f]{8}$/);
+});
+
 Keep.run();
