@@ -32,7 +32,7 @@ export interface PipelineOptions {
   /** The start-up listing and the pool, begun before the index was open (prepareFirstScan); made here when absent or null. */
   prepared?: Promise<PreparedScan | null>;
   /** --keep-transcripts: keeps every transcript listed or changed. */
-  keeper?: TranscriptKeeper;
+  keeper?: Pick<TranscriptKeeper, 'keep' | 'keepAll'>;
 }
 
 /** The start-up scan's listing and the pool sized by it. */

@@ -6,21 +6,24 @@ import path from 'node:path';
 import { DAY_MS } from '../calendar/days.ts';
 import { systemZone } from '../calendar/zone.ts';
 import { readBackupNote } from '../index-db/backup.ts';
-import type { IndexReader } from '../index-db/types.ts';
-import type { LiveFile } from '../index-db/queries/retention.ts';
+import type { IndexDb, IndexReader } from '../index-db/types.ts';
+import { KEEP_SETTING, type LiveFile } from '../index-db/queries/retention.ts';
 import { keptStats } from '../ingest/keep-transcripts.ts';
 import type { RetentionService } from '../http/retention-service.ts';
-import type { DueCounts, RetentionDir } from '../shared/retention-types.ts';
+import type { Keeping } from './keeping.ts';
+import type { DueCounts, Retention, RetentionDir } from '../shared/retention-types.ts';
 import { readCleanupPeriod } from './cleanup-period.ts';
 
 export interface RetentionOptions {
-  index: Pick<IndexReader, 'queries'>;
+  index: Pick<IndexReader, 'queries'> & { writable(): Pick<IndexDb, 'writeSettings'> | null };
   indexPath: string;
   dirs: readonly string[];
   /** Each dir's --dir label; null: this machine. */
   dirMachines: readonly (string | null)[];
   machine: string;
-  keptDir: string | null;
+  keeping: Keeping;
+  /** Where the dashboard's offer keeps the transcripts: beside the index, as --keep-transcripts alone does. */
+  offerDir: string;
   log: (message: string) => void;
 }
 
@@ -81,13 +84,31 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     };
   }
 
+  const report = (now: number): Retention => {
+    const kept = opts.keeping.dir();
+    return {
+      dirs: opts.dirs.map((d, i) => dirReport(d, opts.dirMachines[i] ?? opts.machine, now)),
+      kept: kept === null ? null : { dir: kept, ...keptStats(kept) },
+      backup: readBackupNote(opts.indexPath),
+    };
+  };
+
   return {
-    report(now) {
-      return {
-        dirs: opts.dirs.map((d, i) => dirReport(d, opts.dirMachines[i] ?? opts.machine, now)),
-        kept: opts.keptDir === null ? null : { dir: opts.keptDir, ...keptStats(opts.keptDir) },
-        backup: readBackupNote(opts.indexPath),
-      };
+    report,
+    keep(now) {
+      if (opts.keeping.dir() !== null) return { ok: true, retention: report(now) };
+      const writer = opts.index.writable();
+      if (!writer) return { ok: false, reason: 'read-only', message: 'This server reads an index another process writes: turn keeping on there, or start with --keep-transcripts' };
+      try {
+        // Recorded in the index, so the next start keeps them too.
+        writer.writeSettings([[KEEP_SETTING, opts.offerDir]]);
+      } catch (err) {
+        return { ok: false, reason: 'write-failed', message: `Cannot record the setting in the index: ${(err as Error).message}` };
+      }
+      const q = opts.index.queries.retention;
+      const files = opts.dirs.flatMap((d) => q.liveFiles(path.join(d, 'projects')).map((f) => f.path));
+      void opts.keeping.turnOn(opts.offerDir, files);
+      return { ok: true, retention: report(now) };
     },
   };
 }

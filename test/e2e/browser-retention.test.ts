@@ -56,7 +56,7 @@ Views('the note before a sweep with the offer to keep; none with a longer period
       '2 sessions ($4.25) will be deleted by Claude Code at its next start: their costs stay here.');
     assert.is((await note.locator('.soon').textContent())?.replace(/\s+/g, ' ').trim(), 'Then 1 session ($2.50) within 7 days.');
     assert.match((await note.locator('.detail').textContent()) ?? '', /older than 30 days.*no backup yet/s);
-    assert.match((await note.locator('.offer').textContent()) ?? '', /cost-dashboard --keep-transcripts/);
+    assert.match((await note.locator('.offer').textContent()) ?? '', /--keep-transcripts/);
     await browser.screenshot(page, 'retention-note');
 
     // A longer period: nothing due, no note.
@@ -96,6 +96,40 @@ Views('with keeping on, the note says where the transcripts are kept instead of 
     assert.is((await note.locator('.kept').textContent())?.trim(), `Transcripts are kept in ${kept}.`);
     assert.is(await note.locator('.offer').count(), 0);
     assert.equal(browser.problems, []);
+  } finally {
+    await server?.close();
+    tmp.cleanup();
+  }
+});
+
+Views('the offer turns keeping on: the transcripts are kept beside the index, and still at the next start', async () => {
+  const tmp = tempDir('cost-retention-ui-offer-');
+  const { cfg, project } = configDir(tmp.dir);
+  const index = path.join(tmp.dir, 'index.db');
+  let server: AppServer | null = null;
+  try {
+    server = await startAppServer({ dir: cfg, indexFile: index });
+    const page = await overview(server);
+    const note = page.locator('cost-retention-note .note');
+    await note.locator('button.keep').click();
+    const kept = `${index}.transcripts`;
+    await note.locator('.kept').waitFor();
+    assert.is((await note.locator('.kept').textContent())?.trim(), `Transcripts are kept in ${kept}.`);
+    assert.is(await note.locator('.offer').count(), 0);
+    const r = await waitFor(async () => {
+      const x = await getJson<Retention>(server!, '/api/retention');
+      return x.kept?.files === 4 ? x : null;
+    }, 'every transcript kept');
+    assert.is(r.kept!.dir, kept);
+    await browser.screenshot(page, 'retention-kept');
+    assert.equal(browser.problems, []);
+    await server.close();
+
+    // The next start keeps them too: a new transcript lands in the kept folder.
+    server = await startAppServer({ dir: cfg, indexFile: index });
+    await untilIndexed(server, 20_000);
+    writeJsonl(path.join(project, 'later.jsonl'), [usageLine({ sessionId: 'later', messageId: 'm-later', requestId: 'r-later', timestamp: new Date().toISOString() })]);
+    await waitFor(async () => (await getJson<Retention>(server!, '/api/retention')).kept?.files === 5, 'the new transcript kept after a restart', 15_000);
   } finally {
     await server?.close();
     tmp.cleanup();

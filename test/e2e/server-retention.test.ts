@@ -123,6 +123,17 @@ Retain('due counts follow the period; a deleted transcript is kept only here at 
     const old = await getJson<SessionDetail>(server, '/api/sessions/old');
     assert.equal([old.title, old.firstPrompt, old.cost], ['prompt of old', 'prompt of old', 1.25], 'the session view keeps its title and prompt');
 
+    // A second server on the index only reads it: it cannot turn keeping on (the one that writes can).
+    const reader = await startAppServer({ dir: s.cfg, indexFile: s.index });
+    try {
+      const refused = await fetch(`${reader.url}/api/retention/keep`, { method: 'POST' });
+      assert.is(refused.status, 409);
+      assert.match(((await refused.json()) as { error: string }).error, /another process writes/);
+      assert.is((await getJson<Retention>(reader, '/api/retention')).kept, null);
+    } finally {
+      await reader.close();
+    }
+
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     const label = `dir="${s.cfg}",when="next_start"`;
     assert.match(metrics, new RegExp(`cost_dashboard_cleanup_due_sessions\\{machine="[^"]+",${label.replace(/[/\\.]/g, '\\$&')}\\} 0`));

@@ -21,7 +21,12 @@ export interface RetentionQueries {
   liveFiles(projectsDir: string): LiveFile[];
   /** The cost of the usage entries read from one transcript. */
   fileCost(fileId: number): number;
+  /** The folder the dashboard's offer turned keeping on with (settings key KEEP_SETTING); null when it did not. */
+  keptFolder(): string | null;
 }
+
+/** The settings key (settings.ts' table) of the folder keeping was turned on with from the dashboard. */
+export const KEEP_SETTING = 'keep-transcripts';
 
 /** Every zone's offset is a multiple of 15 minutes, so no quarter hour of UTC straddles a local month. */
 const QUARTER_MS = 900_000;
@@ -33,6 +38,7 @@ export function createRetention(db: Database.Database): RetentionQueries {
   // A gone file's entries in quarter hours, with their sessions: a month's sessions are those with an entry in it.
   const quarters = db.prepare(`SELECT ts / ${QUARTER_MS}, session_id, count(*), total(cost) FROM messages WHERE file_id = ? GROUP BY 1, 2`).raw(true);
   const cost = db.prepare('SELECT total(cost) FROM messages WHERE file_id = ?').pluck();
+  const kept = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
 
   return {
     onlyInIndex(projectsDir, zone) {
@@ -71,5 +77,6 @@ export function createRetention(db: Database.Database): RetentionQueries {
         .map(([id, path, session]) => ({ id, path, session }));
     },
     fileCost: (fileId) => cost.get(fileId) as number,
+    keptFolder: () => (kept.get(KEEP_SETTING) as string | undefined) ?? null,
   };
 }

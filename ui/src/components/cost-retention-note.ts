@@ -5,21 +5,23 @@ import { formatCount, formatDateTime, formatUsd } from '../format.ts';
 import { ViewData } from './view-kit.ts';
 import { ScopedView } from './data-view.ts';
 
-/** The command that keeps the transcripts, offered while keeping is off. */
-export const KEEP_COMMAND = 'cost-dashboard --keep-transcripts';
-
 /**
  * The overview's note before a sweep (issue 34): the sessions Claude Code deletes at its next start (and within 7
  * days), that their costs stay here, and, while the dashboard does not keep the transcripts, the offer to keep them.
  * Nothing when nothing is due or the server has no /api/retention.
  */
 export class CostRetentionNote extends ScopedView {
-  static override properties = { _copied: { state: true } };
-  private declare _copied: boolean;
+  static override properties = { _kept: { state: true }, _error: { state: true }, _busy: { state: true } };
+  /** The answer of the offer (keeping on): its `kept` stands until a load brings one. */
+  private declare _kept: Retention | null;
+  private declare _error: string | null;
+  private declare _busy: boolean;
 
   constructor() {
     super();
-    this._copied = false;
+    this._kept = null;
+    this._error = null;
+    this._busy = false;
   }
 
   private _data = new ViewData(this, {
@@ -28,13 +30,25 @@ export class CostRetentionNote extends ScopedView {
     load: (_args, signal) => api.get<Retention>('/api/retention', {}, signal, { quiet: true }),
   });
 
-  private async _copy(): Promise<void> {
-    await navigator.clipboard.writeText(KEEP_COMMAND).then(() => (this._copied = true), () => undefined);
+  /** The offer: the server keeps every transcript from now on, and at every later start. */
+  private async _keep(): Promise<void> {
+    this._busy = true;
+    this._error = null;
+    try {
+      this._kept = await api.send<Retention>('POST', '/api/retention/keep');
+      // A cached answer from before would offer it again.
+      api.invalidate();
+    } catch (err) {
+      this._error = err instanceof Error ? err.message : String(err);
+    } finally {
+      this._busy = false;
+    }
   }
 
   override render() {
-    const r = this._data.loaded?.data;
-    if (!r) return nothing;
+    const loaded = this._data.loaded?.data;
+    if (!loaded) return nothing;
+    const r = loaded.kept === null && this._kept ? { ...loaded, kept: this._kept.kept } : loaded;
     const sum = (pick: (d: Retention['dirs'][number]) => { sessions: number; cost: number }) =>
       r.dirs.reduce((a, d) => ({ sessions: a.sessions + pick(d).sessions, cost: a.cost + pick(d).cost }), { sessions: 0, cost: 0 });
     const due = sum((d) => d.dueForCleanup);
@@ -56,8 +70,10 @@ export class CostRetentionNote extends ScopedView {
       ${errors.map((e) => html`<p class="error">${e}</p>`)}
       ${r.kept
         ? html`<p class="kept">Transcripts are kept in ${r.kept.dir}.</p>`
-        : html`<p class="offer">Keep the transcripts too (titles, prompts, the evidence): start the dashboard with
-            <code>${KEEP_COMMAND}</code>. <button type="button" class="copy" @click=${() => void this._copy()}>${this._copied ? 'Copied' : 'Copy command'}</button></p>`}
+        : html`<p class="offer">Keep the transcripts too (titles, prompts, the evidence), in a folder beside the index that
+            nothing deletes: <button type="button" class="keep" ?disabled=${this._busy} @click=${() => void this._keep()}>Keep transcripts</button>
+            (or start the dashboard with <code>--keep-transcripts</code>).</p>
+            ${this._error ? html`<p class="error" role="alert">${this._error}</p>` : nothing}`}
     </section>`;
   }
 
