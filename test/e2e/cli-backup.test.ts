@@ -125,6 +125,16 @@ Backup('a backup taken while a server appends is whole and of one moment; noted 
     assert.is(junk.code, 1);
     assert.match(junk.stderr, /not a readable cost-dashboard index/);
     assert.equal(figures(index).ids, f.ids);
+    // Onto a machine with no index yet: nothing to keep aside, nothing to refuse.
+    const fresh = path.join(tmp.dir, 'fresh', 'index.db');
+    fs.mkdirSync(path.dirname(fresh));
+    const onto = await cli(['restore', target, '--dir', cfg, '--index', fresh]);
+    assert.is(onto.code, 0, onto.stderr);
+    assert.equal(figures(fresh).ids, f.ids);
+    assert.equal(fs.readdirSync(path.dirname(fresh)).filter((x) => x.includes('before-restore')), []);
+    const help = await cli(['backup', '--help']);
+    assert.is(help.code, 0);
+    assert.match(help.stdout, /^Usage: cost-dashboard backup <file> \[--keep N\]/);
   } finally {
     appending = false;
     await server?.close();
