@@ -10,6 +10,7 @@ import { warn } from './warn.ts';
 
 async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv[0] === 'statusline') return (await import('./statusline-command.ts')).statuslineCommand(argv, env);
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCommand(argv, env);
   let args;
   try {
     args = parseCliArgs(argv, env);
@@ -31,6 +32,24 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     warn(err.message);
     return 1;
   }
+}
+
+/** backup and restore take a file argument, so they have their own parser (backup.ts). */
+async function runBackupCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { parseBackupArgs, runBackup } = await import('./backup.ts');
+  let args;
+  try {
+    args = parseBackupArgs(argv, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    warn(err.message);
+    return 2;
+  }
+  if (args.help !== null) {
+    process.stdout.write(args.help);
+    return 0;
+  }
+  return runBackup(args, warn);
 }
 
 /**

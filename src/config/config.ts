@@ -43,6 +43,8 @@ export interface Config {
   /** Origin of HUB_URL (no trailing slash), null when unset. */
   hubUrl: string | null;
   hubSdkServer: string | null;
+  /** --keep-transcripts: the folder every transcript read is kept in; null when keeping is off. */
+  keepTranscripts: string | null;
   /** Set when --help was given: the text to print (then exit 0). */
   help: string | null;
   /** Set when --version was given: the package version to print (then exit 0). */
@@ -57,7 +59,8 @@ export class ConfigError extends Error {
 export const DEFAULT_PORT = 3543;
 
 export const HELP_TEXT = `Usage: cost-dashboard [options]
-       cost-dashboard <command> [options]   daily, weekly, monthly, session, blocks, statusline, update
+       cost-dashboard <command> [options]   daily, weekly, monthly, session, blocks, statusline, update,
+                                            backup, restore
                                             (cost-dashboard <command> --help)
 
 Local cost dashboard for Claude Code transcripts.
@@ -77,16 +80,21 @@ Options (a flag wins over its environment variable; --flag value or --flag=value
                           read; otherwise the built-in table)
   --cost-mode <mode>      auto (a line's costUSD wins) or calculate (always from tokens)
   --open                  Open the dashboard in the browser after start
+  --keep-transcripts [dir]
+                          Keep every transcript read in dir (default <index>.transcripts), so
+                          Claude Code's cleanup does not take them; nothing there is ever deleted
   --version               Print the version
   --help                  Print this help
 
 Environment: AGENT_BIN (probe executable), AGENT_HUB / HUB_URL / HUB_SDK_SERVER (hub mode).
 `;
 
-type FlagKind = 'value' | 'bool';
-const FLAGS: Record<string, FlagKind> = {
+/** 'optional': a value when the next argument is not a flag, else given alone. */
+type FlagKind = 'value' | 'bool' | 'optional';
+export const FLAGS: Readonly<Record<string, FlagKind>> = {
   port: 'value', dir: 'value', host: 'value', 'allowed-hosts': 'value', index: 'value', prices: 'value',
   'cost-mode': 'value', machine: 'value', 'metrics-token': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
+  'keep-transcripts': 'optional',
 };
 
 /** Splits argv into flag values; throws on unknown flags, missing values and stray arguments. */
@@ -105,6 +113,13 @@ function readFlags(argv: string[]): Map<string, string | true> {
       continue;
     }
     let value = m[2];
+    if (value === undefined && kind === 'optional') {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) {
+        out.set(name, true);
+        continue;
+      }
+    }
     if (value === undefined) {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith('--')) throw new ConfigError(`Option --${name} needs a value`);
@@ -219,6 +234,12 @@ function parseHubUrl(raw: string | undefined): string | null {
   return url.origin;
 }
 
+/** --keep-transcripts alone: the folder beside the index; with a dir: that dir. */
+function keepFolder(flag: string | true | undefined, indexPath: string, home: string): string | null {
+  if (flag === undefined) return null;
+  return flag === true ? `${indexPath}.transcripts` : path.resolve(expandHome(flag, home));
+}
+
 export interface ConfigChecks {
   /** Whether the index file holds transcripts from under this projects folder (a missing dir is then no typo). */
   indexHasFilesUnder?: (indexFile: string, projectsDir: string) => boolean;
@@ -293,6 +314,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     hub: envOf(env, 'AGENT_HUB', 'CLAUDE_HUB') !== undefined,
     hubUrl: parseHubUrl(envOf(env, 'HUB_URL')),
     hubSdkServer: envOf(env, 'HUB_SDK_SERVER') ?? null,
+    keepTranscripts: keepFolder(flags.get('keep-transcripts'), indexPath, home),
     help: flags.has('help') ? HELP_TEXT : null,
     version: flags.has('version') ? packageVersion() : null,
   };

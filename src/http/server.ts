@@ -10,6 +10,7 @@ import type { PriceTable } from '../pricing/table.ts';
 import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import type { BudgetService } from './budget-service.ts';
+import type { RetentionService } from './retention-service.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
 import { createGuards, createProcessGuard } from './guards.ts';
@@ -19,6 +20,7 @@ import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
+import { mountRetentionRoute } from './routes/retention.ts';
 import type { ServerConfig } from './server-config.ts';
 import { sendJson, sendText } from './send.ts';
 
@@ -31,6 +33,8 @@ export interface ServerDeps {
   probe: UsageProbe;
   /** This machine's budgets (GET, POST and DELETE /api/budgets). */
   budgets: BudgetService;
+  /** GET /api/retention and the retention gauges of /metrics (absent: neither). */
+  retention?: RetentionService;
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
@@ -96,12 +100,13 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, now };
+  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, now };
   mountDataRoutes(app, ctx);
   const crossSiteGuard = createProcessGuard(guardOptions);
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx);
+  mountRetentionRoute(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

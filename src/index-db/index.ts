@@ -167,6 +167,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     knowsProject: guard(q.knowsProject),
     budgets: guard(q.budgets),
     repository: guard(q.repository),
+    retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), fileCost: guard(q.retention.fileCost), keptFolder: guard(q.retention.keptFolder) },
   };
 }
 

@@ -5,6 +5,7 @@ import type { UsageBatch } from '../workers/protocol.ts';
 import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
+import type { RetentionQueries } from './queries/retention.ts';
 import type { QueryScope } from './query-scope.ts';
 import type { SettingChange } from './settings.ts';
 
@@ -108,6 +109,8 @@ export interface Queries {
   budgets(now: number): BudgetStatus[];
   /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
   repository(id: string, scope: QueryScope, machine?: string): RepositoryData | null;
+  /** What the index holds of gone transcripts and which it read that are still there (GET /api/retention). */
+  retention: RetentionQueries;
 }
 
 /** What a process that does not write the index may do with it. */

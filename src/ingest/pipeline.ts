@@ -9,6 +9,7 @@ import { createPool, type WorkerPool } from './pool.ts';
 import { changedTranscripts } from './needs-read.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
+import type { TranscriptKeeper } from './keep-transcripts.ts';
 
 export interface Pipeline {
   ingest: Ingest;
@@ -30,6 +31,8 @@ export interface PipelineOptions {
   recheckMs?: number;
   /** The start-up listing and the pool, begun before the index was open (prepareFirstScan); made here when absent or null. */
   prepared?: Promise<PreparedScan | null>;
+  /** --keep-transcripts: keeps every transcript listed or changed. */
+  keeper?: Pick<TranscriptKeeper, 'keep' | 'keepAll'>;
 }
 
 /** The start-up scan's listing and the pool sized by it. */
@@ -82,6 +85,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const { paths, listed, pool } = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   ingest.startScan(listed);
+  void opts.keeper?.keepAll(listed.map((f) => f.path));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
   let watcher: Watcher | null = null;
@@ -107,7 +111,10 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       watchLinked();
       // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
       // thread for a long stretch on a big history, at every pass.
-      for (const f of changedTranscripts(files, index.reports.fileStates())) ingest.check(f.path);
+      for (const f of changedTranscripts(files, index.reports.fileStates())) {
+        opts.keeper?.keep(f.path);
+        ingest.check(f.path);
+      }
     } finally {
       rechecking = false;
     }
@@ -142,7 +149,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     watcher = watchProjects(
       projectsDirs,
       {
-        changed: (p) => ingest.changed(paths.canonical(p)),
+        changed: (p) => {
+          const file = paths.canonical(p);
+          opts.keeper?.keep(file);
+          ingest.changed(file);
+        },
         removed: (p) => gone(paths.canonical(p)),
         removedFolder: (dir) => paths.filesUnder(dir).forEach(gone),
       },

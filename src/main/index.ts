@@ -11,6 +11,8 @@ import { priceCacheFile } from '../pricing/price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from '../usage-probe/probe.ts';
 import { createBudgetService } from './budgets.ts';
+import { createRetentionService } from './retention.ts';
+import { createKeeping } from './keeping.ts';
 import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from '../ingest/log.ts';
@@ -80,6 +82,8 @@ async function main(): Promise<void> {
   const dropPrepared = async (): Promise<void> => (await takePrepared())?.pool.close();
   lifecycle.add('first pool', dropPrepared);
 
+  const keeping = createKeeping({ dir: config.keepTranscripts, projectsDirs: config.projectsDirs, log });
+
   // One writer per index file: a second process on the same file serves it read-only and takes over
   // when the writer stops. Busy, read-only or unopenable files end the process with one clear line.
   const index = await keepIndex({
@@ -87,7 +91,7 @@ async function main(): Promise<void> {
     log,
     prices: () => prices.current(),
     startPipeline: (db) =>
-      startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared() }),
+      startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper }),
   }).catch((err: unknown) => {
     if (!(err instanceof IndexWriteError)) throw err;
     process.stderr.write(`cost-dashboard: ${err.message}\n`);
@@ -97,6 +101,10 @@ async function main(): Promise<void> {
   // SDK calls process.exit() when the hub goes away, mid-shutdown or before it: the index is still committed.
   lifecycle.add('index', () => index.closeIndex(), { atExit: true });
   lifecycle.add('pipeline', () => index.stop());
+
+  // Kept on when the dashboard's offer turned it on at an earlier start; the start-up scan keeps every transcript.
+  const offered = index.queries.retention.keptFolder();
+  if (offered !== null) void keeping.turnOn(offered, []);
 
   // Budgets are read by any server on the index; only its writer changes them and logs their alerts.
   const budgets = createBudgetService({ index, log });
@@ -109,6 +117,9 @@ async function main(): Promise<void> {
     prices: () => prices.current(),
     probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
     budgets,
+    retention: createRetentionService({
+      index, indexPath: config.indexPath, dirs: config.dirs, dirMachines: config.dirMachines, machine: config.machine, keeping, offerDir: `${config.indexPath}.transcripts`, log,
+    }),
     uiDir: uiDir(),
     log,
   });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCliArgs, type CommandName } from '../../src/cli/args.ts';
+import { parseBackupArgs } from '../../src/cli/backup.ts';
 import { HELP_TEXT, parseConfig } from '../../src/config/config.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { markdownTable } from './markdown-table.ts';
@@ -20,7 +21,9 @@ fs.mkdirSync(aDir);
 /** Values tried in turn where a flag needs a valid one: the first its long form accepts. */
 const CANDIDATES = [aDir, '4000', '30', '1', '0', '2025-01-02', 'UTC', 'box', '-home-me-app', 'auto', 'true', 'on', 'all', 'none'];
 const REPORTS: CommandName[] = ['daily', 'weekly', 'monthly', 'session', 'blocks'];
-const COMMANDS: CommandName[] = [...REPORTS, 'statusline', 'update'];
+/** backup and restore take a file argument and have their own parser (src/cli/backup.ts). */
+const FILE_COMMANDS = ['backup', 'restore'];
+const COMMANDS = [...REPORTS, 'statusline', 'update', ...FILE_COMMANDS] as CommandName[];
 
 type Kind = 'value' | 'bool';
 interface Flag {
@@ -175,7 +178,7 @@ t('the commands: docs/command-line.md, each command\'s --help and parseCliArgs l
     return { ...flagsOfCell(flagCell!), commands: of };
   });
   const universe = words('src/cli', 'src/config');
-  const cli = (argv: string[]) => parseCliArgs(argv, ENV);
+  const cli = (argv: string[]) => (FILE_COMMANDS.includes(argv[0]!) ? parseBackupArgs(argv, ENV) : parseCliArgs(argv, ENV));
   for (const cmd of COMMANDS) {
     const docs = new Map<string, Flag>();
     for (const r of rows.filter((x) => x.commands.includes(cmd))) for (const n of r.names) docs.set(n, { kind: r.kind, short: r.short });

@@ -12,6 +12,8 @@ import type { IndexingState } from '../../src/shared/api-types.ts';
 import { parseConfig, type Config } from '../../src/config/config.ts';
 import type { BudgetService } from '../../src/http/budget-service.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
+import { createKeeping } from '../../src/main/keeping.ts';
+import { createRetentionService } from '../../src/main/retention.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
@@ -114,6 +116,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
     budgets,
+    // As the server's own: GET /api/retention over this config dir, keeping off.
+    retention: createRetentionService({
+      index: { queries: index.queries, writable: () => index },
+      indexPath: config.indexPath,
+      dirs: config.dirs,
+      dirMachines: config.dirMachines,
+      machine: config.machine,
+      keeping: createKeeping({ dir: null, projectsDirs: config.projectsDirs, log: (m) => logs.push(m) }),
+      offerDir: path.join(dir, 'kept'),
+      log: (m) => logs.push(m),
+    }),
     uiDir: opts.uiDir ?? uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,

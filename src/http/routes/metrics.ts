@@ -8,6 +8,7 @@ import type { Middleware, Polka } from 'polka';
 import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
 import { metricFamilies } from '../metrics.ts';
+import { retentionFamilies } from '../retention-metrics.ts';
 import { sendText } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
@@ -32,6 +33,7 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
     const why = refusal(req, ctx.config.metricsToken, loopback);
     if (why) return sendText(res, 403, why);
     const families = metricFamilies(ctx.index.queries.metrics(ctx.now()), ctx.config.machine);
+    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(ctx.now())));
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
     res.setHeader('Cache-Control', 'no-store');

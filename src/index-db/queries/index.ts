@@ -11,6 +11,7 @@ import { createProjectSessions } from './project-sessions.ts';
 import { projects } from './projects.ts';
 import { Reader } from './reader.ts';
 import { createRepository } from './repository.ts';
+import { createRetention } from './retention.ts';
 import { createSession } from './session.ts';
 import { withSpans } from './spans.ts';
 
@@ -37,5 +38,6 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     budgets: createBudgets(db, reader),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: (id, scope, machine = LOCAL) => repository(id, withSpans(scope), machine),
+    retention: createRetention(db),
   };
 }

@@ -24,6 +24,7 @@ import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
 import './cost-monthly-table.ts';
 import './cost-empty.ts';
+import './cost-retention-note.ts';
 
 interface Previous {
   totals: Overview['totals'];
@@ -338,6 +339,7 @@ export class CostOverviewView extends DataView {
       <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
       ${this._indexing(d)}
       ${this._clock(d)}
+      <cost-retention-note .refreshKey=${this.refreshKey}></cost-retention-note>
       ${viewBody(this._data.stale, this._body(l.data))}
       ${this._skipped(d)}
     `;

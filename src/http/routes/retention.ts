@@ -1,0 +1,22 @@
+// GET /api/retention (issue 34): what only the index holds, what Claude Code's cleanup deletes next, the kept
+// transcripts and the last backup. Not cached: the due counts move with the clock and the settings file, not the index.
+import type { ServerResponse } from 'node:http';
+import type { Polka, Request } from 'polka';
+import { HttpError } from '../errors.ts';
+import { sendJson } from '../send.ts';
+import type { RouteContext } from './context.ts';
+
+export function mountRetentionRoute(app: Polka, ctx: RouteContext): void {
+  const retention = ctx.retention;
+  if (!retention) return;
+  app.get('/api/retention', function retentionRoute(_req: Request, res: ServerResponse) {
+    sendJson(res, 200, retention.report(ctx.now()));
+  });
+  // The overview's offer (behind the global guards of every write: Host, Origin, Sec-Fetch-Site). 409 on a server that
+  // only reads the index, 503 when the setting cannot be written.
+  app.post('/api/retention/keep', function keep(_req: Request, res: ServerResponse) {
+    const change = retention.keep(ctx.now());
+    if (change.ok) return sendJson(res, 200, change.retention);
+    throw new HttpError(change.reason === 'read-only' ? 409 : 503, change.message);
+  });
+}

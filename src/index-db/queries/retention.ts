@@ -1,0 +1,82 @@
+// The index's side of GET /api/retention (issue 34): what it holds of transcripts that are gone from disk, and the
+// transcripts it read under a projects folder that are still there (their modification times are read from disk by
+// src/main/retention.ts, as Claude Code's cleanup reads them).
+import type Database from 'better-sqlite3';
+import { dayKey } from '../../calendar/days.ts';
+import { dayOf, type Zone } from '../../calendar/zone.ts';
+import type { OnlyInIndex, OnlyInIndexMonth } from '../../shared/retention-types.ts';
+
+/** A transcript the index read that was not gone at its last check. */
+export interface LiveFile {
+  id: number;
+  path: string;
+  /** Its session's row id; null for a project-root file that is no session's own. */
+  session: number | null;
+}
+
+export interface RetentionQueries {
+  /** Usage of the transcripts under `projectsDir` that are gone, all time and per local month of `zone`. */
+  onlyInIndex(projectsDir: string, zone: Zone): OnlyInIndex;
+  /** The transcripts under `projectsDir` not marked gone. */
+  liveFiles(projectsDir: string): LiveFile[];
+  /** The cost of the usage entries read from one transcript. */
+  fileCost(fileId: number): number;
+  /** The folder the dashboard's offer turned keeping on with (settings key KEEP_SETTING); null when it did not. */
+  keptFolder(): string | null;
+}
+
+/** The settings key (settings.ts' table) of the folder keeping was turned on with from the dashboard. */
+export const KEEP_SETTING = 'keep-transcripts';
+
+/** Every zone's offset is a multiple of 15 minutes, so no quarter hour of UTC straddles a local month. */
+const QUARTER_MS = 900_000;
+
+const under = (dir: string): string => (dir.endsWith('/') || dir.endsWith('\\') ? dir : `${dir}${dir.includes('\\') ? '\\' : '/'}`);
+
+export function createRetention(db: Database.Database): RetentionQueries {
+  const filesUnder = db.prepare('SELECT id, path, session_id, gone FROM files WHERE substr(path, 1, length(@p)) = @p').raw(true);
+  // A gone file's entries in quarter hours, with their sessions: a month's sessions are those with an entry in it.
+  const quarters = db.prepare(`SELECT ts / ${QUARTER_MS}, session_id, count(*), total(cost) FROM messages WHERE file_id = ? GROUP BY 1, 2`).raw(true);
+  const cost = db.prepare('SELECT total(cost) FROM messages WHERE file_id = ?').pluck();
+  const kept = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
+
+  return {
+    onlyInIndex(projectsDir, zone) {
+      const rows = filesUnder.all({ p: under(projectsDir) }) as [number, string, number | null, number][];
+      // A session is kept only here when it has transcripts and every one of them is gone.
+      const sessionGone = new Map<number, boolean>();
+      for (const [, , session, gone] of rows) if (session !== null) sessionGone.set(session, (sessionGone.get(session) ?? true) && gone === 1);
+      const months = new Map<string, OnlyInIndexMonth & { ids: Set<number> }>();
+      let messages = 0;
+      let total = 0;
+      for (const [id, , , gone] of rows) {
+        if (gone !== 1) continue;
+        for (const [q, session, n, c] of quarters.all(id) as [number, number, number, number][]) {
+          messages += n;
+          total += c;
+          const month = dayKey(dayOf(zone, q * QUARTER_MS)).slice(0, 7);
+          let m = months.get(month);
+          if (!m) months.set(month, (m = { month, sessions: 0, messages: 0, cost: 0, ids: new Set() }));
+          m.messages += n;
+          m.cost += c;
+          if (sessionGone.get(session) === true) m.ids.add(session);
+        }
+      }
+      return {
+        sessions: [...sessionGone.values()].filter(Boolean).length,
+        messages,
+        cost: total,
+        months: [...months.values()]
+          .sort((a, b) => (a.month < b.month ? -1 : 1))
+          .map(({ month, messages: n, cost: c, ids }) => ({ month, sessions: ids.size, messages: n, cost: c })),
+      };
+    },
+    liveFiles(projectsDir) {
+      return (filesUnder.all({ p: under(projectsDir) }) as [number, string, number | null, number][])
+        .filter(([, , , gone]) => gone !== 1)
+        .map(([id, path, session]) => ({ id, path, session }));
+    },
+    fileCost: (fileId) => cost.get(fileId) as number,
+    keptFolder: () => (kept.get(KEEP_SETTING) as string | undefined) ?? null,
+  };
+}
