@@ -1,11 +1,11 @@
 // Opens (or creates) the index file. The index is the only copy of the history of transcripts that
 // Claude Code has deleted, so it is never deleted: a damaged file (not a database, a failed integrity
-// check, a schema we do not know) is renamed aside and a new one is built from the transcripts; a
+// check) is renamed aside and a new one is built from the transcripts; a
 // file that is busy, read-only or cannot be opened is a clear error and is left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
+import { failureOf, IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { migrate } from './migrate.ts';
 
 /** How long opening waits for a lock another program holds on the index file itself. */
@@ -32,6 +32,7 @@ export function openDatabase<T>(file: string, log: (msg: string) => void, init: 
     return init(prepare(db, log));
   } catch (err) {
     closeQuietly(db);
+    if (err instanceof NewerSchemaError) throw err;
     const kind = err instanceof SchemaError ? 'corrupt' : failureOf(err);
     // 'rejected' at open is a statement that does not fit the file's tables: a schema we do not know.
     if (kind !== 'corrupt' && kind !== 'rejected') throw openError(file, err);

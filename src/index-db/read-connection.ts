@@ -2,7 +2,7 @@
 // holds this code's schema. Shared by the full reader (index.ts openIndexReader) and the statusline's
 // (status-reader.ts), which loads nothing else.
 import Database from 'better-sqlite3';
-import { IndexWriteError, writeErrorOf } from './errors.ts';
+import { IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { SCHEMA_VERSION } from './migrate.ts';
 
 /**
@@ -32,6 +32,7 @@ export function openReadConnection(file: string): Database.Database {
     db.pragma('query_only = ON');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > 0 && version < SCHEMA_VERSION) throw new OlderSchemaError(file, version);
+    if (version > SCHEMA_VERSION) throw new NewerSchemaError(file, version, SCHEMA_VERSION);
     if (version !== SCHEMA_VERSION) {
       throw new IndexWriteError('busy', `index ${file} has schema version ${String(version)}, not ${SCHEMA_VERSION} (yet)`, null);
     }

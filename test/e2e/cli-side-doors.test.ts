@@ -1,0 +1,61 @@
+// The index's side doors seen from the command line: what is beside the index (its lock) or in it (a newer schema)
+// must neither block a start with a message that blames the index nor cost history. Real built CLI, real files.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
+import { PRICES_FILE } from '../helpers/paths.ts';
+import { cli } from '../helpers/cli.ts';
+import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
+
+const { dir } = tempDir('cli-side-doors-');
+const root = path.join(dir, 'cfg');
+const transcript = path.join(root, 'projects', '-home-u-proj', 's1.jsonl');
+const line = (id: string, output: number) => ({
+  type: 'assistant', timestamp: '2026-11-10T10:00:00.000Z', sessionId: 's1', requestId: `req-${id}`, cwd: '/home/u/proj',
+  message: { id: `msg-${id}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 1000, output_tokens: output } },
+});
+writeJsonl(transcript, [line('a', 500), line('b', 700)]);
+const flags = (index: string) => ['--dir', root, '--index', index, '--offline', '--prices', PRICES_FILE];
+const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const outputTokens = async (index: string): Promise<number> => {
+  const r = await cli(['daily', '--json', ...flags(index)], { env: { TZ: 'UTC' } });
+  assert.is(r.code, 0, r.stderr);
+  return (JSON.parse(r.stdout) as { totals: { outputTokens: number } }).totals.outputTokens;
+};
+
+const t = suite('side doors of the index, from the command line');
+
+t('an index of a newer schema is not damage: exit 1 naming the newer version, the file left byte for byte', async () => {
+  const index = path.join(dir, 'newer.db');
+  assert.is(await outputTokens(index), 1200);
+  // A newer install's migration: the schema version moves on, the rows stay.
+  const db = new Database(index);
+  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  const before = sha(index);
+  for (const command of [['daily', '--json'], ['update']]) {
+    const r = await cli([...command, ...flags(index)], { env: { TZ: 'UTC' } });
+    assert.is(r.code, 1, `${command[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /written by a newer version of cost-dashboard \(schema \d+, this one knows \d+\)/);
+    assert.not.match(r.stderr, /damaged/);
+  }
+  assert.is(sha(index), before, 'untouched');
+  assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.damaged-')), [], 'nothing set aside');
+});
+
+t('a lock file with garbage in it is emptied in place and the command runs (it holds no data)', async () => {
+  const index = path.join(dir, 'lock.db');
+  assert.is(await outputTokens(index), 1200);
+  const lock = `${index}.lock`;
+  const inode = fs.statSync(lock).ino;
+  fs.writeFileSync(lock, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+  assert.is(await outputTokens(index), 1200);
+  assert.is(fs.statSync(lock).ino, inode, 'the same lock file: a second process locks the same inode');
+  assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.damaged-')), [], 'the index was not blamed');
+});
+
+t.run();
