@@ -648,8 +648,8 @@ export class Writer {
    * the stored copy of its key; the caller moves the rollups.
    */
   private place(m: Msg, file: FileInfo, gathered = false): Placed {
-    const keys = this.keyIds();
-    let old: StoredMsg;
+    let keys = this.keyIds();
+    let old: StoredMsg | undefined;
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
@@ -658,7 +658,14 @@ export class Writer {
       }
       // A batch's winners have distinct keys, so only another key of the same hash finds a row still buffered.
       if (this.inserts.holds(id)) this.inserts.flush();
-      old = this.s.byId!.get(id) as StoredMsg;
+      old = this.s.byId!.get(id) as StoredMsg | undefined;
+      if (!old) {
+        // A key with no message: the key index cannot be trusted for any key (stored-keys.ts distrust).
+        this.inserts.flush();
+        keys = this.keys.distrust();
+        this.undo.push(() => this.keys.forget());
+        continue;
+      }
       if (old.key === m.key) break;
       m.hkey++; // another key owns this hash: probe the next slot
     }
