@@ -1,12 +1,13 @@
 // Opens (or creates) the index file. The index is the only copy of the history of transcripts that
 // Claude Code has deleted, so it is never deleted: a damaged file (not a database, a failed integrity
-// check) is renamed aside and a new one is built from the transcripts; a
+// check) is renamed aside and a new one is built from what it still holds (recovery.ts); a
 // file that is busy, read-only or cannot be opened is a clear error and is left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { failureOf, IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { migrate } from './migrate.ts';
+import { recoverFile } from './recovery.ts';
 
 /** How long opening waits for a lock another program holds on the index file itself. */
 const BUSY_MS = 5000;
@@ -15,10 +16,11 @@ const BUSY_MS = 5000;
 class SchemaError extends Error {}
 
 /**
- * Opens the file and hands it to `init` (which loads what it needs, so damage anywhere it reads also
- * leads to a rebuild rather than a crash). Throws IndexWriteError for what a rebuild cannot mend.
+ * Opens the file and hands it to `init` (which loads what it needs, so damage anywhere it reads also leads to a
+ * recovery rather than a crash). `damaged`: a statement already found the file damaged (its check confirmed it), so it
+ * is recovered without opening it as it is. Throws IndexWriteError for what a recovery cannot mend.
  */
-export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
+export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T, damaged?: string): T {
   if (file === ':memory:') return init(prepare(new Database(':memory:'), log));
   try {
     // The default lives in the user cache dir, which a fresh machine may not have yet.
@@ -26,6 +28,7 @@ export function openDatabase<T>(file: string, log: (msg: string) => void, init: 
   } catch (err) {
     throw openError(file, err);
   }
+  if (damaged !== undefined) return recover(file, damaged, log, init);
   let db: Database.Database | null = null;
   try {
     db = new Database(file, { timeout: BUSY_MS });
@@ -36,21 +39,15 @@ export function openDatabase<T>(file: string, log: (msg: string) => void, init: 
     const kind = err instanceof SchemaError ? 'corrupt' : failureOf(err);
     // 'rejected' at open is a statement that does not fit the file's tables: a schema we do not know.
     if (kind !== 'corrupt' && kind !== 'rejected') throw openError(file, err);
-    const aside = setAside(file);
-    log(`index ${file} is damaged (${(err as Error).message}); kept it as ${aside} and rebuilding it from the transcripts`);
-    return init(prepare(new Database(file, { timeout: BUSY_MS }), log));
+    return recover(file, (err as Error).message, log, init);
   }
 }
 
-/** Renames the file (with its -wal and -shm, which belong to it) to a free `<file>.damaged-<time>` name. */
-export function setAside(file: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  let aside = `${file}.damaged-${stamp}`;
-  for (let n = 2; fs.existsSync(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
-  }
-  return aside;
+/** Sets the damaged file aside, carries what it still holds into a new one (recovery.ts), and opens that. */
+function recover<T>(file: string, why: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
+  const { aside, summary } = recoverFile(file);
+  log(`index ${file} is damaged (${why}); kept it as ${aside} and rebuilding it from what it still holds: ${summary}`);
+  return init(prepare(new Database(file, { timeout: BUSY_MS }), log));
 }
 
 /** Marks the file closed cleanly, so the next open can skip the integrity check. */

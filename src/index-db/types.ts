@@ -1,5 +1,6 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
+import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
 import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
@@ -112,6 +113,8 @@ export interface Queries {
 /** What a process that does not write the index may do with it. */
 export interface IndexReader {
   stats(): IndexStats;
+  /** The last recovery of the file from damage (recovery.ts), null when it never needed one. */
+  recovered(): Recovery | null;
   queries: Queries;
   /** The command line's reads (src/cli). */
   reports: Reports;

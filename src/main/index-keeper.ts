@@ -1,7 +1,7 @@
 // Owns the index file for the process: opens it as its one writer and runs the pipeline over it, or,
 // when another process writes it, serves it read-only and takes over when that writer stops. A file
 // found damaged while running is checked, set aside (never deleted) and rebuilt from the transcripts.
-import { IndexLockedError, IndexWriteError, openIndex, openIndexReader, setAside } from '../index-db/index.ts';
+import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '../index-db/index.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
 import type { IndexingState } from '../shared/api-types.ts';
@@ -18,6 +18,8 @@ export interface IndexKeeper {
   writable(): IndexDb | null;
   /** The process that writes the index while this one reads it, as that process recorded itself. */
   otherWriter(): string;
+  /** What happened to the index file itself, one sentence each, for the overview's health (http/health.ts). */
+  notes(): string[];
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
@@ -55,9 +57,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   /** The writer holding the file, as it recorded itself. */
   let lockedBy = 'unknown';
 
-  const tryWriter = (): IndexDb | null => {
+  /** `damaged`: the file was found damaged; it is recovered (set aside, its history carried into a new one) first. */
+  const tryWriter = (damaged?: string): IndexDb | null => {
     try {
-      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err) });
+      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err), damaged });
       sweepLeftoverTemps(file);
       return index;
     } catch (err) {
@@ -92,7 +95,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     }
   };
 
-  /** A damaged file: confirm with SQLite's own check, then set it aside and index the transcripts again. */
+  /**
+   * A damaged file: confirm with SQLite's own check, then set it aside, carry what it still holds into a new file
+   * (src/index-db/recovery.ts) and read the transcripts into that.
+   */
   const recover = (err: IndexWriteError): Promise<void> => {
     recovering ??= (async () => {
       const damaged = writer;
@@ -107,7 +113,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
         log(`index ${file}: a statement reported damage (${err.message}) but the integrity check passes; keeping it`);
         return;
       }
-      log(`index ${file} is damaged (${check}); setting it aside and rebuilding it from the transcripts`);
+      log(`index ${file} is damaged (${check}); setting it aside and carrying what it still holds into a new one`);
       // No reads or new pipelines on the damaged file from here on.
       writer = null;
       await pipeline?.close();
@@ -117,8 +123,9 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       } catch {
         // a damaged file may refuse its last write; it is set aside as it is
       }
-      log(`kept the damaged index as ${setAside(file)}`);
-      const fresh = tryWriter();
+      const fresh = tryWriter(check);
+      const recovery = fresh?.recovered();
+      if (recovery) log(`kept the damaged index as ${recovery.aside}`);
       if (fresh) await startWriting(fresh);
       else await becomeReader();
     })().finally(() => {
@@ -161,6 +168,13 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     mode: () => (writer ? 'writer' : 'reader'),
     writable: () => writer,
     otherWriter: () => lockedBy,
+    notes() {
+      const r = writer ?? reader;
+      const recovery = r?.recovered();
+      return recovery
+        ? [`The index was found damaged on ${recovery.at.slice(0, 10)} and rebuilt from what it still held: ${recovery.summary}. The damaged file was kept as ${recovery.aside}.`]
+        : [];
+    },
     async start() {
       if (started) return;
       started = true;
