@@ -88,6 +88,10 @@ function build(
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
     reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
+    copyTo(file) {
+      writer.commit();
+      db.prepare('VACUUM INTO ?').run(file);
+    },
     commit: () => writer.commit(),
     close() {
       try {

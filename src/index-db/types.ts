@@ -156,4 +156,9 @@ export interface IndexDb extends IndexReader {
   preloadKeys(rows: number): boolean;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
+  /**
+   * Commits, then writes the whole index as it is to `file`, a new file (`VACUUM INTO`): how a file deleted while this
+   * process writes it is written back from the connection that still holds it.
+   */
+  copyTo(file: string): void;
 }
