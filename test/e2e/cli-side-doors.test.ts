@@ -1,5 +1,6 @@
 // The index's side doors seen from the command line: what is beside the index (its lock) or in it (a newer schema)
 // must neither block a start with a message that blames the index nor cost history. Real built CLI, real files.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
+import { skipTest } from '../helpers/skip.ts';
+import { sqlValue } from '../helpers/sqlite.ts';
 
 const { dir } = tempDir('cli-side-doors-');
 const root = path.join(dir, 'cfg');
@@ -56,6 +59,43 @@ t('a lock file with garbage in it is emptied in place and the command runs (it h
   assert.is(await outputTokens(index), 1200);
   assert.is(fs.statSync(lock).ino, inode, 'the same lock file: a second process locks the same inode');
   assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.damaged-')), [], 'the index was not blamed');
+});
+
+t('update on a full disk fails (exit 1) instead of saying the index is up to date; with space back it catches up', async () => {
+  const at = fs.mkdtempSync(path.join(dir, 'full-'));
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', at]).status !== 0) {
+    skipTest('cannot mount a tmpfs here (needs root): full disk');
+    return;
+  }
+  process.prependOnceListener('exit', () => void spawnSync('umount', ['-l', at]));
+  const index = path.join(at, 'i.db');
+  const first = await cli(['update', ...flags(index)], { env: { TZ: 'UTC' } });
+  assert.is(first.code, 0, first.stderr);
+  const more = path.join(root, 'projects', '-home-u-proj', 's2.jsonl');
+  writeJsonl(more, Array.from({ length: 3000 }, (_, i) => ({ ...line(`full${i}`, 10 + i), sessionId: 's2' })));
+  // The disk fills up while the update runs: one file takes every free block but what opening the index needs.
+  const filler = path.join(at, 'filler');
+  const fd = fs.openSync(filler, 'w');
+  try {
+    for (;;) fs.writeSync(fd, Buffer.alloc(4096));
+  } catch (err) {
+    assert.is((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.truncateSync(filler, fs.statSync(filler).size - 160 * 1024);
+  const full = await cli(['update', ...flags(index)], { env: { TZ: 'UTC' } });
+  assert.is(full.code, 1, full.stderr);
+  assert.match(full.stderr, /the index was not brought up to date: it cannot be written now/, full.stderr);
+  assert.not.match(full.stderr, /index up to date/);
+  assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 2, 'what was committed is kept');
+  fs.rmSync(filler);
+  const again = await cli(['update', ...flags(index)], { env: { TZ: 'UTC' } });
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stderr, /index up to date/);
+  assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 3002);
+  fs.rmSync(more);
+  spawnSync('umount', ['-l', at]);
 });
 
 t.run();
