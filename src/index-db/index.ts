@@ -88,6 +88,7 @@ function build(
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
     reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
+    writeFailure: () => writer.failure(),
     copyTo(file) {
       writer.commit();
       db.prepare('VACUUM INTO ?').run(file);

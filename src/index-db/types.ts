@@ -1,5 +1,6 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
+import type { IndexFailure } from './errors.ts';
 import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
 import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
@@ -156,6 +157,8 @@ export interface IndexDb extends IndexReader {
   preloadKeys(rows: number): boolean;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
+  /** Why writes fail now (a full disk: what was read since is not in the file yet), null while they work. */
+  writeFailure(): IndexFailure | null;
   /**
    * Commits, then writes the whole index as it is to `file`, a new file (`VACUUM INTO`): how a file deleted while this
    * process writes it is written back from the connection that still holds it.

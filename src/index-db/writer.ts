@@ -188,6 +188,11 @@ export class Writer {
     return this.version;
   }
 
+  /** The kind of the last failed write or commit while no write has succeeded since (null: writes work). */
+  failure(): IndexFailure | null {
+    return this.failing as IndexFailure | null;
+  }
+
   /**
    * The table for reads (cache savings): the installed one, else the built-in one. Reading never
    * installs a table, since that may reprice every stored cost while the real catalogue is still loading.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '../index-db/index.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
+import type { IndexFailure } from '../index-db/errors.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import type { Log } from '../ingest/log.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
@@ -250,6 +251,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
           ? [`The index was found damaged on ${recovery.at.slice(0, 10)} and rebuilt from what it still held: ${recovery.summary}. The damaged file was kept as ${recovery.aside}.`]
           : []),
         ...events,
+        ...failingWrites(writer?.writeFailure() ?? null),
       ];
     },
     async start() {
@@ -281,4 +283,11 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       for (const index of open) index?.close();
     },
   };
+}
+
+/** The note of writes that fail now: the figures are what was committed, and the indexing may look done. */
+function failingWrites(kind: IndexFailure | null): string[] {
+  if (kind === null) return [];
+  const why: Partial<Record<IndexFailure, string>> = { full: 'the disk is full', readonly: 'the file cannot be written', corrupt: 'the file is damaged' };
+  return [`Index writes are failing (${why[kind] ?? 'an I/O error'}): the figures show what was committed; the rest is read again once writes work.`];
 }
