@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { failureOf, IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { migrate } from './migrate.ts';
 import { recoverFile } from './recovery.ts';
+import { dropReadOnlySideFiles, readOnlySideFiles, sideFilesOf } from './side-files.ts';
 
 /** How long opening waits for a lock another program holds on the index file itself. */
 const BUSY_MS = 5000;
@@ -30,11 +31,13 @@ export function openDatabase<T>(file: string, log: (msg: string) => void, init: 
   }
   if (damaged !== undefined) return recover(file, damaged, log, init);
   let db: Database.Database | null = null;
+  const sides = sideFilesOf(file);
   try {
     db = new Database(file, { timeout: BUSY_MS });
     return init(prepare(db, log));
   } catch (err) {
     closeQuietly(db);
+    dropReadOnlySideFiles(file, sides);
     if (err instanceof NewerSchemaError) throw err;
     const kind = err instanceof SchemaError ? 'corrupt' : failureOf(err);
     // 'rejected' at open is a statement that does not fit the file's tables: a schema we do not know.
@@ -88,7 +91,9 @@ export function openError(file: string, err: unknown): IndexWriteError {
     full: 'cannot be written: the disk is full',
     io: 'cannot be opened',
   };
-  return new IndexWriteError(e.kind, `index ${file} ${what[e.kind] ?? 'cannot be opened'} (${e.message}); it was left as it is`, e.code);
+  const stale = e.kind === 'readonly' ? readOnlySideFiles(file) : [];
+  const hint = stale.length ? `; ${stale.join(' and ')} beside it ${stale.length > 1 ? 'are' : 'is'} read-only: remove ${stale.length > 1 ? 'them' : 'it'} once the index is writable` : '';
+  return new IndexWriteError(e.kind, `index ${file} ${what[e.kind] ?? 'cannot be opened'} (${e.message}); it was left as it is${hint}`, e.code);
 }
 
 function prepare(db: Database.Database, log: (msg: string) => void): Database.Database {

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { SCHEMA_VERSION } from './migrate.ts';
+import { dropReadOnlySideFiles, sideFilesOf } from './side-files.ts';
 
 /**
  * The file holds an older schema: this code was upgraded and no writer has opened the file since. Busy like a file being
@@ -22,8 +23,16 @@ export class OlderSchemaError extends IndexWriteError {
  */
 export function openReadConnection(file: string): Database.Database {
   let db: Database.Database;
+  const sides = sideFilesOf(file);
   try {
     db = new Database(file, { fileMustExist: true, timeout: 5000 });
+    // A read-only index file gets read-only side files from this connection: removed when it closes (side-files.ts).
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      dropReadOnlySideFiles(file, sides);
+      return db;
+    };
   } catch (err) {
     const e = writeErrorOf(err);
     throw new IndexWriteError(e.kind === 'io' ? 'busy' : e.kind, `index ${file} cannot be read yet (${e.message})`, e.code);

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
-import { PRICES_FILE } from '../helpers/paths.ts';
+import { DIST_MAIN, PRICES_FILE, ROOT } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { skipTest } from '../helpers/skip.ts';
@@ -96,6 +96,49 @@ t('update on a full disk fails (exit 1) instead of saying the index is up to dat
   assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 3002);
   fs.rmSync(more);
   spawnSync('umount', ['-l', at]);
+});
+
+t('a start on a read-only index leaves no read-only -shm behind: once the index is writable again, the writer opens it', () => {
+  // As root every file is writable: the read-only index needs an ordinary user (nobody), where setpriv can switch to it.
+  const as = (args: string[]) => spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, DIST_MAIN, ...args],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: dir, TZ: 'UTC', CLAUDE_CONFIG_DIR: '', COST_INDEX: '' } });
+  if (process.getuid?.() !== 0 || as(['--version']).status !== 0) {
+    skipTest('needs root and setpriv to run the command as another user: read-only index');
+    return;
+  }
+  fs.chmodSync(dir, 0o755); // nobody passes through the test's folder
+  const folder = fs.mkdtempSync(path.join(dir, 'ro-'));
+  const cfg = path.join(folder, 'cfg');
+  const own = path.join(cfg, 'projects', '-home-u-proj', 's1.jsonl');
+  writeJsonl(own, [line('a', 500)]);
+  for (const p of [folder, cfg, path.dirname(path.dirname(own)), path.dirname(own), own]) fs.chownSync(p, 65534, 65534);
+  const index = path.join(folder, 'i.db');
+  const args = ['--dir', cfg, '--index', index, '--offline', '--prices', PRICES_FILE];
+  const created = as(['update', ...args]);
+  assert.is(created.status, 0, created.stderr);
+  fs.chmodSync(index, 0o444);
+  fs.appendFileSync(own, `${JSON.stringify(line('b', 700))}\n`);
+  const refused = as(['update', ...args]);
+  assert.is(refused.status, 1, refused.stderr);
+  assert.match(refused.stderr, /cannot be written/);
+  const report = as(['daily', '--json', ...args]); // the read-only path: it may read the index as it is
+  assert.ok(report.status === 0 || report.status === 1, report.stderr);
+  for (const side of ['-wal', '-shm']) {
+    const p = index + side;
+    assert.ok(!fs.existsSync(p) || (fs.statSync(p).mode & 0o200) !== 0, `${side} left read-only`);
+  }
+  fs.chmodSync(index, 0o644); // the user fixes the index
+  const fixed = as(['update', ...args]);
+  assert.is(fixed.status, 0, fixed.stderr);
+  assert.is(sqlValue(index, 'SELECT count(*) FROM messages'), 2);
+  // A read-only -shm left by an older version (before this fix): the refusal names it.
+  fs.writeFileSync(`${index}-shm`, Buffer.alloc(32768));
+  fs.chownSync(`${index}-shm`, 65534, 65534);
+  fs.chmodSync(`${index}-shm`, 0o444);
+  fs.appendFileSync(own, `${JSON.stringify(line('c', 900))}\n`);
+  const named = as(['update', ...args]);
+  assert.is(named.status, 1, named.stderr);
+  assert.match(named.stderr, /i\.db-shm beside it is read-only: remove it once the index is writable/);
 });
 
 t.run();
