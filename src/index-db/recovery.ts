@@ -30,29 +30,37 @@ export function setAside(file: string): string {
 }
 
 /**
- * Sets the damaged `file` aside and puts a new index in its place holding every history row it could still read.
- * The caller holds the writer lock. Returns what to tell the user.
+ * Builds a new index beside the damaged `file` holding every history row it could still read, then sets the damaged
+ * file aside and puts the new one in its place. The caller holds the writer lock. Returns what to tell the user.
  */
 export function recoverFile(file: string): Recovery {
-  const aside = setAside(file);
   const tmp = `${file}.salvage.${process.pid}.tmp`;
   fs.rmSync(tmp, { force: true });
   const to = new Database(tmp);
-  let recovery: Recovery;
+  let summary: string;
   try {
     migrate(to);
-    const carried = carryHistory(aside, to, SCHEMA_VERSION);
-    recovery = { at: new Date().toISOString(), aside, summary: summaryOf(carried) };
-    to.prepare("INSERT INTO meta (key, value) VALUES ('recovered', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-      .run(JSON.stringify(recovery));
-    to.close();
+    try {
+      summary = summaryOf(carryHistory(file, to, SCHEMA_VERSION));
+    } catch (err) {
+      // Its transaction rolled back: the new file is empty, and the transcripts are all there is to read.
+      summary = `nothing could be carried over (${(err as Error).message}); the history is read again from the transcripts on disk`;
+    }
   } catch (err) {
     to.close();
     fs.rmSync(tmp, { force: true });
     throw err;
   }
-  // Only a whole new file takes the index's name: a process killed before this leaves no index (the next start reads
-  // the transcripts) and the damaged one aside.
+  // The damaged file stays at its path until the new one is whole: a process killed before this point leaves it there,
+  // and the next start recovers it again.
+  const aside = setAside(file);
+  const recovery: Recovery = { at: new Date().toISOString(), aside, summary };
+  try {
+    to.prepare("INSERT INTO meta (key, value) VALUES ('recovered', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+      .run(JSON.stringify(recovery));
+  } finally {
+    to.close();
+  }
   fs.renameSync(tmp, file);
   return recovery;
 }

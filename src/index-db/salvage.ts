@@ -59,15 +59,9 @@ export function carryHistory(from: string, to: Database.Database, schema: number
   }
 }
 
-/** The damaged file, read only where SQLite allows it (a WAL file without its -shm needs to write one). */
+/** The damaged file, read only: it is set aside as it is. */
 function openDamaged(file: string): Database.Database {
-  try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    db.pragma('user_version');
-    return db;
-  } catch {
-    return new Database(file, { fileMustExist: true });
-  }
+  return new Database(file, { readonly: true, fileMustExist: true });
 }
 
 /** The columns `to` stores for `table` (a generated column is not stored). */

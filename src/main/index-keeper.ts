@@ -138,7 +138,14 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       } catch {
         // a damaged file may refuse its last write; it is set aside as it is
       }
-      const fresh = tryWriter(check);
+      let fresh: IndexDb | null;
+      try {
+        fresh = tryWriter(check);
+      } catch (e) {
+        // The recovery could not build its new file (a full disk): serving nothing beats crashing; the next start retries.
+        log(`index ${file} could not be recovered (${(e as Error).message}); restart the server once that is fixed`);
+        return;
+      }
       const recovery = fresh?.recovered();
       if (recovery) log(`kept the damaged index as ${recovery.aside}`);
       if (fresh) await startWriting(fresh);
