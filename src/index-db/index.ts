@@ -14,7 +14,6 @@ import { acquireWriterLock } from './writer-lock.ts';
 import { recoveryOf, type Recovery } from './recovery.ts';
 
 export { IndexWriteError } from './errors.ts';
-export { setAside } from './recovery.ts';
 
 export interface OpenOptions {
   log?: (msg: string) => void;

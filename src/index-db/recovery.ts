@@ -19,7 +19,7 @@ export interface Recovery {
 }
 
 /** Renames the file (with its -wal and -shm, which belong to it) to a free `<file>.damaged-<time>` name. */
-export function setAside(file: string): string {
+function setAside(file: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   let aside = `${file}.damaged-${stamp}`;
   for (let n = 2; fs.existsSync(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
