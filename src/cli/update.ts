@@ -20,6 +20,7 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
     warn(`the index is written by another process (${err.writer}), which keeps it up to date`);
     return 0;
   }
+  let written = false;
   try {
     markUpdated(file);
     const started = Date.now();
@@ -28,10 +29,27 @@ export async function runUpdate(args: CliArgs, warn: (msg: string) => void): Pro
       prices: () => pricesFor(args.config, warn),
       onBig: (files, bytes) => warn(`indexing ${files} transcripts (${(bytes / 1048576).toFixed(0)} MiB)`),
     });
+    // A write or commit that failed (a full disk) was logged and dropped: what was read is not in the file.
+    written = index.commit();
     const stats = index.stats();
-    warn(`index up to date: ${r.changed} transcripts read (${(r.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s; ${stats.messages} messages in ${stats.files} files`);
+    if (written) {
+      warn(`index up to date: ${r.changed} transcripts read (${(r.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s; ${stats.messages} messages in ${stats.files} files`);
+    }
   } finally {
-    index.close();
+    written = closed(index, warn) && written;
   }
-  return 0;
+  if (written) return 0;
+  warn('the index was not brought up to date: it cannot be written now (see above); it keeps what was committed, and the next update reads the rest');
+  return 1;
+}
+
+/** Closes the index; false when its last commit or its close failed (logged). */
+function closed(index: { close(): void }, warn: (msg: string) => void): boolean {
+  try {
+    index.close();
+    return true;
+  } catch (err) {
+    warn(`the index could not be closed cleanly (${(err as Error).message})`);
+    return false;
+  }
 }

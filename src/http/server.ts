@@ -26,7 +26,7 @@ import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
   /** Read through `queries` on every request: the index behind it may be reopened. */
-  index: Pick<IndexReader, 'queries' | 'stats'>;
+  index: Pick<IndexReader, 'queries' | 'stats'> & { notes?(): string[] };
   config: ServerConfig;
   indexing(): IndexingState;
   prices(): PriceTable;

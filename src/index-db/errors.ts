@@ -26,6 +26,17 @@ export class IndexWriteError extends Error {
   }
 }
 
+/**
+ * The file holds a schema newer than this code knows: another install (a newer clone, before a downgrade) wrote it. It
+ * is not damage: the file is left as it is, for that version to open.
+ */
+export class NewerSchemaError extends IndexWriteError {
+  constructor(file: string, version: number, known: number) {
+    super('readonly', `index ${file} was written by a newer version of cost-dashboard (schema ${version}, this one knows ${known}); it was left as it is: run that version, or give this one another --index`, null);
+    this.name = 'NewerSchemaError';
+  }
+}
+
 /** The SQLite result code of an error, or null when it did not come from SQLite. */
 export function sqliteCode(err: unknown): string | null {
   const code = (err as { code?: unknown } | null)?.code;

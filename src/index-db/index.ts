@@ -11,12 +11,14 @@ import { changeMark, untilChange } from './queries/until-change.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
 import { acquireWriterLock } from './writer-lock.ts';
+import { recoveryOf, type Recovery } from './recovery.ts';
 
 export { IndexWriteError } from './errors.ts';
-export { setAside } from './open.ts';
 
 export interface OpenOptions {
   log?: (msg: string) => void;
+  /** A statement found the file damaged and its check confirmed it: recover it (recovery.ts) before opening. */
+  damaged?: string;
   /** A statement found the file damaged; the caller recovers (sets it aside and rebuilds). */
   onCorrupt?: (err: IndexWriteError) => void;
 }
@@ -39,7 +41,7 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
   const lock = file === ':memory:' ? null : acquireWriterLock(file);
   if (file !== ':memory:' && !lock) throw new IndexLockedError(file, writerOf(file));
   try {
-    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release() }));
+    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release() }), opts.damaged);
   } catch (err) {
     lock?.release();
     throw err;
@@ -81,9 +83,15 @@ function build(
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
     stats,
+    recovered: recoveredQuery(db),
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
     reports: createReports(db),
     quickCheck: () => String(db.pragma('quick_check', { simple: true })),
+    writeFailure: () => writer.failure(),
+    copyTo(file) {
+      writer.commit();
+      db.prepare('VACUUM INTO ?').run(file);
+    },
     commit: () => writer.commit(),
     close() {
       try {
@@ -107,6 +115,7 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
   const fallback = PriceTable.builtin();
   return {
     stats: statsQuery(db),
+    recovered: recoveredQuery(db),
     queries: createQueries(db, opts.prices ?? (() => fallback)),
     reports: createReports(db),
     close: () => db.close(),
@@ -125,6 +134,11 @@ function writerOf(file: string): string {
   } catch {
     return 'unknown';
   }
+}
+
+function recoveredQuery(db: Database.Database): () => Recovery | null {
+  const value = db.prepare("SELECT value FROM meta WHERE key = 'recovered'").pluck();
+  return () => recoveryOf(value.get() as string | undefined);
 }
 
 function statsQuery(db: Database.Database): () => IndexStats {

@@ -4,12 +4,16 @@
 // KeyIndex as they were when a writer closed, with the largest message id then and a token that the index's meta
 // row `key_dump` holds while the file is true (writer.ts clears it in the transaction that removes or moves a key).
 // Keys added since are the messages above that id, read from the index as before (stored-keys.ts).
+// A SHA-256 of the header and every slot follows the slots: a damaged sector anywhere in the file is caught (a sample of
+// slots checked against their messages passed over most of them), and a damaged dump is never taken.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { KeyIndex } from './key-index.ts';
 
-const MAGIC = 'CDKEYS01';
+const MAGIC = 'CDKEYS02';
 const HEADER_BYTES = 64;
 const TOKEN_BYTES = 32;
+const DIGEST_BYTES = 32;
 
 /** What a key dump says of itself. */
 export interface KeyDumpStamp {
@@ -42,12 +46,12 @@ export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp):
   header.writeDoubleLE(keys.size, 16);
   header.writeDoubleLE(stamp.maxId, 24);
   header.write(stamp.token, 32, TOKEN_BYTES, 'latin1');
+  const parts = [header, new Uint8Array(hkeys.buffer, hkeys.byteOffset, hkeys.byteLength), new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength)];
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
-    fs.writeSync(fd, header);
-    fs.writeSync(fd, new Uint8Array(hkeys.buffer, hkeys.byteOffset, hkeys.byteLength));
-    fs.writeSync(fd, new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
+    for (const part of parts) fs.writeSync(fd, part);
+    fs.writeSync(fd, digestOf(parts));
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);
@@ -59,10 +63,18 @@ export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp):
 }
 
 /**
- * The key index of a dump and what it says of itself; null when there is none, or it is not whole (another format,
- * a short file, slots that cannot be a key index's).
+ * The key index of a dump and what it says of itself; null when there is none, or it is not whole (another format, a
+ * short file, bytes that do not match its checksum, slots that cannot be a key index's: `damaged` is told which).
  */
-export function readKeyDump(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | null {
+export function readKeyDump(file: string, damaged: (why: string) => void = () => {}): { keys: KeyIndex; stamp: KeyDumpStamp } | null {
+  const dump = readWhole(file);
+  if (typeof dump !== 'string') return dump;
+  damaged(dump);
+  return null;
+}
+
+/** The dump, null when there is none, or why it is not whole. */
+function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | string | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -71,24 +83,35 @@ export function readKeyDump(file: string): { keys: KeyIndex; stamp: KeyDumpStamp
   }
   try {
     const header = Buffer.alloc(HEADER_BYTES);
-    if (fs.readSync(fd, header, 0, HEADER_BYTES, 0) !== HEADER_BYTES || header.toString('latin1', 0, 8) !== MAGIC) return null;
+    if (fs.readSync(fd, header, 0, HEADER_BYTES, 0) !== HEADER_BYTES || header.toString('latin1', 0, 8) !== MAGIC) return 'another format';
     const slots = header.readUInt32LE(12);
     const count = header.readDoubleLE(16);
-    if (fs.fstatSync(fd).size !== HEADER_BYTES + slots * 12) return null;
+    if (fs.fstatSync(fd).size !== HEADER_BYTES + slots * 12 + DIGEST_BYTES) return 'not the size its header says';
     const hkeys = new Float64Array(slots);
     const ids = new Uint32Array(slots);
-    const into = (view: Float64Array | Uint32Array, at: number): boolean =>
-      fs.readSync(fd, new Uint8Array(view.buffer), 0, view.byteLength, at) === view.byteLength;
-    if (!into(hkeys, HEADER_BYTES) || !into(ids, HEADER_BYTES + slots * 8)) return null;
+    const digest = Buffer.alloc(DIGEST_BYTES);
+    const into = (bytes: Uint8Array, at: number): boolean => fs.readSync(fd, bytes, 0, bytes.byteLength, at) === bytes.byteLength;
+    const hkeyBytes = new Uint8Array(hkeys.buffer);
+    const idBytes = new Uint8Array(ids.buffer);
+    if (!into(hkeyBytes, HEADER_BYTES) || !into(idBytes, HEADER_BYTES + slots * 8) || !into(digest, HEADER_BYTES + slots * 12)) {
+      return 'short';
+    }
+    if (!digest.equals(digestOf([header, hkeyBytes, idBytes]))) return 'its bytes do not match their checksum';
     let keys: KeyIndex;
     try {
       keys = KeyIndex.fromSlots(hkeys, ids, count);
     } catch {
-      return null;
+      return 'slots that cannot be a key index';
     }
     const stamp = { schema: header.readUInt32LE(8), maxId: header.readDoubleLE(24), token: header.toString('latin1', 32, 32 + TOKEN_BYTES) };
     return { keys, stamp };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+function digestOf(parts: readonly Uint8Array[]): Buffer {
+  const hash = crypto.createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
 }

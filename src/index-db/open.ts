@@ -1,12 +1,14 @@
 // Opens (or creates) the index file. The index is the only copy of the history of transcripts that
 // Claude Code has deleted, so it is never deleted: a damaged file (not a database, a failed integrity
-// check, a schema we do not know) is renamed aside and a new one is built from the transcripts; a
+// check) is renamed aside and a new one is built from what it still holds (recovery.ts); a
 // file that is busy, read-only or cannot be opened is a clear error and is left as it is.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { failureOf, IndexWriteError, writeErrorOf } from './errors.ts';
+import { failureOf, IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { migrate } from './migrate.ts';
+import { recoverFile } from './recovery.ts';
+import { dropReadOnlySideFiles, readOnlySideFiles, sideFilesOf } from './side-files.ts';
 
 /** How long opening waits for a lock another program holds on the index file itself. */
 const BUSY_MS = 5000;
@@ -15,10 +17,11 @@ const BUSY_MS = 5000;
 class SchemaError extends Error {}
 
 /**
- * Opens the file and hands it to `init` (which loads what it needs, so damage anywhere it reads also
- * leads to a rebuild rather than a crash). Throws IndexWriteError for what a rebuild cannot mend.
+ * Opens the file and hands it to `init` (which loads what it needs, so damage anywhere it reads also leads to a
+ * recovery rather than a crash). `damaged`: a statement already found the file damaged (its check confirmed it), so it
+ * is recovered without opening it as it is. Throws IndexWriteError for what a recovery cannot mend.
  */
-export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
+export function openDatabase<T>(file: string, log: (msg: string) => void, init: (db: Database.Database) => T, damaged?: string): T {
   if (file === ':memory:') return init(prepare(new Database(':memory:'), log));
   try {
     // The default lives in the user cache dir, which a fresh machine may not have yet.
@@ -26,30 +29,28 @@ export function openDatabase<T>(file: string, log: (msg: string) => void, init: 
   } catch (err) {
     throw openError(file, err);
   }
+  if (damaged !== undefined) return recover(file, damaged, log, init);
   let db: Database.Database | null = null;
+  const sides = sideFilesOf(file);
   try {
     db = new Database(file, { timeout: BUSY_MS });
     return init(prepare(db, log));
   } catch (err) {
     closeQuietly(db);
+    dropReadOnlySideFiles(file, sides);
+    if (err instanceof NewerSchemaError) throw err;
     const kind = err instanceof SchemaError ? 'corrupt' : failureOf(err);
     // 'rejected' at open is a statement that does not fit the file's tables: a schema we do not know.
     if (kind !== 'corrupt' && kind !== 'rejected') throw openError(file, err);
-    const aside = setAside(file);
-    log(`index ${file} is damaged (${(err as Error).message}); kept it as ${aside} and rebuilding it from the transcripts`);
-    return init(prepare(new Database(file, { timeout: BUSY_MS }), log));
+    return recover(file, (err as Error).message, log, init);
   }
 }
 
-/** Renames the file (with its -wal and -shm, which belong to it) to a free `<file>.damaged-<time>` name. */
-export function setAside(file: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  let aside = `${file}.damaged-${stamp}`;
-  for (let n = 2; fs.existsSync(aside); n++) aside = `${file}.damaged-${stamp}-${n}`;
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
-  }
-  return aside;
+/** Sets the damaged file aside, carries what it still holds into a new one (recovery.ts), and opens that. */
+function recover<T>(file: string, why: string, log: (msg: string) => void, init: (db: Database.Database) => T): T {
+  const { aside, summary } = recoverFile(file);
+  log(`index ${file} is damaged (${why}); kept it as ${aside} and rebuilding it from what it still holds: ${summary}`);
+  return init(prepare(new Database(file, { timeout: BUSY_MS }), log));
 }
 
 /** Marks the file closed cleanly, so the next open can skip the integrity check. */
@@ -90,7 +91,9 @@ export function openError(file: string, err: unknown): IndexWriteError {
     full: 'cannot be written: the disk is full',
     io: 'cannot be opened',
   };
-  return new IndexWriteError(e.kind, `index ${file} ${what[e.kind] ?? 'cannot be opened'} (${e.message}); it was left as it is`, e.code);
+  const stale = e.kind === 'readonly' ? readOnlySideFiles(file) : [];
+  const hint = stale.length ? `; ${stale.join(' and ')} beside it ${stale.length > 1 ? 'are' : 'is'} read-only: remove ${stale.length > 1 ? 'them' : 'it'} once the index is writable` : '';
+  return new IndexWriteError(e.kind, `index ${file} ${what[e.kind] ?? 'cannot be opened'} (${e.message}); it was left as it is${hint}`, e.code);
 }
 
 function prepare(db: Database.Database, log: (msg: string) => void): Database.Database {

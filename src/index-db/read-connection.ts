@@ -2,8 +2,9 @@
 // holds this code's schema. Shared by the full reader (index.ts openIndexReader) and the statusline's
 // (status-reader.ts), which loads nothing else.
 import Database from 'better-sqlite3';
-import { IndexWriteError, writeErrorOf } from './errors.ts';
+import { IndexWriteError, NewerSchemaError, writeErrorOf } from './errors.ts';
 import { SCHEMA_VERSION } from './migrate.ts';
+import { dropReadOnlySideFiles, sideFilesOf } from './side-files.ts';
 
 /**
  * The file holds an older schema: this code was upgraded and no writer has opened the file since. Busy like a file being
@@ -22,8 +23,16 @@ export class OlderSchemaError extends IndexWriteError {
  */
 export function openReadConnection(file: string): Database.Database {
   let db: Database.Database;
+  const sides = sideFilesOf(file);
   try {
     db = new Database(file, { fileMustExist: true, timeout: 5000 });
+    // A read-only index file gets read-only side files from this connection: removed when it closes (side-files.ts).
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      dropReadOnlySideFiles(file, sides);
+      return db;
+    };
   } catch (err) {
     const e = writeErrorOf(err);
     throw new IndexWriteError(e.kind === 'io' ? 'busy' : e.kind, `index ${file} cannot be read yet (${e.message})`, e.code);
@@ -32,6 +41,7 @@ export function openReadConnection(file: string): Database.Database {
     db.pragma('query_only = ON');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > 0 && version < SCHEMA_VERSION) throw new OlderSchemaError(file, version);
+    if (version > SCHEMA_VERSION) throw new NewerSchemaError(file, version, SCHEMA_VERSION);
     if (version !== SCHEMA_VERSION) {
       throw new IndexWriteError('busy', `index ${file} has schema version ${String(version)}, not ${SCHEMA_VERSION} (yet)`, null);
     }

@@ -35,6 +35,8 @@ export class StoredKeys {
   private dumpCleared = false;
   /** The dump turned out not to match the messages: this process reads them all. */
   private dumpRefused = false;
+  /** A rolled-back write had read the keys again (distrust): read them again from the messages at the next use. */
+  private reread = false;
   /** The read-ahead's own connection, open until every key is read (see readAhead). */
   private side: Side | null = null;
   /** A database in memory has no second connection: the read-ahead's statement is on its own. */
@@ -64,8 +66,39 @@ export class StoredKeys {
    * change what it reads.
    */
   all(): KeyIndex {
+    if (this.reread) return this.rebuild();
     while (!this.complete) this.read(Number.MAX_SAFE_INTEGER);
     return this.keys!;
+  }
+
+  /**
+   * A key led to no stored message: the key index is not the messages' (a dump damaged in a way its checks passed), so
+   * it is read again from every message, through the writer's own connection (its pending writes are messages too).
+   * The caller has written its buffered rows. Returns the new key index; `forget()` undoes it with a rolled-back write.
+   */
+  distrust(): KeyIndex {
+    this.log('a dedup key of the index led to no stored message: reading every key from the index again');
+    return this.rebuild();
+  }
+
+  /** A write that read the keys again rolled back: the next use reads them again from what is left. */
+  forget(): void {
+    this.reread = true;
+  }
+
+  private rebuild(): KeyIndex {
+    this.closeSide();
+    const stored = this.db.prepare('SELECT count(*) FROM messages').pluck().get() as number;
+    const keys = new KeyIndex(stored);
+    for (const [hkey, id] of this.db.prepare('SELECT hkey, id FROM messages').raw().iterate() as Iterable<[number, number]>) keys.set(hkey, id);
+    this.keys = keys;
+    this.complete = true;
+    this.reread = false;
+    this.dumped = null;
+    this.dumpRefused = true;
+    // The dump beside the index led here: a true one is written at close.
+    this.dumpCleared = true;
+    return keys;
   }
 
   /**
@@ -130,7 +163,9 @@ export class StoredKeys {
 
   /** The dump beside the index, when its token is the index's and a sample of its keys are the messages' own. */
   private trueDump(): { keys: KeyIndex; maxId: number } | null {
-    const dump = readKeyDump(keyDumpFile(this.db.name));
+    const dump = readKeyDump(keyDumpFile(this.db.name), (why) => {
+      this.log(`the dedup keys saved beside the index are damaged (${why}), so they do not match it: reading them from the index`);
+    });
     if (!dump) return null;
     const side = this.sideDb();
     const token = side.db.prepare(DUMP_TOKEN).pluck().get() as string | undefined;

@@ -1,6 +1,8 @@
 // The narrow interface the rest of the server sees of the index. Only the writer's owner writes (src/ingest's
 // pipeline and the command line's catch-up through applyBatch and friends, src/main's budgets through the settings);
 // src/http only reads (through `queries`).
+import type { IndexFailure } from './errors.ts';
+import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
 import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
@@ -116,6 +118,8 @@ export interface Queries {
 /** What a process that does not write the index may do with it. */
 export interface IndexReader {
   stats(): IndexStats;
+  /** The last recovery of the file from damage (recovery.ts), null when it never needed one. */
+  recovered(): Recovery | null;
   queries: Queries;
   /** The command line's reads (src/cli). */
   reports: Reports;
@@ -157,4 +161,11 @@ export interface IndexDb extends IndexReader {
   preloadKeys(rows: number): boolean;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
+  /** Why writes fail now (a full disk: what was read since is not in the file yet), null while they work. */
+  writeFailure(): IndexFailure | null;
+  /**
+   * Commits, then writes the whole index as it is to `file`, a new file (`VACUUM INTO`): how a file deleted while this
+   * process writes it is written back from the connection that still holds it.
+   */
+  copyTo(file: string): void;
 }

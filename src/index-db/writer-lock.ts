@@ -14,31 +14,52 @@ export interface WriterLock {
 
 /** The lock, or null when another connection (this process or another) holds it. */
 export function acquireWriterLock(indexFile: string): WriterLock | null {
-  let db: Database.Database | null = null;
+  const lockFile = `${indexFile}.lock`;
+  let held: Database.Database | null;
   try {
     // The default lives in the user cache dir, which a fresh machine may not have yet.
     fs.mkdirSync(path.dirname(indexFile), { recursive: true });
-    db = new Database(`${indexFile}.lock`, { timeout: 0 });
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE');
+    held = lockOn(lockFile);
   } catch (err) {
-    db?.close();
-    if (failureOf(err) === 'busy') return null;
-    throw openError(indexFile, err);
+    if (failureOf(err) !== 'corrupt') throw openError(indexFile, err);
+    // Not a database (garbage written over it): nobody can hold it, and it holds no data. Emptied in place, never
+    // replaced by another file, so every process still locks the one inode; an empty file is an empty database.
+    try {
+      fs.truncateSync(lockFile, 0);
+      held = lockOn(lockFile);
+    } catch (again) {
+      throw openError(indexFile, again);
+    }
   }
-  const held = db;
+  if (!held) return null;
+  const db = held;
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
       try {
-        held.exec('ROLLBACK');
+        db.exec('ROLLBACK');
       } finally {
-        held.close();
+        db.close();
       }
     },
   };
+}
+
+/** An exclusive lock on the file through a connection of its own; null when another connection holds it. */
+function lockOn(lockFile: string): Database.Database | null {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(lockFile, { timeout: 0 });
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    return db;
+  } catch (err) {
+    db?.close();
+    if (failureOf(err) === 'busy') return null;
+    throw err;
+  }
 }
 
 /** Whether another process writes the index now (the lock is taken and given back at once when free). */

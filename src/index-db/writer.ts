@@ -188,6 +188,11 @@ export class Writer {
     return this.version;
   }
 
+  /** The kind of the last failed write or commit while no write has succeeded since (null: writes work). */
+  failure(): IndexFailure | null {
+    return this.failing as IndexFailure | null;
+  }
+
   /**
    * The table for reads (cache savings): the installed one, else the built-in one. Reading never
    * installs a table, since that may reprice every stored cost while the real catalogue is still loading.
@@ -648,8 +653,8 @@ export class Writer {
    * the stored copy of its key; the caller moves the rollups.
    */
   private place(m: Msg, file: FileInfo, gathered = false): Placed {
-    const keys = this.keyIds();
-    let old: StoredMsg;
+    let keys = this.keyIds();
+    let old: StoredMsg | undefined;
     for (;;) {
       const id = keys.get(m.hkey);
       if (id === undefined) {
@@ -658,7 +663,14 @@ export class Writer {
       }
       // A batch's winners have distinct keys, so only another key of the same hash finds a row still buffered.
       if (this.inserts.holds(id)) this.inserts.flush();
-      old = this.s.byId!.get(id) as StoredMsg;
+      old = this.s.byId!.get(id) as StoredMsg | undefined;
+      if (!old) {
+        // A key with no message: the key index cannot be trusted for any key (stored-keys.ts distrust).
+        this.inserts.flush();
+        keys = this.keys.distrust();
+        this.undo.push(() => this.keys.forget());
+        continue;
+      }
       if (old.key === m.key) break;
       m.hkey++; // another key owns this hash: probe the next slot
     }

@@ -1,13 +1,17 @@
 // Owns the index file for the process: opens it as its one writer and runs the pipeline over it, or,
 // when another process writes it, serves it read-only and takes over when that writer stops. A file
 // found damaged while running is checked, set aside (never deleted) and rebuilt from the transcripts.
-import { IndexLockedError, IndexWriteError, openIndex, openIndexReader, setAside } from '../index-db/index.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { IndexLockedError, IndexWriteError, openIndex, openIndexReader } from '../index-db/index.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from '../index-db/types.ts';
+import type { IndexFailure } from '../index-db/errors.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import type { Log } from '../ingest/log.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
 import { sweepLeftoverTemps } from '../ingest/leftover-temps.ts';
+import { fateOf, identityOf, type FileIdentity } from './file-identity.ts';
 
 export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */
@@ -18,6 +22,8 @@ export interface IndexKeeper {
   writable(): IndexDb | null;
   /** The process that writes the index while this one reads it, as that process recorded itself. */
   otherWriter(): string;
+  /** What happened to the index file itself, one sentence each, for the overview's health (http/health.ts). */
+  notes(): string[];
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
@@ -36,9 +42,12 @@ export interface KeeperOptions {
   startPipeline: (index: IndexDb) => Promise<Pipeline>;
   /** How often a reader tries to become the writer. */
   takeoverMs?: number;
+  /** How often the writer checks that its file is still at its path (see watchFile). */
+  fileCheckMs?: number;
 }
 
 const TAKEOVER_MS = 2000;
+const FILE_CHECK_MS = 5000;
 const READER_WAIT_MS = 10_000;
 
 /** Throws IndexWriteError when the file can be neither written nor read (read-only, cannot open). */
@@ -54,10 +63,17 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   let started = false;
   /** The writer holding the file, as it recorded itself. */
   let lockedBy = 'unknown';
+  /** The file this process writes, as it was at its path when opened (null: not the writer). */
+  let opened: FileIdentity | null = null;
+  /** What happened to the file while this process ran, for the overview's health (notes()). */
+  const events: string[] = [];
+  /** A replaced file is logged once. */
+  let toldReplaced = false;
 
-  const tryWriter = (): IndexDb | null => {
+  /** `damaged`: the file was found damaged; it is recovered (set aside, its history carried into a new one) first. */
+  const tryWriter = (damaged?: string): IndexDb | null => {
     try {
-      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err) });
+      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err), damaged });
       sweepLeftoverTemps(file);
       return index;
     } catch (err) {
@@ -71,6 +87,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
 
   const startWriting = async (index: IndexDb): Promise<void> => {
     writer = index;
+    opened = identityOf(file);
+    toldReplaced = false;
     if (!started) return;
     index.setPrices(opts.prices());
     const next = await opts.startPipeline(index);
@@ -92,7 +110,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     }
   };
 
-  /** A damaged file: confirm with SQLite's own check, then set it aside and index the transcripts again. */
+  /**
+   * A damaged file: confirm with SQLite's own check, then set it aside, carry what it still holds into a new file
+   * (src/index-db/recovery.ts) and read the transcripts into that.
+   */
   const recover = (err: IndexWriteError): Promise<void> => {
     recovering ??= (async () => {
       const damaged = writer;
@@ -107,7 +128,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
         log(`index ${file}: a statement reported damage (${err.message}) but the integrity check passes; keeping it`);
         return;
       }
-      log(`index ${file} is damaged (${check}); setting it aside and rebuilding it from the transcripts`);
+      log(`index ${file} is damaged (${check}); setting it aside and carrying what it still holds into a new one`);
       // No reads or new pipelines on the damaged file from here on.
       writer = null;
       await pipeline?.close();
@@ -117,7 +138,63 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       } catch {
         // a damaged file may refuse its last write; it is set aside as it is
       }
-      log(`kept the damaged index as ${setAside(file)}`);
+      let fresh: IndexDb | null;
+      try {
+        fresh = tryWriter(check);
+      } catch (e) {
+        // The recovery could not build its new file (a full disk): serving nothing beats crashing; the next start retries.
+        log(`index ${file} could not be recovered (${(e as Error).message}); restart the server once that is fixed`);
+        return;
+      }
+      const recovery = fresh?.recovered();
+      if (recovery) log(`kept the damaged index as ${recovery.aside}`);
+      if (fresh) await startWriting(fresh);
+      else await becomeReader();
+    })().finally(() => {
+      recovering = null;
+    });
+    return recovering;
+  };
+
+  /**
+   * The file was deleted (or moved away) while this process writes it: SQLite writes on into the unlinked file, which
+   * is gone when the process stops. It is written back from the live connection to a temp file, linked to the path
+   * (never over a file that appeared there meanwhile), and opened again as the writer.
+   */
+  const writeBack = (): Promise<void> => {
+    recovering ??= (async () => {
+      const live = writer;
+      if (!live || closed) return;
+      writer = null;
+      opened = null;
+      await pipeline?.close();
+      pipeline = null;
+      const tmp = `${file}.write-back.${process.pid}.tmp`;
+      let where = file;
+      try {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.rmSync(tmp, { force: true });
+        live.copyTo(tmp);
+        try {
+          fs.linkSync(tmp, file);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+          where = `${file}.written-back-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+          fs.renameSync(tmp, where);
+        }
+      } catch (err) {
+        log(`index ${file} was deleted while this server wrote it, and could not be written back (${(err as Error).message}); serving what this process holds`);
+        writer = live;
+        return;
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
+      live.close();
+      const what = where === file
+        ? `index ${file} was deleted while this server wrote it; wrote it back from the open index (${new Date().toISOString()})`
+        : `index ${file} was deleted while this server wrote it and another file took its place; kept this server's copy as ${where}`;
+      log(what);
+      events.push(`${what[0]!.toUpperCase()}${what.slice(1)}.`);
       const fresh = tryWriter();
       if (fresh) await startWriting(fresh);
       else await becomeReader();
@@ -126,6 +203,18 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     });
     return recovering;
   };
+
+  const checkFile = (): void => {
+    if (!writer || !opened || recovering || closed) return;
+    const fate = fateOf(file, opened);
+    if (fate === 'gone') void writeBack().catch((e: unknown) => log(`cannot write the index back: ${(e as Error).message}`));
+    else if (fate === 'replaced' && !toldReplaced) {
+      toldReplaced = true;
+      log(`index ${file} was replaced by another file while this server wrote it; this server keeps writing the one it opened until it stops`);
+    }
+  };
+  const fileCheck = setInterval(checkFile, opts.fileCheckMs ?? FILE_CHECK_MS);
+  fileCheck.unref();
 
   const becomeReader = async (): Promise<void> => {
     reader = await openReader();
@@ -161,6 +250,17 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     mode: () => (writer ? 'writer' : 'reader'),
     writable: () => writer,
     otherWriter: () => lockedBy,
+    notes() {
+      const r = writer ?? reader;
+      const recovery = r?.recovered();
+      return [
+        ...(recovery
+          ? [`The index was found damaged on ${recovery.at.slice(0, 10)} and rebuilt from what it still held: ${recovery.summary}. The damaged file was kept as ${recovery.aside}.`]
+          : []),
+        ...events,
+        ...failingWrites(writer?.writeFailure() ?? null),
+      ];
+    },
     async start() {
       if (started) return;
       started = true;
@@ -175,12 +275,14 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     },
     async stop() {
       closed = true;
+      clearInterval(fileCheck);
       if (takeover) clearInterval(takeover);
       await recovering;
       await pipeline?.close();
     },
     closeIndex() {
       closed = true;
+      clearInterval(fileCheck);
       if (takeover) clearInterval(takeover);
       const open = [writer, reader];
       writer = null;
@@ -188,4 +290,11 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       for (const index of open) index?.close();
     },
   };
+}
+
+/** The note of writes that fail now: the figures are what was committed, and the indexing may look done. */
+function failingWrites(kind: IndexFailure | null): string[] {
+  if (kind === null) return [];
+  const why: Partial<Record<IndexFailure, string>> = { full: 'the disk is full', readonly: 'the file cannot be written', corrupt: 'the file is damaged' };
+  return [`Index writes are failing (${why[kind] ?? 'an I/O error'}): the figures show what was committed; the rest is read again once writes work.`];
 }

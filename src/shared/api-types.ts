@@ -115,6 +115,11 @@ export interface DataHealth {
   newestEntry: string | null;
   /** The newest entry is later than the server's clock (by over a minute): ranges that end now miss it. */
   dataInFuture: boolean;
+  /**
+   * What happened to the index file itself that the figures depend on (a recovery from damage, the file written back
+   * after it was deleted, writes failing), one sentence each; absent when there is nothing to tell.
+   */
+  index?: string[];
 }
 
 export interface Block {

@@ -48,3 +48,40 @@ const v8Table = (name: string): string => `
 export const MESSAGES_OF_V8 = `${v8Table('messages')} ${v8Table('alternates')}
   CREATE INDEX messages_file ON messages (file_id); CREATE INDEX messages_ts ON messages (ts);
   CREATE INDEX alternates_key ON alternates (hkey); CREATE INDEX alternates_file ON alternates (file_id);`;
+
+/** Overwrites page `page` (1-based) of the file with garbage, as a failing disk would (a `dd` of one page). */
+export function damagePage(file: string, page: number): void {
+  const size = sqlValue(file, 'PRAGMA page_size') as number;
+  const fd = fs.openSync(file, 'r+');
+  try {
+    fs.writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, (page - 1) * size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The root page of a table or index. */
+export function rootPage(file: string, name: string): number {
+  return sqlValue(file, `SELECT rootpage FROM sqlite_schema WHERE name = '${name}'`) as number;
+}
+
+/**
+ * A leaf page in the middle of a rowid table's b-tree, read from its root (an interior page: type 5, cells of a 4-byte
+ * child page number then the rowid), so that damage there leaves rows on both sides readable.
+ */
+export function middleLeafOf(file: string, table: string): number {
+  const size = sqlValue(file, 'PRAGMA page_size') as number;
+  const root = rootPage(file, table);
+  const page = Buffer.alloc(size);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, page, 0, size, (root - 1) * size);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const at = root === 1 ? 100 : 0;
+  if (page[at] !== 5) throw new Error(`${table}'s root is not an interior table page: add rows`);
+  const cells = page.readUInt16BE(at + 3);
+  const cell = page.readUInt16BE(at + 12 + 2 * Math.floor(cells / 2));
+  return page.readUInt32BE(cell);
+}

@@ -7,12 +7,14 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
+import { NewerSchemaError } from '../../src/index-db/errors.ts';
 import { NUM, NUM_COLS, hashKey } from '../../src/workers/protocol.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
+import { sqlValue } from '../helpers/sqlite.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -383,7 +385,7 @@ Open('a file of garbage bytes is rebuilt empty with a log line', () => {
   idx.close();
 });
 
-Open('an unknown schema version is rebuilt; a known one is kept', () => {
+Open('a newer schema version is refused and left as it is (issue 37: not damage); a known one is kept', () => {
   const { idx, file, root } = fresh();
   idx.applyBatch(batchOf(path.join(root, 's.jsonl'), [{ ts: T0, output: 1 }]), role('s'), 100, 1);
   idx.close();
@@ -395,12 +397,16 @@ Open('an unknown schema version is rebuilt; a known one is kept', () => {
   const db = new Database(file);
   db.pragma('user_version = 99');
   db.close();
-  const logs: string[] = [];
-  const rebuilt = openIndex(file, { log: (m) => logs.push(m) });
-  assert.match(logs.join('\n'), /unknown schema version 99/);
-  assert.is(rebuilt.stats().messages, 0);
-  assert.is(rebuilt.cursorOf(path.join(root, 's.jsonl')), undefined);
-  rebuilt.close();
+  const before = fs.readFileSync(file);
+  try {
+    openIndex(file, { log: () => {} });
+    assert.unreachable('opened a newer schema');
+  } catch (err) {
+    assert.instance(err, NewerSchemaError);
+    assert.match((err as Error).message, /written by a newer version of cost-dashboard \(schema 99/);
+  }
+  assert.ok(fs.readFileSync(file).equals(before), 'the file as it was');
+  assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 1);
 });
 
 Open('an old file without a version but with tables is rebuilt', () => {

@@ -9,7 +9,8 @@ import type { ResultCache } from '../cache.ts';
 import type { ServerConfig } from '../server-config.ts';
 
 export interface RouteContext {
-  index: Pick<IndexReader, 'queries' | 'stats'>;
+  /** `notes`: what happened to the index file itself (the server's IndexKeeper), for the overview's health. */
+  index: Pick<IndexReader, 'queries' | 'stats'> & { notes?(): string[] };
   config: ServerConfig;
   cache: ResultCache;
   indexing(): IndexingState;

@@ -66,7 +66,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     indexing,
     dirs: ctx.config.dirs,
     ...q().overview(scope, ctx.config.machine),
-    health: healthOf(ctx.index.stats(), scope.now),
+    health: healthOf(ctx.index.stats(), scope.now, ctx.index.notes?.()),
   }));
   dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Insights => ({
     ...scopeOf(scope),

@@ -252,6 +252,11 @@ export class CostOverviewView extends DataView {
     </div>`;
   }
 
+  /** What happened to the index file itself (a recovery from damage): the figures depend on it, so it is not quiet. */
+  private _indexNotes(d: Overview) {
+    return (d.health.index ?? []).map((text) => html`<div class="note index" role="note">${text}</div>`);
+  }
+
   /** Lines the index could not count, quietly: most users never have any. */
   private _skipped(d: Overview) {
     const s = d.health.skipped;
@@ -339,6 +344,7 @@ export class CostOverviewView extends DataView {
       <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
       ${this._indexing(d)}
       ${this._clock(d)}
+      ${this._indexNotes(d)}
       <cost-retention-note .refreshKey=${this.refreshKey}></cost-retention-note>
       ${viewBody(this._data.stale, this._body(l.data))}
       ${this._skipped(d)}
@@ -367,7 +373,7 @@ export class CostOverviewView extends DataView {
       .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--ink-2); background: var(--bg-elevated);
         border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin-bottom: 14px; }
       .indexing progress { flex: 0 0 160px; accent-color: var(--accent); }
-      .note.clock { font-size: 13px; color: var(--ink-1); border: 1px solid var(--warning, #d29922); border-radius: 8px;
+      .note.clock, .note.index { font-size: 13px; color: var(--ink-1); border: 1px solid var(--warning, #d29922); border-radius: 8px;
         padding: 8px 12px; margin-bottom: 14px; }
       .skipped { font-size: 12px; color: var(--ink-3, var(--ink-2)); margin: 14px 0 0; }
       .machines { margin-bottom: 16px; }
