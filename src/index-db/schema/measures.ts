@@ -27,8 +27,8 @@ export interface TokenKind extends Measure {
   readonly inTotal: boolean;
 }
 
-const token = (column: string, field: keyof UsageCounts, inTotal: boolean): TokenKind =>
-  ({ column, field, combine: 'sum', type: 'INTEGER', nullable: false, inTotal });
+const token = <F extends keyof UsageCounts, T extends boolean>(column: string, field: F, inTotal: T) =>
+  ({ column, field, combine: 'sum', type: 'INTEGER', nullable: false, inTotal }) as const satisfies TokenKind;
 
 /** The token kinds, in the order of the rollup columns. */
 export const TOKEN_KINDS = [
@@ -55,13 +55,24 @@ export const USES: Measure = { column: 'count', field: 'n', combine: 'count', ty
 /** Every measure, in the order of the rollup columns (a rollup holds a subset, in this order). */
 export const MEASURES: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS, USES];
 
+/** The fields of the token kinds that a total of tokens adds up. */
+export type TotalField = Extract<(typeof TOKEN_KINDS)[number], { inTotal: true }>['field'];
+type TotalKind = TokenKind & { field: TotalField };
+
 /** The token kinds that a total of tokens adds up. */
-export const TOTAL_KINDS: readonly TokenKind[] = TOKEN_KINDS.filter((k) => k.inTotal);
+export const TOTAL_KINDS: readonly TotalKind[] = TOKEN_KINDS.filter((k): k is (typeof TOKEN_KINDS)[number] & TotalKind => k.inTotal);
 
 /** A total of tokens of a message, a cell or a group: the kinds `inTotal` says. */
-export function totalTokens(u: UsageCounts): number {
+export function totalTokens(u: Pick<UsageCounts, TotalField>): number {
   let n = 0;
   for (const k of TOTAL_KINDS) n += u[k.field];
+  return n;
+}
+
+/** The same of a row read by position, `cols` giving each kind's column. */
+export function totalOfRow(r: readonly number[], cols: Readonly<Record<TotalField, number>>): number {
+  let n = 0;
+  for (const k of TOTAL_KINDS) n += r[cols[k.field]]!;
   return n;
 }
 

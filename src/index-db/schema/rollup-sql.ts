@@ -86,16 +86,22 @@ function rowsOf(r: Rollup, source: string, keys: KeyExprs): string {
 }
 
 /**
- * A recursive CTE `split` of the uses of each tool by the messages of `table` (and `where`): rows of `day`,
- * `project_id` and `tool` (NULL: the first step of a message) split from the messages' comma-joined `tools`. `dayOf`
- * spells a message's local day.
+ * A recursive CTE `split` of the uses of each tool by the messages of `table` (and `where`): rows of the time `unit`,
+ * `project_id` and `tool` (NULL: the first step of a message) split from the messages' comma-joined `tools`. `unitOf`
+ * spells a message's time unit.
  */
-export function toolUses(table: string, where: string, dayOf: string): string {
-  return `WITH RECURSIVE split(day, project_id, tool, rest) AS (
-    SELECT ${dayOf}, project_id, NULL, tools || ',' FROM ${table} WHERE tools != ''${where ? ` AND ${where}` : ''}
+function toolUses(table: string, where: string, unit: Key, unitOf: string): string {
+  return `WITH RECURSIVE split(${unit}, project_id, tool, rest) AS (
+    SELECT ${unitOf}, project_id, NULL, tools || ',' FROM ${table} WHERE tools != ''${where ? ` AND ${where}` : ''}
     UNION ALL
-    SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
+    SELECT ${unit}, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
   )`;
+}
+
+/** A tool rollup's uses of `table`'s messages as `split` rows (toolUses), by the rollup's time key. */
+function toolSplit(r: Rollup, table: string, where: string, keys: KeyExprs): string {
+  const unit = r.keys[0]!;
+  return toolUses(table, where, unit, keys[unit] ?? unit);
 }
 
 /**
@@ -110,15 +116,10 @@ export function rebuildSql(rollups: readonly Rollup[], table: string, keys: KeyE
     if (where && !only && !r.from) throw new Error(`rollup ${r.table} has no model to rebuild for`);
     out.push(`DELETE FROM ${r.table}${only ? ` ${only}` : ''};`);
     if (r.from) out.push(`${insertFromFiner(r, only)};`);
-    else if (r.keys.includes('tool')) out.push(`${toolUses(table, '', dayOf(keys))} ${insertFromMessages(r, 'split WHERE tool IS NOT NULL', {})};`);
+    else if (r.keys.includes('tool')) out.push(`${toolSplit(r, table, '', keys)} ${insertFromMessages(r, 'split WHERE tool IS NOT NULL', {})};`);
     else out.push(`${insertFromMessages(r, `${table}${only ? ` ${only}` : ''}`, keys)};`);
   }
   return out.join('\n');
-}
-
-function dayOf(keys: KeyExprs): string {
-  if (!keys.day) throw new Error('tool uses are counted per local day');
-  return keys.day;
 }
 
 /**
@@ -127,5 +128,5 @@ function dayOf(keys: KeyExprs): string {
  */
 export function derivedRows(r: Rollup, where: string, keys: KeyExprs): string {
   if (!r.keys.includes('tool')) return `(${rowsOf(r, `messages WHERE ${where}`, keys)})`;
-  return `(${toolUses('messages', where, dayOf(keys))} ${rowsOf(r, 'split WHERE tool IS NOT NULL', {})})`;
+  return `(${toolSplit(r, 'messages', where, keys)} ${rowsOf(r, 'split WHERE tool IS NOT NULL', {})})`;
 }
