@@ -21,7 +21,7 @@ function merge(m: Measure): string {
 /** An upsert of many rows (many-rows.ts): its head, its width and its tail. */
 export function upsertOf(r: Rollup): { head: string; width: number; tail: string } {
   return {
-    head: `INSERT INTO ${r.table} VALUES`,
+    head: `INSERT INTO ${r.table} (${columnsOf(r).join(', ')}) VALUES`,
     width: columnsOf(r).length,
     tail: `ON CONFLICT (${r.keys.join(', ')}) DO UPDATE SET ${r.measures.map(merge).join(', ')}`,
   };
@@ -69,14 +69,14 @@ const groupBy = (r: Rollup): string => r.keys.map((_, i) => i + 1).join(', ');
  */
 export function insertFromMessages(r: Rollup, source: string, keys: KeyExprs): string {
   const cols = [...r.keys.map((k) => keys[k] ?? k), ...r.measures.map((m) => ofMessages(m).group)];
-  return `INSERT INTO ${r.table} SELECT ${cols.join(', ')} FROM ${source} GROUP BY ${groupBy(r)}`;
+  return `INSERT INTO ${r.table} (${columnsOf(r).join(', ')}) SELECT ${cols.join(', ')} FROM ${source} GROUP BY ${groupBy(r)}`;
 }
 
 /** Fills a rollup from the finer rollup it is declared `from`, `where` restricting that one's rows. */
 export function insertFromFiner(r: Rollup, where = ''): string {
   if (!r.from) throw new Error(`rollup ${r.table} is made from the messages`);
   const cols = [...r.keys, ...r.measures.map(ofRollup)];
-  return `INSERT INTO ${r.table} SELECT ${cols.join(', ')} FROM ${r.from}${where ? ` ${where}` : ''} GROUP BY ${groupBy(r)}`;
+  return `INSERT INTO ${r.table} (${columnsOf(r).join(', ')}) SELECT ${cols.join(', ')} FROM ${r.from}${where ? ` ${where}` : ''} GROUP BY ${groupBy(r)}`;
 }
 
 /** A rollup's columns as one row per message of `source`. */

@@ -1,7 +1,7 @@
 // Every rollup table of the index, declared once: its grain, its keys and its measures. Pure data: the migrations'
 // DDL must match it (test/index-db/schema.test.ts), and the upserts, drops, rebuilds and derived reads are made from
-// it (rollup-sql.ts). The order of keys and measures is the order of the table's columns.
-import { COST, FIRST_TS, LAST_TS, MESSAGES, TOKEN_KINDS, USES, type Measure } from './measures.ts';
+// it (rollup-sql.ts). Statements name their columns: a migration may add a measure's column at the end of a table.
+import { COST, FIRST_TS, LAST_TS, MESSAGES, TOKEN_KINDS, TOTAL_KINDS, USES, type Measure } from './measures.ts';
 
 /**
  * What a row's time key is: a UTC hour (`floor(ts / 1 h)`), a local hour or local day number (the zone of meta
@@ -36,8 +36,8 @@ export type RollupName =
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
-/** usage_hourly_all: the 5-hour blocks' figures, which need no cache_1h or web_search. */
-const HOURLY_ALL: readonly Measure[] = USAGE.filter((m) => m.column !== 'cache_1h' && m.column !== 'web_search');
+/** usage_hourly_all: the 5-hour blocks' figures, which need only the kinds of a total of tokens. */
+const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS, LAST_TS];
 const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
 
 const rollup = (table: RollupName, grain: Grain, keys: readonly Key[], measures: readonly Measure[], from?: RollupName): Rollup =>

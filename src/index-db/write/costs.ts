@@ -5,7 +5,6 @@ import type Database from 'better-sqlite3';
 import { PriceTable } from '../../pricing/table.ts';
 import type { IdMaps } from '../id-maps.ts';
 import type { Msg } from '../rollup.ts';
-import { TOKEN_KINDS } from '../schema/measures.ts';
 import { rebuildSql } from '../schema/rollup-sql.ts';
 import { ROLLUPS } from '../schema/rollups.ts';
 import { HOUR_MS } from '../time.ts';
@@ -17,8 +16,8 @@ import type { MetaWrites } from './meta.ts';
 /** The UTC rollups with costs, finer ones first (the tools' have none: a new price leaves them as they are). */
 const UTC_COSTS = Object.values(ROLLUPS).filter((r) => (r.grain === 'utc-hour' || r.grain === 'all-time') && r.measures.some((m) => m.column === 'cost'));
 const MSG_KEYS = { hour: `CAST(ts / ${HOUR_MS} AS INTEGER)`, sub: 'agent_id IS NOT NULL' };
-/** cd_cost's arguments, from a message row. */
-const COST_ARGS = ['model_id', ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd'].join(', ');
+/** cd_cost's arguments, from a message row: what a price applies to. */
+const COST_ARGS = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
 
 export class Costs {
   private prices: PriceTable | null = null;
