@@ -99,7 +99,7 @@ function localHourNow(ms: number): number {
 /** Padding around a local unit's UTC bounds: no zone is more than 14 h from UTC. */
 const ZONE_PAD_MS = 15 * HOUR_MS;
 
-/** Every local day a timestamp the index stores can fall on (writer.ts MAX_TS). */
+/** Every local day a timestamp the index stores can fall on (workers/fold.ts MAX_TS). */
 const EVERY_DAY: Span = { unit: 'day', from: -1e8, to: 1e8 };
 
 export class Reader {

@@ -67,13 +67,13 @@ const groupBy = (r: Rollup): string => r.keys.map((_, i) => i + 1).join(', ');
  * Fills a rollup from message rows: `source` is what follows FROM (a table and its WHERE), `keys` how it spells the
  * keys (e.g. the UTC hour of `ts`).
  */
-export function insertFromMessages(r: Rollup, source: string, keys: KeyExprs): string {
+function insertFromMessages(r: Rollup, source: string, keys: KeyExprs): string {
   const cols = [...r.keys.map((k) => keys[k] ?? k), ...r.measures.map((m) => ofMessages(m).group)];
   return `INSERT INTO ${r.table} (${columnsOf(r).join(', ')}) SELECT ${cols.join(', ')} FROM ${source} GROUP BY ${groupBy(r)}`;
 }
 
 /** Fills a rollup from the finer rollup it is declared `from`, `where` restricting that one's rows. */
-export function insertFromFiner(r: Rollup, where = ''): string {
+function insertFromFiner(r: Rollup, where = ''): string {
   if (!r.from) throw new Error(`rollup ${r.table} is made from the messages`);
   const cols = [...r.keys, ...r.measures.map(ofRollup)];
   return `INSERT INTO ${r.table} (${columnsOf(r).join(', ')}) SELECT ${cols.join(', ')} FROM ${r.from}${where ? ` ${where}` : ''} GROUP BY ${groupBy(r)}`;
