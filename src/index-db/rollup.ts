@@ -283,13 +283,18 @@ function write(cells: Iterable<AnyCell>, t: TableWrite): void {
   const values = t.upsert.values;
   const drops: (readonly (number | string)[])[] = [];
   for (const c of cells) {
-    if (c.shrinks === undefined && measures.every((m) => measureOf(c, m) === 0)) continue;
+    if (c.shrinks === undefined && allZero(c, measures)) continue;
     values.push(...c.pk);
     for (const m of measures) values.push(measureOf(c, m));
     if (c.shrinks ?? measureOf(c, count)! < 0) drops.push(c.pk);
   }
   t.upsert.flush();
   for (const pk of drops) t.drop.run(...pk);
+}
+
+function allZero(c: AnyCell, measures: readonly Measure[]): boolean {
+  for (const m of measures) if (measureOf(c, m) !== 0) return false;
+  return true;
 }
 
 function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
