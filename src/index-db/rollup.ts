@@ -6,6 +6,9 @@
 import type Database from 'better-sqlite3';
 import type { UsageCounts } from '../workers/protocol.ts';
 import { ManyRows } from './many-rows.ts';
+import { FIRST_TS, TOKEN_KINDS, type Measure } from './schema/measures.ts';
+import { dropOf, upsertOf } from './schema/rollup-sql.ts';
+import { counter, ROLLUPS, type Rollup, type RollupName } from './schema/rollups.ts';
 import { HOUR_MS } from './time.ts';
 
 /** A message as the writer and the rollups see it (ids, not names). */
@@ -35,78 +38,25 @@ interface Cell extends UsageCounts {
   shrinks: boolean;
 }
 
-const METRICS = `messages = messages + excluded.messages, input = input + excluded.input, output = output + excluded.output,
-  cache_create = cache_create + excluded.cache_create, cache_read = cache_read + excluded.cache_read,
-  cache_1h = cache_1h + excluded.cache_1h, web_search = web_search + excluded.web_search, cost = cost + excluded.cost,
-  first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
-  last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
+/** A rollup table's upsert (its cells gathered and written a few statements a flush, many-rows.ts) and its drop. */
+interface TableWrite {
+  rollup: Rollup;
+  upsert: ManyRows;
+  drop: Database.Statement;
+}
 
-/** The same for usage_hourly_all, which keeps no cache_1h, web_search or model. */
-const HOUR_METRICS = `messages = messages + excluded.messages, input = input + excluded.input, output = output + excluded.output,
-  cache_create = cache_create + excluded.cache_create, cache_read = cache_read + excluded.cache_read, cost = cost + excluded.cost,
-  first_ts = min(coalesce(first_ts, excluded.first_ts), coalesce(excluded.first_ts, first_ts)),
-  last_ts = max(coalesce(last_ts, excluded.last_ts), coalesce(excluded.last_ts, last_ts))`;
-
-/** A rollup table's upsert: its cells are gathered and written a few statements a flush (many-rows.ts). */
-type Upsert = ManyRows;
-
+/** The writes of every rollup table, made from the declaration (schema/rollups.ts). */
 export class RollupStatements {
-  readonly full: Upsert;
-  readonly fullDrop: Database.Statement;
-  readonly model: Upsert;
-  readonly modelDrop: Database.Statement;
-  readonly daily: Upsert;
-  readonly dailyDrop: Database.Statement;
-  readonly tool: Upsert;
-  readonly toolDrop: Database.Statement;
-  readonly toolDaily: Upsert;
-  readonly toolDailyDrop: Database.Statement;
-  readonly localHour: Upsert;
-  readonly localHourDrop: Database.Statement;
-  readonly dailyAll: Upsert;
-  readonly dailyAllDrop: Database.Statement;
-  readonly total: Upsert;
-  readonly totalDrop: Database.Statement;
-  readonly hourlyAll: Upsert;
-  readonly hourlyAllDrop: Database.Statement;
-  readonly localHourAll: Upsert;
-  readonly localHourAllDrop: Database.Statement;
-  readonly toolDailyAll: Upsert;
-  readonly toolDailyAllDrop: Database.Statement;
-  readonly sessionDay: Upsert;
-  readonly sessionDayDrop: Database.Statement;
+  private readonly tables = new Map<RollupName, TableWrite>();
   constructor(db: Database.Database) {
-    const upsert = (table: string, width: number, conflict: string): Upsert =>
-      new ManyRows(db, `INSERT INTO ${table} VALUES`, width, `ON CONFLICT ${conflict}`);
-    this.full = upsert('usage_hourly', 15, `(hour, project_id, session_id, model_id, sub) DO UPDATE SET ${METRICS}`);
-    this.fullDrop = db.prepare(`DELETE FROM usage_hourly
-      WHERE hour = ? AND project_id = ? AND session_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.model = upsert('usage_hourly_model', 14, `(hour, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
-    this.modelDrop = db.prepare(`DELETE FROM usage_hourly_model
-      WHERE hour = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.daily = upsert('usage_daily', 14, `(day, project_id, model_id, sub) DO UPDATE SET ${METRICS}`);
-    this.dailyDrop = db.prepare(`DELETE FROM usage_daily
-      WHERE day = ? AND project_id = ? AND model_id = ? AND sub = ? AND messages <= 0`);
-    this.tool = upsert('tools_hourly', 4, '(hour, project_id, tool) DO UPDATE SET count = count + excluded.count');
-    this.toolDrop = db.prepare('DELETE FROM tools_hourly WHERE hour = ? AND project_id = ? AND tool = ? AND count <= 0');
-    this.toolDaily = upsert('tools_daily', 4, '(day, project_id, tool) DO UPDATE SET count = count + excluded.count');
-    this.toolDailyDrop = db.prepare('DELETE FROM tools_daily WHERE day = ? AND project_id = ? AND tool = ? AND count <= 0');
-    this.localHour = upsert('cost_local_hourly', 5,
-      '(lhour, project_id, model_id) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost');
-    this.localHourDrop = db.prepare('DELETE FROM cost_local_hourly WHERE lhour = ? AND project_id = ? AND model_id = ? AND messages <= 0');
-    this.dailyAll = upsert('usage_daily_all', 13, `(day, model_id, sub) DO UPDATE SET ${METRICS}`);
-    this.dailyAllDrop = db.prepare('DELETE FROM usage_daily_all WHERE day = ? AND model_id = ? AND sub = ? AND messages <= 0');
-    this.total = upsert('usage_total', 12, `(project_id, model_id) DO UPDATE SET ${METRICS}`);
-    this.totalDrop = db.prepare('DELETE FROM usage_total WHERE project_id = ? AND model_id = ? AND messages <= 0');
-    this.hourlyAll = upsert('usage_hourly_all', 9, `(hour) DO UPDATE SET ${HOUR_METRICS}`);
-    this.hourlyAllDrop = db.prepare('DELETE FROM usage_hourly_all WHERE hour = ? AND messages <= 0');
-    this.localHourAll = upsert('cost_local_hourly_all', 3,
-      '(lhour) DO UPDATE SET messages = messages + excluded.messages, cost = cost + excluded.cost');
-    this.localHourAllDrop = db.prepare('DELETE FROM cost_local_hourly_all WHERE lhour = ? AND messages <= 0');
-    this.toolDailyAll = upsert('tools_daily_all', 3, '(day, tool) DO UPDATE SET count = count + excluded.count');
-    this.toolDailyAllDrop = db.prepare('DELETE FROM tools_daily_all WHERE day = ? AND tool = ? AND count <= 0');
-    this.sessionDay = upsert('sessions_daily', 4, '(day, project_id, session_id) DO UPDATE SET messages = messages + excluded.messages');
-    this.sessionDayDrop = db.prepare('DELETE FROM sessions_daily WHERE day = ? AND project_id = ? AND session_id = ? AND messages <= 0');
+    for (const rollup of Object.values(ROLLUPS)) {
+      const { head, width, tail } = upsertOf(rollup);
+      this.tables.set(rollup.table, { rollup, upsert: new ManyRows(db, head, width, tail), drop: db.prepare(dropOf(rollup)) });
+    }
+  }
+
+  of(table: RollupName): TableWrite {
+    return this.tables.get(table)!;
   }
 }
 
@@ -208,19 +158,19 @@ export class RollupDelta {
 
   /** Writes every cell once and forgets them; cells that reached zero are deleted. */
   flush(s: RollupStatements): void {
-    write(this.full, s.full, s.fullDrop);
-    write(this.byModel, s.model, s.modelDrop);
-    write(this.daily, s.daily, s.dailyDrop);
-    writeTools(this.tools, s.tool, s.toolDrop);
-    writeTools(this.toolsDaily, s.toolDaily, s.toolDailyDrop);
-    writeLocal(this.localHours.values(), s.localHour, s.localHourDrop);
-    writeTools(this.sessionDays, s.sessionDay, s.sessionDayDrop);
+    write(this.full.values(), s.of('usage_hourly'));
+    write(this.byModel.values(), s.of('usage_hourly_model'));
+    write(this.daily.values(), s.of('usage_daily'));
+    write(this.tools.values(), s.of('tools_hourly'));
+    write(this.toolsDaily.values(), s.of('tools_daily'));
+    write(this.localHours.values(), s.of('cost_local_hourly'));
+    write(this.sessionDays.values(), s.of('sessions_daily'));
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
-    write(coarsen(this.daily.values(), [0, 2, 3]), s.dailyAll, s.dailyAllDrop);
-    write(coarsen(this.daily.values(), [1, 2]), s.total, s.totalDrop);
-    writeHours(coarsen(this.byModel.values(), [0]), s.hourlyAll, s.hourlyAllDrop);
-    writeLocal(coarsenLocal(this.localHours.values()), s.localHourAll, s.localHourAllDrop);
-    writeTools(coarsenTools(this.toolsDaily.values()), s.toolDailyAll, s.toolDailyAllDrop);
+    write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
+    write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
+    write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.usage_hourly_all), s.of('usage_hourly_all'));
+    write(coarsen(this.localHours.values(), ROLLUPS.cost_local_hourly, ROLLUPS.cost_local_hourly_all), s.of('cost_local_hourly_all'));
+    write(coarsen(this.toolsDaily.values(), ROLLUPS.tools_daily, ROLLUPS.tools_daily_all), s.of('tools_daily_all'));
     this.full.clear();
     this.byModel.clear();
     this.daily.clear();
@@ -277,51 +227,42 @@ function sameGroup(g: Group, hour: number, lhour: number, m: Msg, sub: number): 
 type CountCell = { pk: number[]; n: number };
 type LocalCell = { pk: number[]; n: number; cost: number };
 
-/** The cells summed over the key columns left out of `keep` (positions in the cell key). */
-function coarsen(cells: Iterable<Cell>, keep: number[]): Map<string, Cell> {
-  const out = new Map<string, Cell>();
+/**
+ * A cell of any rollup as its write sees it: its key (in the order of the table's keys) and its measures by field.
+ * `shrinks` is kept by the cells with first and last times: set when a message moved out (the row may reach zero).
+ */
+type AnyCell = { pk: readonly (number | string)[]; shrinks?: boolean };
+const measureOf = (c: AnyCell, m: Measure): number | null => (c as unknown as Record<string, number | null>)[m.field]!;
+const setMeasure = (c: AnyCell, m: Measure, v: number | null): void => {
+  (c as unknown as Record<string, number | null>)[m.field] = v;
+};
+
+/** The cells of the `fine` rollup summed over the keys `coarse` leaves out. */
+function coarsen(cells: Iterable<AnyCell>, fine: Rollup, coarse: Rollup): AnyCell[] {
+  const keep = coarse.keys.map((k) => fine.keys.indexOf(k));
+  const timed = coarse.measures.includes(FIRST_TS);
+  const out = new Map<string, AnyCell>();
   for (const c of cells) {
     const pk = keep.map((i) => c.pk[i]!);
-    const into = cell(out, pk.join(','), pk);
-    addSums(into, c);
-    into.shrinks ||= c.shrinks;
-  }
-  return out;
-}
-
-/** Local-hour cells [lhour, project, model] summed per local hour. */
-function coarsenLocal(cells: Iterable<LocalCell>): LocalCell[] {
-  const out = new Map<number, LocalCell>();
-  for (const c of cells) {
-    const lhour = c.pk[0]!;
-    const into = out.get(lhour) ?? { pk: [lhour], n: 0, cost: 0 };
-    out.set(lhour, into);
-    into.n += c.n;
-    into.cost += c.cost;
+    const k = pk.join(',');
+    let into = out.get(k);
+    if (!into) {
+      into = timed ? { pk, shrinks: false } : { pk };
+      for (const m of coarse.measures) setMeasure(into, m, m.combine === 'first' || m.combine === 'last' ? null : 0);
+      out.set(k, into);
+    }
+    for (const m of coarse.measures) setMeasure(into, m, combined(m, measureOf(into, m), measureOf(c, m)));
+    if (timed) into.shrinks ||= c.shrinks === true;
   }
   return [...out.values()];
 }
 
-/** Tool cells [day, project, tool] summed per day x tool. */
-function coarsenTools(cells: Iterable<ToolCell>): Map<string, ToolCell> {
-  const out = new Map<string, ToolCell>();
-  for (const c of cells) {
-    const k = `${c.pk[0]},${c.pk[2]}`;
-    const into = out.get(k);
-    if (into) into.n += c.n;
-    else out.set(k, { pk: [c.pk[0]!, c.pk[2]!], n: c.n });
-  }
-  return out;
-}
-
-function writeLocal(cells: Iterable<LocalCell>, upsert: Upsert, drop: Database.Statement): void {
-  const drops: number[][] = [];
-  for (const c of cells) {
-    if (c.n === 0 && c.cost === 0) continue;
-    upsert.values.push(...c.pk, c.n, c.cost);
-    if (c.n < 0) drops.push(c.pk);
-  }
-  upsertThenDrop(upsert, drops, drop);
+/** Two values of a measure as one: summed, or the earlier or later of the times kept (null: none). */
+function combined(m: Measure, a: number | null, b: number | null): number | null {
+  if (m.combine === 'count' || m.combine === 'sum') return a! + b!;
+  if (a === null) return b;
+  if (b === null) return a;
+  return m.combine === 'first' ? Math.min(a, b) : Math.max(a, b);
 }
 
 function toolCell(map: Map<string, ToolCell>, unit: number, project: number, tool: string): ToolCell {
@@ -331,21 +272,29 @@ function toolCell(map: Map<string, ToolCell>, unit: number, project: number, too
   return c;
 }
 
-/** Count cells (tools, a session's messages of a day): upserted when they moved, deleted when they reach zero. */
-function writeTools(map: Map<string, ToolCell | CountCell>, upsert: Upsert, drop: Database.Statement): void {
-  const drops: (number | string)[][] = [];
-  for (const c of map.values()) {
-    if (c.n === 0) continue;
-    upsert.values.push(...c.pk, c.n);
-    if (c.n < 0) drops.push(c.pk);
+/**
+ * Upserts the cells into their table in the table's column order, then deletes those that may have reached zero:
+ * cells with times when a message moved out of them, the others when their count went down. A cell without times whose
+ * measures are all zero changes nothing and is skipped.
+ */
+function write(cells: Iterable<AnyCell>, t: TableWrite): void {
+  const measures = t.rollup.measures;
+  const count = counter(t.rollup);
+  const values = t.upsert.values;
+  const drops: (readonly (number | string)[])[] = [];
+  for (const c of cells) {
+    if (c.shrinks === undefined && allZero(c, measures)) continue;
+    values.push(...c.pk);
+    for (const m of measures) values.push(measureOf(c, m));
+    if (c.shrinks ?? measureOf(c, count)! < 0) drops.push(c.pk);
   }
-  upsertThenDrop(upsert, drops, drop);
+  t.upsert.flush();
+  for (const pk of drops) t.drop.run(...pk);
 }
 
-/** Writes the gathered cells, then deletes those of `drops` that reached zero. */
-function upsertThenDrop(upsert: Upsert, drops: readonly (number | string)[][], drop: Database.Statement): void {
-  upsert.flush();
-  for (const pk of drops) drop.run(...pk);
+function allZero(c: AnyCell, measures: readonly Measure[]): boolean {
+  for (const m of measures) if (measureOf(c, m) !== 0) return false;
+  return true;
 }
 
 function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
@@ -360,15 +309,10 @@ function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
 /** What a cell sums: its counts, cost and the first and last time in it. */
 type Sums = Pick<Cell, keyof UsageCounts | 'n' | 'cost' | 'first' | 'last'>;
 
-/** Adds sums (a batch's group, or a finer cell) into a cell. */
+/** Adds a batch's group's sums into a cell. */
 function addSums(into: Cell, s: Sums): void {
   into.n += s.n;
-  into.input += s.input;
-  into.output += s.output;
-  into.cacheCreate += s.cacheCreate;
-  into.cacheRead += s.cacheRead;
-  into.cache1h += s.cache1h;
-  into.webSearch += s.webSearch;
+  for (const k of TOKEN_KINDS) into[k.field] += s[k.field];
   into.cost += s.cost;
   if (s.first !== null && (into.first === null || s.first < into.first)) into.first = s.first;
   if (s.last !== null && (into.last === null || s.last > into.last)) into.last = s.last;
@@ -376,35 +320,11 @@ function addSums(into: Cell, s: Sums): void {
 
 function bump(c: Cell, m: Msg, sign: 1 | -1): void {
   c.n += sign;
-  c.input += sign * m.input;
-  c.output += sign * m.output;
-  c.cacheCreate += sign * m.cacheCreate;
-  c.cacheRead += sign * m.cacheRead;
-  c.cache1h += sign * m.cache1h;
-  c.webSearch += sign * m.webSearch;
+  for (const k of TOKEN_KINDS) c[k.field] += sign * m[k.field];
   c.cost += sign * m.cost;
   if (sign < 0) c.shrinks = true;
   else {
     if (c.first === null || m.ts < c.first) c.first = m.ts;
     if (c.last === null || m.ts > c.last) c.last = m.ts;
   }
-}
-
-function write(map: Map<string, Cell>, upsert: Upsert, drop: Database.Statement): void {
-  const drops: number[][] = [];
-  for (const c of map.values()) {
-    upsert.values.push(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cache1h, c.webSearch, c.cost, c.first, c.last);
-    if (c.shrinks) drops.push(c.pk);
-  }
-  upsertThenDrop(upsert, drops, drop);
-}
-
-/** usage_hourly_all's columns: no cache_1h or web_search. */
-function writeHours(map: Map<string, Cell>, upsert: Upsert, drop: Database.Statement): void {
-  const drops: number[][] = [];
-  for (const c of map.values()) {
-    upsert.values.push(...c.pk, c.n, c.input, c.output, c.cacheCreate, c.cacheRead, c.cost, c.first, c.last);
-    if (c.shrinks) drops.push(c.pk);
-  }
-  upsertThenDrop(upsert, drops, drop);
 }

@@ -17,9 +17,14 @@ const LAYERS: Layer[] = [
   { name: 'workers', paths: ['src/workers/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
   { name: 'pricing', paths: ['src/pricing/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
   { name: 'usage-probe', paths: ['src/usage-probe/'], may: [{ layer: 'shared' }, { layer: 'calendar' }] },
+  // The rollups' declaration: pure data at the bottom of the index.
+  { name: 'index-db/schema', paths: ['src/index-db/schema/'], may: [{ layer: 'workers', files: ['src/workers/protocol.ts'], typeOnly: true }] },
   {
     name: 'index-db', paths: ['src/index-db/'],
-    may: [{ layer: 'shared' }, { layer: 'calendar' }, { layer: 'pricing' }, { layer: 'workers', files: ['src/workers/protocol.ts', 'src/workers/fold.ts'] }],
+    may: [
+      { layer: 'shared' }, { layer: 'calendar' }, { layer: 'pricing' }, { layer: 'index-db/schema' },
+      { layer: 'workers', files: ['src/workers/protocol.ts', 'src/workers/fold.ts'] },
+    ],
   },
   {
     name: 'http', paths: ['src/http/'],

@@ -12,6 +12,7 @@
 // afterwards, for the blocks an answer lists: a read per hour x project x model costs more than the walk itself.
 import type { Block, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
+import { totalTokens } from '../schema/measures.ts';
 import { addTotals, emptyTotals } from './fold.ts';
 import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
@@ -54,7 +55,7 @@ function pieceOf(
 ): Piece {
   return {
     first, last, cost, messages, inputTokens: input, outputTokens: output, cacheCreationTokens: cacheCreate, cacheReadTokens: cacheRead,
-    totalTokens: input + output + cacheCreate + cacheRead, model, hour,
+    totalTokens: totalTokens({ input, output, cacheCreate, cacheRead }), model, hour,
   };
 }
 

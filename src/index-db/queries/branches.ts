@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import type { BranchRow } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
+import { totalTokens } from '../schema/measures.ts';
 
 type Cell = [session: number, branch: string | null, messages: number, input: number, output: number, cacheCreate: number,
   cacheRead: number, cost: number, last: number];
@@ -38,7 +39,7 @@ export function createBranches(db: Database.Database) {
       b.outputTokens += output;
       b.cacheCreationTokens += cacheCreate;
       b.cacheReadTokens += cacheRead;
-      b.totalTokens += input + output + cacheCreate + cacheRead;
+      b.totalTokens += totalTokens({ input, output, cacheCreate, cacheRead });
       b.sessionIds.add(session);
       b.last = Math.max(b.last, last);
       if (name !== null) {

@@ -2,6 +2,7 @@
 import type { ModelCost, ProjectRow, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
 import { ROLL_COL, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { iso } from '../time.ts';
+import { totalOfRow } from '../schema/measures.ts';
 import { dayKey, HOUR_MS, hourKey } from '../../calendar/days.ts';
 import { dayOf, dayStartMs, localHourOf } from '../../calendar/zone.ts';
 import type { Slice } from './slice.ts';
@@ -36,7 +37,7 @@ export function addTokens<T extends Tokens & { messages: number }>(t: T, r: Roll
   t.outputTokens += r[ROLL_COL.output]!;
   t.cacheCreationTokens += r[ROLL_COL.cacheCreate]!;
   t.cacheReadTokens += r[ROLL_COL.cacheRead]!;
-  t.totalTokens += r[ROLL_COL.input]! + r[ROLL_COL.output]! + r[ROLL_COL.cacheCreate]! + r[ROLL_COL.cacheRead]!;
+  t.totalTokens += totalOfRow(r, ROLL_COL);
   return t;
 }
 
@@ -126,7 +127,7 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
     }
     a.row.cost += r[ROLL_COL.cost]!;
     a.row.messages += r[ROLL_COL.messages]!;
-    a.row.totalTokens += r[ROLL_COL.input]! + r[ROLL_COL.output]! + r[ROLL_COL.cacheCreate]! + r[ROLL_COL.cacheRead]!;
+    a.row.totalTokens += totalOfRow(r, ROLL_COL);
     a.last = Math.max(a.last, r[ROLL_COL.last] ?? -Infinity);
     if (!models.get(r[ROLL_COL.model]!)?.hidden) a.byModel.set(r[ROLL_COL.model]!, (a.byModel.get(r[ROLL_COL.model]!) ?? 0) + r[ROLL_COL.cost]!);
     const machine = p?.machine ?? localMachine;

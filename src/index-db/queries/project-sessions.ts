@@ -8,6 +8,7 @@ import { sliceOf } from './slice.ts';
 import { spanFiles, spanHours } from './span-files.ts';
 import { createBranches } from './branches.ts';
 import { iso } from '../time.ts';
+import { totalTokens } from '../schema/measures.ts';
 import type { SpannedScope } from './spans.ts';
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
@@ -67,7 +68,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
       s.outputTokens += output;
       s.cacheCreationTokens += cacheCreate;
       s.cacheReadTokens += cacheRead;
-      s.totalTokens += input + output + cacheCreate + cacheRead;
+      s.totalTokens += totalTokens({ input, output, cacheCreate, cacheRead });
       if (sub === 1) s.subagentCost += cost;
       if (first !== null) s.first = Math.min(s.first, first);
       if (last !== null) s.last = Math.max(s.last, last);

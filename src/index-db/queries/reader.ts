@@ -12,6 +12,9 @@ import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 import { changeMark, untilChange } from './until-change.ts';
 import { hoursOf, spanFiles, spanHours } from './span-files.ts';
+import { TOTAL_TOKENS_SQL } from '../schema/measures.ts';
+import { derivedRows } from '../schema/rollup-sql.ts';
+import { ROLLUPS } from '../schema/rollups.ts';
 
 /**
  * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
@@ -58,6 +61,8 @@ export interface ProjectInfo {
 
 /** One usage entry as `entries()` returns it: [ts, messages (1), input, output, cache write, cache read, cost, model id]. */
 export type EntryRow = [number, number, number, number, number, number, number, number];
+/** EntryRow's column positions. */
+export const ENTRY_COL = { ts: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, model: 7 } as const;
 
 /** Display name: last path segment of the cwd, else the encoded folder name. */
 export function projectName(encoded: string, cwd: string | null): string {
@@ -74,23 +79,9 @@ const scopeOn = (sql: string, condition: (column: string) => string): string =>
 /** A local rollup's rows derived from the messages of [@fromMs, @toMs), in this process's zone (see `local()`). */
 const localHour = 'CAST(cd_local_hour(ts) AS INTEGER)';
 const inBounds = `file_id IN (${spanFiles('@h0', '@h1')}) AND ts >= @fromMs AND ts < @toMs`;
-const dailyRows = `(SELECT ${localHour} / 24 AS day, project_id, model_id, agent_id IS NOT NULL AS sub, 1 AS messages, input, output,
-  cache_create, cache_read, cache_1h, web_search, cost, ts AS last_ts FROM messages WHERE ${inBounds})`;
-const localHourRows = `(SELECT ${localHour} AS lhour, project_id, model_id, cost FROM messages WHERE ${inBounds})`;
-const toolRows = `(WITH RECURSIVE split(day, project_id, tool, rest) AS (
-    SELECT ${localHour} / 24, project_id, NULL, tools || ',' FROM messages WHERE tools != '' AND ${inBounds}
-    UNION ALL
-    SELECT day, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
-  ) SELECT day, project_id, tool, 1 AS count FROM split WHERE tool IS NOT NULL)`;
-const DERIVED: Record<string, string> = {
-  usage_daily: dailyRows,
-  usage_daily_all: dailyRows,
-  sessions_daily: `(SELECT ${localHour} / 24 AS day, project_id, session_id FROM messages WHERE ${inBounds})`,
-  cost_local_hourly: localHourRows,
-  cost_local_hourly_all: localHourRows,
-  tools_daily: toolRows,
-  tools_daily_all: toolRows,
-};
+const DERIVED: ReadonlyMap<string, string> = new Map(Object.values(ROLLUPS)
+  .filter((r) => r.grain === 'local-day' || r.grain === 'local-hour')
+  .map((r) => [r.table, derivedRows(r, inBounds, { lhour: localHour, day: `${localHour} / 24`, sub: 'agent_id IS NOT NULL' })]));
 /** `{usage_daily}` in a statement's SQL: the table, or its rows derived from the messages. */
 const LOCAL_TABLE = /\{(\w+)\}/g;
 
@@ -108,7 +99,7 @@ function localHourNow(ms: number): number {
 /** Padding around a local unit's UTC bounds: no zone is more than 14 h from UTC. */
 const ZONE_PAD_MS = 15 * HOUR_MS;
 
-/** Every local day a timestamp the index stores can fall on (writer.ts MAX_TS). */
+/** Every local day a timestamp the index stores can fall on (workers/fold.ts MAX_TS). */
 const EVERY_DAY: Span = { unit: 'day', from: -1e8, to: 1e8 };
 
 export class Reader {
@@ -163,9 +154,9 @@ export class Reader {
     // In key order (no sort): the heatmap and the weeks fold it in JS.
     this.scoped('local-hours', `SELECT lhour, sum(cost) FROM {cost_local_hourly} WHERE lhour >= ? AND lhour < ? ${AND_SCOPE} GROUP BY lhour`,
       `SELECT lhour, sum(cost) FROM {cost_local_hourly_all} WHERE lhour >= ? AND lhour < ? GROUP BY lhour`);
-    this.scoped('day-models', `SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
+    this.scoped('day-models', `SELECT day, model_id, sum(cost), sum(${TOTAL_TOKENS_SQL}), sum(messages)
       FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
-      `SELECT day, model_id, sum(cost), sum(input + output + cache_create + cache_read), sum(messages)
+      `SELECT day, model_id, sum(cost), sum(${TOTAL_TOKENS_SQL}), sum(messages)
       FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
     const tools = (table: string, unit: string): string => `SELECT tool, sum(count) AS n FROM ${table} WHERE ${unit} >= ? AND ${unit} < ? ${AND_SCOPE}
       GROUP BY tool ORDER BY n DESC, tool LIMIT ?`;
@@ -326,7 +317,7 @@ export class Reader {
     const [k, p] = this.variant(key, scope);
     let st = this.derived.get(k);
     if (!st) {
-      st = this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, (_, table: string) => DERIVED[table] ?? table)).raw(true);
+      st = this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, (_, table: string) => DERIVED.get(table) ?? table)).raw(true);
       this.derived.set(k, st);
     }
     const unitMs = span.unit === 'day' ? 86_400_000 : HOUR_MS;

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
+import { totalOfRow } from '../schema/measures.ts';
 import { dayKey } from '../../calendar/days.ts';
 import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
@@ -71,6 +72,8 @@ export type FileStateRow = [path: string, size: number, mtimeMs: number, gone: n
 
 /** [unit (day number or UTC hour), model id, messages, input, output, cacheCreate, cacheRead, cost] */
 type UnitRow = [number, number, number, number, number, number, number, number];
+/** UnitRow's column positions (a SessionRow's too). */
+const UNIT_COL = { unit: 0, model: 1, messages: 2, input: 3, output: 4, cacheCreate: 5, cacheRead: 6, cost: 7 } as const;
 /** A UnitRow for one session, then [first ts, last ts]. */
 type SessionRow = [...UnitRow, number, number];
 
@@ -252,13 +255,13 @@ function withDayKeys(rows: UnitRow[]): [string, UnitRow][] {
 }
 
 function add(t: Totals, r: UnitRow | SessionRow): void {
-  t.messages += r[2];
-  t.inputTokens += r[3];
-  t.outputTokens += r[4];
-  t.cacheCreationTokens += r[5];
-  t.cacheReadTokens += r[6];
-  t.totalTokens += r[3] + r[4] + r[5] + r[6];
-  t.cost += r[7];
+  t.messages += r[UNIT_COL.messages];
+  t.inputTokens += r[UNIT_COL.input];
+  t.outputTokens += r[UNIT_COL.output];
+  t.cacheCreationTokens += r[UNIT_COL.cacheCreate];
+  t.cacheReadTokens += r[UNIT_COL.cacheRead];
+  t.totalTokens += totalOfRow(r, UNIT_COL);
+  t.cost += r[UNIT_COL.cost];
 }
 
 function visible(cells: Map<number, ModelUsage>, models: ReadonlyMap<number, ModelInfo>): ModelUsage[] {

@@ -6,6 +6,7 @@ import type { SessionData } from '../types.ts';
 import { emptyTotals } from './fold.ts';
 import { projectName } from './reader.ts';
 import { iso } from '../time.ts';
+import { totalTokens } from '../schema/measures.ts';
 import type { SpannedScope } from './spans.ts';
 
 interface MsgRow {
@@ -48,7 +49,7 @@ export function createSession(db: Database.Database) {
       if (m.ts >= scope.today.fromMs && m.ts < scope.today.toMs) add(today, m);
       const msg: SessionMessage = {
         timestamp: iso(m.ts), model: m.model, cost: m.cost, inputTokens: m.input, outputTokens: m.output,
-        cacheCreationTokens: m.cacheCreate, cacheReadTokens: m.cacheRead, totalTokens: m.input + m.output + m.cacheCreate + m.cacheRead,
+        cacheCreationTokens: m.cacheCreate, cacheReadTokens: m.cacheRead, totalTokens: totalTokens(m),
         cache5mTokens: m.cacheCreate - m.cache1h, cache1hTokens: m.cache1h, webSearches: m.webSearch, fast: m.fast === 1,
         tools: m.tools ? m.tools.split(',') : [],
       };
@@ -83,5 +84,5 @@ function add(t: Totals, m: MsgRow): void {
   t.outputTokens += m.output;
   t.cacheCreationTokens += m.cacheCreate;
   t.cacheReadTokens += m.cacheRead;
-  t.totalTokens += m.input + m.output + m.cacheCreate + m.cacheRead;
+  t.totalTokens += totalTokens(m);
 }

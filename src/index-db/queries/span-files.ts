@@ -2,7 +2,7 @@
 // alone): the files that can hold them are those of the sessions the hourly rollup has in the span's UTC hours, and the
 // files outside any session (project-root files, whose lines name their session) of the projects it has there. That
 // holds because a message's session is its file's, or its file has none and the message has the file's project
-// (writer.ts winnersOf), and the rollups change in the same transaction as the messages.
+// (write/apply-batch.ts winnerOf), and the rollups change in the same transaction as the messages.
 import { HOUR_MS } from '../time.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { Block } from '../../shared/api-types.ts';
 import { todaySpan } from '../../calendar/resolve.ts';
 import { systemZone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
-import { HOUR_COL, Reader } from './reader.ts';
+import { ENTRY_COL, HOUR_COL, Reader } from './reader.ts';
 
 /** One session's cost (null when the index does not know it), today's, the active block. */
 export interface StatusFigures {
@@ -22,9 +22,6 @@ export interface StatusQueries {
   /** What the index knows of a transcript's size and mtime (its cursor), null for a file it never read. */
   fileState(path: string): { size: number; mtimeMs: number; gone: boolean } | null;
 }
-
-/** EntryRow's cost column (reader.ts). */
-const ENTRY_COST = 6;
 
 export function createStatusQueries(db: Database.Database): StatusQueries {
   const reader = new Reader(db);
@@ -43,7 +40,7 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
       const day = todaySpan(now, systemZone).hours;
       let today = 0;
       for (const r of reader.hours(day.from, day.to, null)) today += r[HOUR_COL.cost];
-      for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COST];
+      for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COL.cost];
       const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).blocks.find((b) => b.active) ?? null;
       return { sessionCost: session, todayCost: today, block };
     },

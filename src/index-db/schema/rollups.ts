@@ -1,0 +1,70 @@
+// Every rollup table of the index, declared once: its grain, its keys and its measures. Pure data: the migrations'
+// DDL must match it (test/index-db/schema.test.ts), and the upserts, drops, rebuilds and derived reads are made from
+// it (rollup-sql.ts). Statements name their columns: a migration may add a measure's column at the end of a table.
+import { COST, FIRST_TS, LAST_TS, MESSAGES, TOKEN_KINDS, TOTAL_KINDS, USES, type Measure } from './measures.ts';
+
+/**
+ * What a row's time key is: a UTC hour (`floor(ts / 1 h)`), a local hour or local day number (the zone of meta
+ * `daily_tz`: rebuilt when the zone changes), or none (all time).
+ */
+export type Grain = 'utc-hour' | 'local-hour' | 'local-day' | 'all-time';
+
+/** A key column: its name says what it holds (ids are the index's integers; sub is 0 main thread, 1 subagent). */
+export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool';
+
+export const KEY_TYPES: Readonly<Record<Key, 'INTEGER' | 'TEXT'>> = {
+  hour: 'INTEGER', lhour: 'INTEGER', day: 'INTEGER', project_id: 'INTEGER', session_id: 'INTEGER', model_id: 'INTEGER',
+  sub: 'INTEGER', tool: 'TEXT',
+};
+
+export interface Rollup {
+  readonly table: RollupName;
+  readonly grain: Grain;
+  /** The primary key, in column order. */
+  readonly keys: readonly Key[];
+  readonly measures: readonly Measure[];
+  /**
+   * The finer rollup this one sums over the keys it leaves out (the writer folds its cells from that one's at flush,
+   * the rebuilds sum that table); none: made from the messages.
+   */
+  readonly from?: RollupName;
+}
+
+export type RollupName =
+  | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
+  | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily';
+
+/** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
+const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
+/** usage_hourly_all: the 5-hour blocks' figures, which need only the kinds of a total of tokens. */
+const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS, LAST_TS];
+const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
+
+const rollup = (table: RollupName, grain: Grain, keys: readonly Key[], measures: readonly Measure[], from?: RollupName): Rollup =>
+  (from === undefined ? { table, grain, keys, measures } : { table, grain, keys, measures, from });
+
+/** Every rollup, finer ones before the ones made from them. */
+export const ROLLUPS = {
+  usage_hourly: rollup('usage_hourly', 'utc-hour', ['hour', 'project_id', 'session_id', 'model_id', 'sub'], USAGE),
+  usage_hourly_model: rollup('usage_hourly_model', 'utc-hour', ['hour', 'project_id', 'model_id', 'sub'], USAGE, 'usage_hourly'),
+  usage_hourly_all: rollup('usage_hourly_all', 'utc-hour', ['hour'], HOURLY_ALL, 'usage_hourly_model'),
+  usage_total: rollup('usage_total', 'all-time', ['project_id', 'model_id'], USAGE, 'usage_hourly_model'),
+  usage_daily: rollup('usage_daily', 'local-day', ['day', 'project_id', 'model_id', 'sub'], USAGE),
+  usage_daily_all: rollup('usage_daily_all', 'local-day', ['day', 'model_id', 'sub'], USAGE, 'usage_daily'),
+  cost_local_hourly: rollup('cost_local_hourly', 'local-hour', ['lhour', 'project_id', 'model_id'], LOCAL_COST),
+  cost_local_hourly_all: rollup('cost_local_hourly_all', 'local-hour', ['lhour'], LOCAL_COST, 'cost_local_hourly'),
+  tools_hourly: rollup('tools_hourly', 'utc-hour', ['hour', 'project_id', 'tool'], [USES]),
+  tools_daily: rollup('tools_daily', 'local-day', ['day', 'project_id', 'tool'], [USES]),
+  tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
+  sessions_daily: rollup('sessions_daily', 'local-day', ['day', 'project_id', 'session_id'], [MESSAGES]),
+} as const satisfies Record<RollupName, Rollup>;
+
+/** The measure whose reaching zero empties a row: the row is then deleted. */
+export function counter(r: Rollup): Measure {
+  const m = r.measures.find((x) => x.combine === 'count');
+  if (!m) throw new Error(`rollup ${r.table} has no count`);
+  return m;
+}
+
+/** The columns of a rollup, in table order. */
+export const columnsOf = (r: Rollup): string[] => [...r.keys, ...r.measures.map((m) => m.column)];
