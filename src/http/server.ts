@@ -17,6 +17,7 @@ import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
+import { mountLimitsRoute } from './routes/limits.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
 import type { ServerConfig } from './server-config.ts';
@@ -102,6 +103,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx);
+  mountLimitsRoute(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

@@ -11,6 +11,7 @@ import { priceCacheFile } from '../pricing/price-cache.ts';
 import { createServer } from '../http/server.ts';
 import { createUsageProbe } from '../usage-probe/probe.ts';
 import { createBudgetService } from './budgets.ts';
+import { createLimitsService } from './limits.ts';
 import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from '../ingest/log.ts';
@@ -102,12 +103,17 @@ async function main(): Promise<void> {
   const budgets = createBudgetService({ index, log });
   lifecycle.add('budgets', () => budgets.close());
 
+  // Plan limits: the statusline's readings and the probe's answers kept, alerts logged (the writer only).
+  const limits = createLimitsService({ index, indexPath: config.indexPath, machine: config.machine, pollMinutes: config.pollLimitsMinutes, log });
+  lifecycle.add('limits', () => limits.close());
+  const probe = limits.recording(createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }));
+
   const server = createServer({
     index,
     config,
     indexing: () => index.progress(),
     prices: () => prices.current(),
-    probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
+    probe,
     budgets,
     uiDir: uiDir(),
     log,
@@ -127,6 +133,7 @@ async function main(): Promise<void> {
   // Not taken: this process reads another writer's index, and a takeover lists the transcripts again.
   void dropPrepared();
   budgets.start();
+  limits.start(probe);
 }
 
 /** Whether the index already holds transcripts. A file this read finds damaged is read again at once, where the first query's check recovers it. */

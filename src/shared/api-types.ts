@@ -439,6 +439,22 @@ export interface LimitsData {
   hitCounts: Record<string, number>;
   /** The last readings, oldest first (the charts' points). */
   readings: LimitReadingData[];
-  /** Readings skipped as bad since the server started. */
+  /** Bad readings skipped and counted (the statusline's and the side file's). */
   skipped: number;
+  /** The used % that alert (the budgets dialog sets them). */
+  thresholds: number[];
+  /** The alerts of the windows' current periods: a threshold reached, or 100 % forecast before the reset. */
+  alerts: LimitAlert[];
+}
+
+export interface LimitAlert {
+  window: string;
+  /** A threshold (`75`) or `forecast`. */
+  kind: string;
+  usedPercent: number;
+  projectedPercent: number | null;
+  resetsAt: string;
+  fullAt: string | null;
+  /** The server has logged it (once per window period, recorded in the index). */
+  logged: boolean;
 }

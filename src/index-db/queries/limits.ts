@@ -5,7 +5,8 @@
 // and the last reading of each period of the window, over the used % they moved.
 import type Database from 'better-sqlite3';
 import { exactHours } from '../../calendar/resolve.ts';
-import type { LimitHitData, LimitReadingData, LimitsData, LimitWindow } from '../../shared/api-types.ts';
+import type { LimitAlert, LimitHitData, LimitReadingData, LimitsData, LimitWindow } from '../../shared/api-types.ts';
+import { limitSettingsReader } from '../limit-settings.ts';
 import { HOUR_COL, type Reader } from './reader.ts';
 
 const HOUR_MS = 3_600_000;
@@ -101,6 +102,7 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
   const hits = db.prepare(`SELECT at, window, resets_at AS resetsAt, text FROM limit_hits ORDER BY at DESC LIMIT ${HITS_LISTED}`);
   const hitCounts = db.prepare("SELECT coalesce(window, 'unknown') AS window, count(*) AS n FROM limit_hits GROUP BY 1").raw(true);
   const skipped = db.prepare("SELECT value FROM meta WHERE key = 'limits_skipped'").pluck();
+  const settings = limitSettingsReader(db);
 
   /** The index's API-equivalent cost of [fromMs, toMs): whole UTC hours from the rollup, the edges from the entries. */
   const costBetween = (fromMs: number, toMs: number): number => {
@@ -139,6 +141,7 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
       windows.push(windowOf(periods[periods.length - 1]!, now, list[0]!.window === 'extra_usage' ? null : costPerPercent(periods)));
     }
     windows.sort((a, b) => order(a.window) - order(b.window) || a.window.localeCompare(b.window));
+    const { thresholds, alerted } = settings();
     const counts: Record<string, number> = {};
     for (const [w, n] of hitCounts.all() as [string, number][]) counts[w] = n;
     return {
@@ -151,8 +154,24 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
         (r): LimitReadingData => ({ window: r.window, usedPercent: r.usedPercent, resetsAt: iso(r.resetsAt), observedAt: iso(r.observedAt)!, source: r.source }),
       ),
       skipped: Number(skipped.get() ?? 0),
+      thresholds,
+      alerts: windows.flatMap((w) => alertsOf(w, thresholds, alerted)),
     };
   };
+}
+
+/** A window's alerts now: each threshold its used % reached, and 100 % forecast before the reset. */
+export function alertsOf(w: LimitWindow, thresholds: readonly number[], alerted: ReadonlyMap<string, number>): LimitAlert[] {
+  if (w.ended || w.resetsAt === null || w.window === 'extra_usage') return [];
+  const resetsAt = Date.parse(w.resetsAt);
+  const alert = (kind: string): LimitAlert => {
+    const was = alerted.get(`${w.window}:${kind}`);
+    const logged = was !== undefined && Math.abs(was - resetsAt) < SAME_RESET_MS;
+    return { window: w.window, kind, usedPercent: w.usedPercent, projectedPercent: w.projectedPercent, resetsAt: w.resetsAt!, fullAt: w.fullAt, logged };
+  };
+  const out = thresholds.filter((t) => w.usedPercent >= t).map((t) => alert(String(t)));
+  if (w.usedPercent < 100 && w.fullAt !== null) out.push(alert('forecast'));
+  return out;
 }
 
 /** five_hour, seven_day, the model weeks, the usage credits. */
