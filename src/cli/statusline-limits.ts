@@ -32,15 +32,39 @@ export function limitsSegment(readings: readonly LimitReading[], now: number): s
   return ` | ⏳ ${parts.join(' · ')}`;
 }
 
-/** Runs the wrapped command with `stdin`, writes its stdout (its stderr passes through) and returns its exit status. */
-export function runWrapped(command: string, stdin: string, out: (text: string) => void, warn: (msg: string) => void): number {
+/**
+ * Runs the wrapped command with `stdin`, writes its stdout (its stderr passes through) and resolves with its exit
+ * status. It runs in a process group of its own, so the time limit ends whatever it started too (a `sleep` holding
+ * its stdout would otherwise keep the line waiting).
+ */
+export function runWrapped(command: string, stdin: string, out: (text: string) => void, warn: (msg: string) => void): Promise<number> {
   // Required here, not imported: a plain render does not load node:child_process.
-  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-  const r = spawnSync(command, { shell: true, input: stdin, timeout: WRAP_TIMEOUT_MS, stdio: ['pipe', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
-  if (r.stdout?.length) out(r.stdout.toString('utf8'));
-  if (r.error || r.signal) {
-    warn(`statusline --wrap: ${r.error ? r.error.message : `killed by ${r.signal} after ${WRAP_TIMEOUT_MS} ms`}`);
-    return r.status ?? 1;
-  }
-  return r.status ?? 0;
+  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  return new Promise((resolve) => {
+    const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    const chunks: Buffer[] = [];
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, WRAP_TIMEOUT_MS);
+    child.stdout!.on('data', (c: Buffer) => chunks.push(c));
+    child.stdin!.on('error', () => {}); // a command that does not read its stdin
+    child.stdin!.end(stdin);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      warn(`statusline --wrap: ${err.message}`);
+      resolve(1);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      out(Buffer.concat(chunks).toString('utf8'));
+      if (killed) warn(`statusline --wrap: killed after ${WRAP_TIMEOUT_MS} ms`);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
 }

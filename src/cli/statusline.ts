@@ -178,7 +178,10 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
       input = parsed as StatusInput;
     } catch (err) {
-      if (args.wrap !== null) return runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
+      if (args.wrap !== null) {
+        clearTimeout(cap);
+        return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
+      }
       warn(`statusline: stdin is not Claude Code's status JSON (${(err as Error).message})`);
       print('💰 cost-dashboard: no status input');
       return 0;
@@ -192,7 +195,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     if (args.wrap !== null) {
       // Their line, not ours: the cap no longer applies (the wrapped command has its own time limit).
       clearTimeout(cap);
-      return runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
+      return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
     }
     if (!fs.existsSync(file)) {
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
