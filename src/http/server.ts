@@ -10,6 +10,7 @@ import type { PriceTable } from '../pricing/table.ts';
 import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import type { BudgetService } from './budget-service.ts';
+import type { LimitSettingsService } from './limit-settings-service.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
 import { createGuards, createProcessGuard } from './guards.ts';
@@ -32,6 +33,8 @@ export interface ServerDeps {
   probe: UsageProbe;
   /** This machine's budgets (GET, POST and DELETE /api/budgets). */
   budgets: BudgetService;
+  /** The plan limit alert thresholds and the plan (POST /api/limits/settings). */
+  limitSettings: LimitSettingsService;
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
@@ -97,7 +100,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, now };
+  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, limitSettings: deps.limitSettings, now };
   mountDataRoutes(app, ctx);
   const crossSiteGuard = createProcessGuard(guardOptions);
   mountMetaRoutes(app, ctx, crossSiteGuard);

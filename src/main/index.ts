@@ -115,6 +115,7 @@ async function main(): Promise<void> {
     prices: () => prices.current(),
     probe,
     budgets,
+    limitSettings: limits,
     uiDir: uiDir(),
     log,
   });

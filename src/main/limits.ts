@@ -3,7 +3,9 @@
 // threshold reached, 100 % forecast before the reset) once per window period: the period is recorded in the index's
 // settings, so a restart does not log it again.
 import { IndexWriteError } from '../index-db/errors.ts';
-import { limitAlertedChanges } from '../index-db/limit-settings.ts';
+import { limitAlertedChanges, planChanges, thresholdChanges } from '../index-db/limit-settings.ts';
+import type { SettingChange } from '../index-db/settings.ts';
+import type { LimitSettingsService } from '../http/limit-settings-service.ts';
 import { limitsSideFile, type LimitReading } from '../index-db/limit-readings.ts';
 import type { IndexDb, Queries } from '../index-db/types.ts';
 import type { LimitAlert, UsageLimits } from '../shared/api-types.ts';
@@ -13,6 +15,8 @@ import type { Log } from '../ingest/log.ts';
 export interface LimitsIndex {
   readonly queries: Queries;
   writable(): Pick<IndexDb, 'writeSettings' | 'addLimitReadings' | 'takeInLimitReadings'> | null;
+  /** The process that writes the index while this one reads it, as that process recorded itself. */
+  otherWriter(): string;
 }
 
 export interface LimitsOptions {
@@ -25,7 +29,7 @@ export interface LimitsOptions {
   now?: () => number;
 }
 
-export interface LimitsService {
+export interface LimitsService extends LimitSettingsService {
   /** The probe, its answers kept as readings. */
   recording(probe: UsageProbe): UsageProbe;
   /** Takes in the side file and logs new alerts (the writer only). */
@@ -112,6 +116,25 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
   };
 
   return {
+    change(change, at) {
+      const writer = index.writable();
+      if (!writer) {
+        return { ok: false, reason: 'read-only', message: `Settings cannot be changed here: this server reads an index that another process writes (${index.otherWriter()}).` };
+      }
+      const changes: SettingChange[] = [];
+      if (change.thresholds) changes.push(...thresholdChanges(change.thresholds));
+      if (change.plan !== undefined) changes.push(...planChanges(change.plan));
+      try {
+        writer.writeSettings(changes);
+      } catch (err) {
+        if (!(err instanceof IndexWriteError)) throw err;
+        return { ok: false, reason: 'write-failed', message: `The settings were not saved: ${err.message}` };
+      }
+      // New thresholds may alert at once.
+      fresh = true;
+      checkQuietly();
+      return { ok: true, limits: index.queries.limits(at) };
+    },
     recording: (probe) => ({
       ...probe,
       get: (refresh) => probe.get(refresh).then((u) => {

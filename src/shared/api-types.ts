@@ -445,6 +445,25 @@ export interface LimitsData {
   thresholds: number[];
   /** The alerts of the windows' current periods: a threshold reached, or 100 % forecast before the reset. */
   alerts: LimitAlert[];
+  /** The plan this machine's user pays for (the budgets dialog sets it); null: none set (nothing changes). */
+  plan: PlanSetting | null;
+  /** The usage credits (extra usage) spent this month, from the probe's last answer; null without one. */
+  credits: { amount: number; percent: number; observedAt: string } | null;
+}
+
+/** `api`: API keys or no subscription (no plan price). */
+export type PlanKind = 'api' | 'pro' | 'max5' | 'max20' | 'team' | 'enterprise';
+
+export interface PlanSetting {
+  plan: PlanKind;
+  /** What the user pays a month, in dollars (0 for `api`). */
+  monthlyPrice: number;
+}
+
+/** POST /api/limits/settings: what to change (an absent field stays; `plan: null` removes the plan). */
+export interface LimitSettingsChange {
+  thresholds?: number[];
+  plan?: PlanSetting | null;
 }
 
 export interface LimitAlert {

@@ -12,6 +12,7 @@ import type { IndexingState } from '../../src/shared/api-types.ts';
 import { parseConfig, type Config } from '../../src/config/config.ts';
 import type { BudgetService } from '../../src/http/budget-service.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
+import { createLimitsService } from '../../src/main/limits.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
@@ -114,6 +115,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
     budgets,
+    limitSettings: createLimitsService({
+      index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, indexPath: ':memory:', machine: 'test', pollMinutes: null, log: (m) => logs.push(m),
+    }),
     uiDir: opts.uiDir ?? uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,

@@ -4,6 +4,7 @@ import type { PriceTable } from '../../pricing/table.ts';
 import type { UsageProbe } from '../../usage-probe/probe.ts';
 import type { IndexingState } from '../../shared/api-types.ts';
 import type { BudgetService } from '../budget-service.ts';
+import type { LimitSettingsService } from '../limit-settings-service.ts';
 import type { ResultCache } from '../cache.ts';
 import type { ServerConfig } from '../server-config.ts';
 
@@ -15,5 +16,6 @@ export interface RouteContext {
   prices(): PriceTable;
   probe: UsageProbe;
   budgets: BudgetService;
+  limitSettings: LimitSettingsService;
   now(): number;
 }

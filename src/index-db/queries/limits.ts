@@ -103,6 +103,8 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
   const hitCounts = db.prepare("SELECT coalesce(window, 'unknown') AS window, count(*) AS n FROM limit_hits GROUP BY 1").raw(true);
   const skipped = db.prepare("SELECT value FROM meta WHERE key = 'limits_skipped'").pluck();
   const settings = limitSettingsReader(db);
+  const lastCredits = db.prepare(`SELECT amount, used_percent AS percent, observed_at AS observedAt FROM limit_readings
+    WHERE window = 'extra_usage' AND amount IS NOT NULL ORDER BY observed_at DESC LIMIT 1`);
 
   /** The index's API-equivalent cost of [fromMs, toMs): whole UTC hours from the rollup, the edges from the entries. */
   const costBetween = (fromMs: number, toMs: number): number => {
@@ -141,7 +143,8 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
       windows.push(windowOf(periods[periods.length - 1]!, now, list[0]!.window === 'extra_usage' ? null : costPerPercent(periods)));
     }
     windows.sort((a, b) => order(a.window) - order(b.window) || a.window.localeCompare(b.window));
-    const { thresholds, alerted } = settings();
+    const { thresholds, alerted, plan } = settings();
+    const credit = lastCredits.get() as { amount: number; percent: number; observedAt: number } | undefined;
     const counts: Record<string, number> = {};
     for (const [w, n] of hitCounts.all() as [string, number][]) counts[w] = n;
     return {
@@ -156,6 +159,8 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
       skipped: Number(skipped.get() ?? 0),
       thresholds,
       alerts: windows.flatMap((w) => alertsOf(w, thresholds, alerted)),
+      plan,
+      credits: credit ? { amount: credit.amount, percent: credit.percent, observedAt: iso(credit.observedAt)! } : null,
     };
   };
 }
