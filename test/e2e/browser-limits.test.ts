@@ -113,6 +113,34 @@ for (const setup of SETUPS) {
     assert.equal(browser.problems, []);
   });
 
+  test('the plan and the thresholds in the budgets dialog; the overview shows the plan beside the API-equivalent month', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    assert.is(await page.locator('cost-plan-money cost-stat-card').count(), 0, 'nothing without a plan');
+    await page.locator('cost-glance-strip button.budgets').click();
+    const form = page.locator('cost-glance-strip cost-budget-dialog cost-limit-settings form');
+    await form.waitFor();
+    await form.locator('select[name="plan"]').selectOption('max5');
+    assert.is(await form.locator('input[name="price"]').inputValue(), '100');
+    await form.locator('input[name="price"]').fill('90');
+    await form.locator('input[name="thresholds"]').fill('70, 95');
+    await form.locator('button.save').click();
+    await form.locator('.status').filter({ hasText: 'Saved' }).waitFor();
+    const saved = await getJson<LimitsData>(server, '/api/limits');
+    assert.equal(saved.plan, { plan: 'max5', monthlyPrice: 90 });
+    assert.equal(saved.thresholds, [70, 95]);
+    await browser.screenshot(page, `limits-dialog-${setup.width}-${setup.mode}`);
+    await page.keyboard.press('Escape');
+    const price = page.locator('cost-plan-money cost-stat-card[data-stat="plan-price"]');
+    await price.locator('.value').waitFor();
+    assert.is((await price.locator('.value').textContent())?.trim(), '$90.00/mo');
+    const month = (await getJson<{ totals: { cost: number } }>(server, '/api/overview?range=month')).totals.cost;
+    const apiCard = page.locator('cost-plan-money cost-stat-card[data-stat="plan-api-equivalent"]');
+    assert.match((await apiCard.locator('.sub').textContent()) ?? '', new RegExp(`^${(month / 90).toFixed(1).replace('.', '\\.')}× the plan's price$`));
+    assert.ok(await noOverflow(page), 'no horizontal scroll');
+    // Back to no plan and the default thresholds for the next setup.
+    await fetch(`${server.url}/api/limits/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: null, thresholds: [75, 90] }) });
+  });
+
   if (setup === SETUPS[SETUPS.length - 1]) {
     test.after(async () => {
       await server?.close();
