@@ -17,7 +17,7 @@ export const PLANS: readonly { kind: PlanKind; label: string; price: number }[] 
 /**
  * In the budgets dialog: the plan this machine's user pays for (its monthly price editable), which the overview shows
  * beside the API-equivalent cost of the month, and the used % at which a plan limit window alerts. Kept in the index by
- * the server (POST /api/limits/settings); a server that only reads the index cannot change them.
+ * the server (POST /api/limits/settings); a server that only reads the index shows them and says where to change them.
  */
 export class CostLimitSettings extends LitElement {
   static override properties = {
@@ -76,24 +76,30 @@ export class CostLimitSettings extends LitElement {
   override render() {
     const l = this._limits;
     if (!l) return nothing;
+    if (!this.writable) {
+      const plan = l.plan ? `${PLANS.find((p) => p.kind === l.plan!.plan)?.label ?? l.plan.plan} at $${l.plan.monthlyPrice}/month` : 'not set';
+      return html`<section class="read-only" aria-labelledby="plan-h"><h3 id="plan-h">Plan and limit alerts</h3>
+        <p class="status">Plan: ${plan}; limit alerts at ${l.thresholds.join(', ')} % used. Change them in the dashboard that writes this index.</p></section>`;
+    }
     return html`<form @submit=${(e: SubmitEvent) => void this.save(e)} aria-labelledby="plan-h">
       <h3 id="plan-h">Plan and limit alerts</h3>
       <label>Plan
-        <select name="plan" ?disabled=${!this.writable} @change=${(e: Event) => this.pick(e)}>
+        <select name="plan" @change=${(e: Event) => this.pick(e)}>
           <option value="" ?selected=${l.plan === null}>Not set</option>
           ${PLANS.map((p) => html`<option value=${p.kind} ?selected=${l.plan?.plan === p.kind}>${p.label}</option>`)}
         </select></label>
       <label>Monthly price ($)
-        <input name="price" type="number" min="0" step="any" ?disabled=${!this.writable} .value=${String(l.plan?.monthlyPrice ?? 0)}></label>
+        <input name="price" type="number" min="0" step="any" .value=${String(l.plan?.monthlyPrice ?? 0)}></label>
       <label>Alert at (% used)
-        <input name="thresholds" class="thresholds" ?disabled=${!this.writable} .value=${l.thresholds.join(', ')}
+        <input name="thresholds" class="thresholds" .value=${l.thresholds.join(', ')}
           title="Comma-separated whole percents; an alert also comes when a window is forecast to reach 100 % before its reset"></label>
-      <button type="submit" class="save" ?disabled=${!this.writable}>Save</button>
+      <button type="submit" class="save">Save</button>
       <p class="status" role="status">${this._error ? html`<span class="error">${this._error}</span>` : this._saved ? 'Saved' : ''}</p>
     </form>`;
   }
 
   static override styles = css`
+    .read-only { margin-top: 16px; padding-top: 12px; border-top: 1px solid var(--border); }
     form { display: flex; flex-wrap: wrap; gap: 10px; align-items: end; margin-top: 16px; padding-top: 12px; border-top: 1px solid var(--border); }
     h3 { flex: 1 0 100%; margin: 0; font-size: 14px; color: var(--ink-1); }
     label { display: grid; gap: 4px; font-size: 12px; color: var(--ink-2); }
@@ -104,7 +110,6 @@ export class CostLimitSettings extends LitElement {
     button { font: inherit; font-size: 13px; color: var(--ink-1); background: var(--bg-surface); border: 1px solid var(--accent);
       border-radius: 6px; padding: 5px 10px; cursor: pointer; }
     :is(button, select, input):focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
-    :is(button, select, input):disabled { opacity: 0.6; cursor: default; }
     .status { flex: 1 0 100%; margin: 0; font-size: 13px; color: var(--ink-2); min-height: 1em; }
     .error { color: var(--error); }
   `;
