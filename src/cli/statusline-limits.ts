@@ -44,13 +44,18 @@ export function runWrapped(command: string, stdin: string, out: (text: string) =
     const child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];
     let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
+    const killGroup = (): void => {
       try {
-        process.kill(-child.pid!, 'SIGKILL');
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
+    };
+    // Claude Code stopping this render (SIGTERM: the statusline exits) ends the wrapped command with it.
+    process.once('exit', killGroup);
+    const timer = setTimeout(() => {
+      killed = true;
+      killGroup();
     }, WRAP_TIMEOUT_MS);
     child.stdout!.on('data', (c: Buffer) => chunks.push(c));
     child.stdin!.on('error', () => {}); // a command that does not read its stdin
@@ -62,6 +67,7 @@ export function runWrapped(command: string, stdin: string, out: (text: string) =
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      process.off('exit', killGroup);
       out(Buffer.concat(chunks).toString('utf8'));
       if (killed) warn(`statusline --wrap: killed after ${WRAP_TIMEOUT_MS} ms`);
       resolve(code ?? (signal ? 1 : 0));

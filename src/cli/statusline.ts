@@ -157,10 +157,12 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   };
   let opened: StatusReader | null = null;
   let model = 'Claude';
+  /** The line is a wrapped command's (--wrap): a stop prints none of ours. */
+  let wrapping = false;
   // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
   const stop = (why: string): void => {
     warn(`statusline: ${why}`);
-    print(`🤖 ${model} | 💰 cost not ready yet`);
+    if (!wrapping) print(`🤖 ${model} | 💰 cost not ready yet`);
     try {
       opened?.close();
     } finally {
@@ -180,6 +182,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     } catch (err) {
       if (args.wrap !== null) {
         clearTimeout(cap);
+        wrapping = true;
         return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
       }
       warn(`statusline: stdin is not Claude Code's status JSON (${(err as Error).message})`);
@@ -195,6 +198,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     if (args.wrap !== null) {
       // Their line, not ours: the cap no longer applies (the wrapped command has its own time limit).
       clearTimeout(cap);
+      wrapping = true;
       return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
     }
     if (!fs.existsSync(file)) {

@@ -2,6 +2,7 @@
 // `rate_limits` keeps each changed reading and shows the windows; bad readings are skipped and counted while the line
 // still prints; `--wrap` prints the wrapped command's output (same stdin, its exit status, killed past its time
 // limit) and still keeps the readings; `cost-dashboard limits` shows them with the transcripts' hits (table, --json).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -120,6 +121,22 @@ t('--wrap prints the wrapped command\'s output with the same stdin and its exit 
   assert.is(slow.stdout, 'partial\n');
   assert.ok(slow.ms < 15_000, `${slow.ms} ms`);
   assert.match(slow.stderr, /killed after 5000 ms/);
+});
+
+t('a render stopped by Claude Code (SIGTERM) ends the wrapped command with it and prints none of our line', async () => {
+  const c = setup();
+  const marker = path.join(dir, `late${n}`);
+  const child = spawn(process.execPath, [DIST_BIN, 'statusline', ...c.flags, '--wrap', `sleep 3; touch ${marker}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stdin.end(status(c.transcript, windows(11, 21)));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  await new Promise((r) => setTimeout(r, 1000));
+  child.kill('SIGTERM');
+  assert.is(await exited, 0);
+  assert.is(out, '');
+  await new Promise((r) => setTimeout(r, 3500));
+  assert.not.ok(fs.existsSync(marker), 'the wrapped command was ended');
 });
 
 t.run();
