@@ -78,7 +78,7 @@ In ~/.claude/settings.json:
 
 With a subscription (Claude Code 2.1.80 and later) the line also shows the plan limit windows: used %, the
 projection at the reset at this pace, the reset time (5h 42% → 71% @15:00 · 7d 63%); each reading that changed
-is kept for the dashboard's Limits view, \`cost-dashboard limits\` and /api/limits.
+is kept for the Plan limits section of Insights, \`cost-dashboard limits\` and /api/limits.
 
 Options:
   -z, --timezone <zone>   IANA time zone of "today" (default: the system's)
