@@ -35,6 +35,9 @@ export interface CliFigures {
   /** Each render finds the history unchecked for over a minute (the periodic background update). */
   statuslineStale: Spread;
   statuslineAfterAppend: Spread;
+  /** A/B in one run, interleaved: renders without `rate_limits`, and renders whose reading changed (one kept each). */
+  statuslineNoReadings: Spread;
+  statuslineReadings: Spread;
   daily: Spread;
   /** `daily --json` while a server runs over the same index (the report only reads). */
   dailyWithServer: Spread;
@@ -70,6 +73,20 @@ function time(runs: number, run: () => void, before: () => void = () => {}): Spr
     if (cpuBefore !== null && cpuAfter !== null) cpu += cpuAfter - cpuBefore;
   }
   return { p50: percentile(ms, 50), p95: percentile(ms, 95), runs, cpuMs: childrenCpuMs() === null ? null : cpu / runs };
+}
+
+/** Each of `variants` timed `runs` times, their runs alternating (after one untimed run each). */
+function interleaved(runs: number, variants: readonly (() => void)[]): Spread[] {
+  for (const v of variants) v();
+  const ms = variants.map((): number[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [k, v] of variants.entries()) {
+      const t = performance.now();
+      v();
+      ms[k]!.push(performance.now() - t);
+    }
+  }
+  return ms.map((m) => ({ p50: percentile(m, 50), p95: percentile(m, 95), runs, cpuMs: null }));
 }
 
 /** `update` once the background update a render started (if any) has ended: it would find the index taken. */
@@ -135,6 +152,16 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
   // one runs at a time, at the lowest priority).
   const twoMinutesAgo = (): void => fs.utimesSync(stamp, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
   const statuslineStale = time(runs, render(indexFlags, input), twoMinutesAgo);
+  // Plan limit readings, A/B: the same render without and with a `rate_limits` whose 5-hour figure changed, so each B
+  // render appends its reading to the side file (the costlier case); A and B alternate so drift hits both alike.
+  let used = 0;
+  const withReadings = (): string => {
+    const o = JSON.parse(input) as Record<string, unknown>;
+    const resets = Math.floor(Date.now() / 1000) + 3600;
+    return JSON.stringify({ ...o, rate_limits: { five_hour: { used_percentage: (used++ % 100) + 0.5, resets_at: resets }, seven_day: { used_percentage: 40, resets_at: resets + 86_400 } } });
+  };
+  const ab: (() => void)[] = [render(indexFlags, input), () => render(indexFlags, withReadings())()];
+  const [statuslineNoReadings, statuslineReadings] = interleaved(runs, ab) as [Spread, Spread];
 
   // A copy of the session in a config dir of the bench's own, growing by three responses before each render.
   const own = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-cli-'));
@@ -167,7 +194,7 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     const ccusageStatusline = ccusageRender([], 5);
     // Without its cache it reads the whole history: tens of seconds a render per GiB.
     const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], dirs.length > 1 ? 1 : 3);
-    return { statusline, statuslineStale, statuslineAfterAppend, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
+    return { statusline, statuslineStale, statuslineAfterAppend, statuslineNoReadings, statuslineReadings, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
   } finally {
     fs.rmSync(own, { recursive: true, force: true });
   }
@@ -183,6 +210,8 @@ export function describeCli(cli: CliFigures): string[] {
     `cli statusline      ${spread(cli.statusline)}, index up to date`,
     `cli statusline      ${spread(cli.statuslineStale)}, history unchecked for over a minute before each`,
     `cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`,
+    `cli statusline      ${spread(cli.statuslineNoReadings)}, A: no rate_limits (interleaved with B)`,
+    `cli statusline      ${spread(cli.statuslineReadings)}, B: rate_limits changed, a reading kept each render`,
     `cli daily --json    ${spread(cli.daily)}`,
     `cli daily --json    ${spread(cli.dailyWithServer)}, a server running`,
     `ccusage statusline  ${spread(cli.ccusageStatusline)}, its cache on (transcript unchanged)`,

@@ -6,8 +6,8 @@ import { isProjectName } from '../shared/project-name.ts';
 
 const REPORTS = ['daily', 'weekly', 'monthly', 'session', 'blocks'] as const;
 export type ReportKind = (typeof REPORTS)[number];
-export type CommandName = ReportKind | 'statusline' | 'update';
-const COMMANDS: readonly CommandName[] = [...REPORTS, 'statusline', 'update'];
+export type CommandName = ReportKind | 'statusline' | 'update' | 'limits';
+const COMMANDS: readonly CommandName[] = [...REPORTS, 'statusline', 'update', 'limits'];
 
 export interface CliArgs {
   command: CommandName;
@@ -24,6 +24,8 @@ export interface CliArgs {
   json: boolean;
   /** `update --background`: at the lowest CPU priority (the statusline starts it so). */
   background: boolean;
+  /** `statusline --wrap <command>`: the statusline command whose output is printed instead (readings still kept). */
+  wrap: string | null;
   /** Set when --help was given: the text to print. */
   help: string | null;
 }
@@ -34,8 +36,9 @@ const SHORT: Record<string, string> = { j: 'json', s: 'since', u: 'until', p: 'p
 const REPORT_FLAGS = ['since', 'until', 'project', 'timezone', 'json'];
 const FLAGS_OF: Record<CommandName, string[]> = {
   daily: REPORT_FLAGS, weekly: REPORT_FLAGS, monthly: REPORT_FLAGS, session: REPORT_FLAGS, blocks: REPORT_FLAGS,
-  statusline: ['timezone'],
+  statusline: ['timezone', 'wrap'],
   update: ['background'],
+  limits: ['json', 'timezone'],
 };
 
 const COMMON_HELP = `Index options (the server's; the same flags find the same index file):
@@ -73,8 +76,25 @@ within about a second; problems go to stderr.
 In ~/.claude/settings.json:
   "statusLine": { "type": "command", "command": "cost-dashboard statusline", "padding": 0 }
 
+With a subscription (Claude Code 2.1.80 and later) the line also shows the plan limit windows: used %, the
+projection at the reset at this pace, the reset time (5h 42% → 71% @15:00 · 7d 63%); each reading that changed
+is kept for the Plan limits section of Insights, \`cost-dashboard limits\` and /api/limits.
+
 Options:
   -z, --timezone <zone>   IANA time zone of "today" (default: the system's)
+  --wrap <command>        Keep the plan limit readings, but print the output of this statusline command
+                          instead of ours (it gets the same stdin; its exit status; killed after 5 s)
+
+${COMMON_HELP}`,
+  limits: `Usage: cost-dashboard limits [options]
+
+The plan limit windows (5-hour, weekly, per-model weekly): the last official reading of each (from the
+statusline and the plan usage probe), the pace, the projection at the reset and when 100 % is reached at
+the recent pace; then the limit hits the transcripts report. See docs/limits.md.
+
+Options:
+  -z, --timezone <zone>   IANA time zone of the times shown (default: the system's)
+  -j, --json              JSON instead of a table: {windows: [...], hits: [...], hitCounts, readings: [...]}
 
 ${COMMON_HELP}`,
   update: `Usage: cost-dashboard update [options]
@@ -161,6 +181,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     timezone: zone === null ? null : parseZone(zone),
     json: values.has('json'),
     background: values.has('background'),
+    wrap: str('wrap'),
     help,
   };
 }

@@ -10,6 +10,7 @@ import { createIngest } from '../ingest/ingest.ts';
 import type { ParsePool } from '../ingest/pool.ts';
 import { resolveRepositories } from '../ingest/repository.ts';
 import { changedTranscripts } from '../ingest/needs-read.ts';
+import { limitsSideFile } from '../index-db/limit-readings.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -52,6 +53,8 @@ export async function listWithListings(projectsDirs: readonly string[], indexFil
 
 export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   const { index } = opts;
+  // The statusline's plan limit readings, which only a writer can store.
+  index.takeInLimitReadings(limitsSideFile(opts.indexFile));
   // The listing's own stat: a file that changes after it is read by the ingest's run() anyway.
   const listed = opts.listed ?? (await listWithListings(opts.projectsDirs, opts.indexFile));
   const dirty = changedTranscripts(listed, index.reports.fileStates());

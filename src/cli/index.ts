@@ -26,6 +26,7 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (args.command === 'statusline') throw new Error('unreachable: statusline is dispatched above');
   try {
     if (args.command === 'update') return await (await import('./update.ts')).runUpdate(args, warn);
+    if (args.command === 'limits') return await (await import('./run-limits.ts')).runLimits(args, warn);
     return await (await import('./run-report.ts')).runReport({ ...args, command: args.command }, warn);
   } catch (err) {
     if (!(err instanceof IndexWriteError)) throw err;

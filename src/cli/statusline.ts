@@ -20,6 +20,7 @@ import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
 import { needsRead } from '../ingest/needs-read.ts';
 import { duration, usd } from './table.ts';
+import { keepReadings, limitsSegment, runWrapped } from './statusline-limits.ts';
 
 /** The whole run, stdin included. */
 const CAP_MS = 900;
@@ -36,12 +37,12 @@ interface StatusInput {
   model?: unknown;
 }
 
-export function statusLine(model: string, f: StatusFigures): string {
+export function statusLine(model: string, f: StatusFigures, limits = ''): string {
   const block = f.block
     ? `${usd(f.block.cost)} block (${duration(f.block.burn?.minutesLeft ?? 0)} left)`
     : 'no active block';
   const burn = f.block?.burn ? ` | 🔥 ${usd(f.block.burn.costPerHour)}/hr` : '';
-  return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
+  return `🤖 ${model}${limits} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
 }
 
 /**
@@ -155,10 +156,12 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   };
   let opened: StatusReader | null = null;
   let model = 'Claude';
+  /** The line is a wrapped command's (--wrap): a stop prints none of ours. */
+  let wrapping = false;
   // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
   const stop = (why: string): void => {
     warn(`statusline: ${why}`);
-    print(`🤖 ${model} | 💰 cost not ready yet`);
+    if (!wrapping) print(`🤖 ${model} | 💰 cost not ready yet`);
     try {
       opened?.close();
     } finally {
@@ -176,6 +179,11 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
       input = parsed as StatusInput;
     } catch (err) {
+      if (args.wrap !== null) {
+        clearTimeout(cap);
+        wrapping = true;
+        return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
+      }
       warn(`statusline: stdin is not Claude Code's status JSON (${(err as Error).message})`);
       print('💰 cost-dashboard: no status input');
       return 0;
@@ -184,6 +192,14 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const sessionId = str(input.session_id);
     const transcript = str(input.transcript_path);
     const file = args.config.indexPath;
+    const now = Date.now();
+    const readings = keepReadings(input, file, args.config.machine, now, warn);
+    if (args.wrap !== null) {
+      // Their line, not ours: the cap no longer applies (the wrapped command has its own time limit).
+      clearTimeout(cap);
+      wrapping = true;
+      return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
+    }
     if (!fs.existsSync(file)) {
       print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
       startBackgroundUpdate(args);
@@ -209,7 +225,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     }
     const reader = opened;
     if (args.timezone) process.env.TZ = args.timezone;
-    print(statusLine(model, reader.status(sessionId, Date.now())));
+    print(statusLine(model, reader.status(sessionId, now), limitsSegment(readings, now)));
     // An update is wanted when this session has lines the index lacks, when the rest of the history went unchecked
     // for a while, or when the file is still marked open (a live writer, or one that died: the next writer runs
     // the integrity check). Only then is the writer lock probed (startBackgroundUpdate): with a live writer (a

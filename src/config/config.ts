@@ -38,6 +38,8 @@ export interface Config {
   costMode: CostMode;
   /** Executable of the plan usage probe. */
   agentBin: string;
+  /** --poll-limits: minutes between plan usage probes while the server runs (each starts the CLI); null = never. */
+  pollLimitsMinutes: number | null;
   /** AGENT_HUB|CLAUDE_HUB is set: running as a hub tab. */
   hub: boolean;
   /** Origin of HUB_URL (no trailing slash), null when unset. */
@@ -60,7 +62,7 @@ export const DEFAULT_PORT = 3543;
 
 export const HELP_TEXT = `Usage: cost-dashboard [options]
        cost-dashboard <command> [options]   daily, weekly, monthly, session, blocks, statusline, update,
-                                            backup, restore
+                                            backup, restore, limits
                                             (cost-dashboard <command> --help)
 
 Local cost dashboard for Claude Code transcripts.
@@ -83,6 +85,9 @@ Options (a flag wins over its environment variable; --flag value or --flag=value
   --keep-transcripts [dir]
                           Keep every transcript read in dir (default <index>.transcripts), so
                           Claude Code's cleanup does not take them; nothing there is ever deleted
+  --poll-limits <minutes> Ask the agent CLI for the plan usage every N minutes (1-1440) and keep the
+                          readings; off by default (each probe starts the CLI, which runs its
+                          SessionStart hooks)
   --version               Print the version
   --help                  Print this help
 
@@ -93,7 +98,7 @@ Environment: AGENT_BIN (probe executable), AGENT_HUB / HUB_URL / HUB_SDK_SERVER 
 type FlagKind = 'value' | 'bool' | 'optional';
 export const FLAGS: Readonly<Record<string, FlagKind>> = {
   port: 'value', dir: 'value', host: 'value', 'allowed-hosts': 'value', index: 'value', prices: 'value',
-  'cost-mode': 'value', machine: 'value', 'metrics-token': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
+  'cost-mode': 'value', machine: 'value', 'poll-limits': 'value', 'metrics-token': 'value', open: 'bool', offline: 'bool', help: 'bool', version: 'bool',
   'keep-transcripts': 'optional',
 };
 
@@ -291,6 +296,12 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     if (!checks.indexHasFilesUnder?.(indexPath, path.join(d, 'projects'))) throw new ConfigError(`Config dir not found: ${d}`);
     missingDirs.push(d);
   }
+  const pollRaw = str('poll-limits');
+  if (pollRaw !== undefined && !/^\d{1,4}$/.test(pollRaw.trim())) throw new ConfigError(`Invalid --poll-limits "${pollRaw}": expected minutes, 1-1440`);
+  const pollLimitsMinutes = pollRaw === undefined ? null : Number(pollRaw.trim());
+  if (pollLimitsMinutes !== null && (pollLimitsMinutes < 1 || pollLimitsMinutes > 1440)) {
+    throw new ConfigError(`Invalid --poll-limits "${pollRaw}": expected minutes, 1-1440`);
+  }
   const host = (str('host') ?? envOf(env, 'HOST') ?? '127.0.0.1').trim();
   if (!host) throw new ConfigError('Invalid host ""');
 
@@ -311,6 +322,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     offline: flags.has('offline'),
     costMode,
     agentBin: envOf(env, 'AGENT_BIN', 'CLAUDE_BIN') ?? (platform === 'win32' ? 'claude.exe' : 'claude'),
+    pollLimitsMinutes,
     hub: envOf(env, 'AGENT_HUB', 'CLAUDE_HUB') !== undefined,
     hubUrl: parseHubUrl(envOf(env, 'HUB_URL')),
     hubSdkServer: envOf(env, 'HUB_SDK_SERVER') ?? null,

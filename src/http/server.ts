@@ -11,6 +11,7 @@ import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { IndexingState } from '../shared/api-types.ts';
 import type { BudgetService } from './budget-service.ts';
 import type { RetentionService } from './retention-service.ts';
+import type { LimitSettingsService } from './limit-settings-service.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
 import { createGuards, createProcessGuard } from './guards.ts';
@@ -18,6 +19,7 @@ import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
+import { mountLimitsRoute } from './routes/limits.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
 import { mountRetentionRoute } from './routes/retention.ts';
@@ -35,6 +37,8 @@ export interface ServerDeps {
   budgets: BudgetService;
   /** GET /api/retention and the retention gauges of /metrics (absent: neither). */
   retention?: RetentionService;
+  /** The plan limit alert thresholds and the plan (POST /api/limits/settings). */
+  limitSettings: LimitSettingsService;
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
@@ -100,13 +104,14 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, now };
+  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, limitSettings: deps.limitSettings, now };
   mountDataRoutes(app, ctx);
   const crossSiteGuard = createProcessGuard(guardOptions);
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx);
   mountRetentionRoute(app, ctx);
+  mountLimitsRoute(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

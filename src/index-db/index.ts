@@ -12,6 +12,7 @@ import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
 import { acquireWriterLock } from './writer-lock.ts';
 import { recoveryOf, type Recovery } from './recovery.ts';
+import { createLimitStore } from './limit-store.ts';
 
 export { IndexWriteError } from './errors.ts';
 
@@ -68,10 +69,15 @@ function build(
     writer.commit();
   }
   const stats = statsQuery(db);
+  const limits = createLimitStore(db);
   return {
     cursorOf: (path) => writer.cursorOf(path),
     foldZone: () => writer.foldZone(),
-    applyBatch: (batch, role, size, mtimeMs) => writer.applyBatch(batch, role, size, mtimeMs),
+    applyBatch: (batch, role, size, mtimeMs) => {
+      writer.applyBatch(batch, role, size, mtimeMs);
+      // In the writer's open transaction, so the hits are kept with the cursor that passed them.
+      limits.addHits(batch.meta.hits);
+    },
     resetFile: (path) => writer.resetFile(path),
     markGone: (path) => writer.markGone(path),
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
@@ -79,6 +85,8 @@ function build(
     unresolvedRepositories: () => writer.unresolvedRepositories(),
     setRepository: (project, repository) => writer.setRepository(project, repository),
     writeSettings: (changes) => writer.writeSettings(changes),
+    addLimitReadings: (readings) => limits.addReadings(readings),
+    takeInLimitReadings: (sideFile) => limits.takeIn(sideFile),
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
@@ -180,6 +188,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     knowsMachine: guard(q.knowsMachine),
     knowsProject: guard(q.knowsProject),
     budgets: guard(q.budgets),
+    limits: guard(q.limits),
     repository: guard(q.repository),
     retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), fileCost: guard(q.retention.fileCost), keptFolder: guard(q.retention.keptFolder) },
   };

@@ -47,6 +47,9 @@ export function carryHistory(from: string, to: Database.Database, schema: number
     to.transaction(() => {
       for (const table of ROWID_TABLES) copyRowid(src, to, table, out);
       copyWhole(src, to, 'settings', '', out);
+      // Plan limit readings and hits hang on no transcript: the index is their only copy.
+      copyAll(src, to, 'limit_readings', out);
+      copyAll(src, to, 'limit_hits', out);
       copyWhole(src, to, 'meta', `WHERE key NOT IN (${NOT_CARRIED.map((k) => `'${k}'`).join(', ')})`, out);
       nameTheLost(to);
       out.reread = (out.lost.messages ?? 0) + (out.lost.alternates ?? 0) + (out.lost.files ?? 0) > 0;
@@ -157,6 +160,19 @@ function copyWhole(src: Database.Database, to: Database.Database, table: string,
   try {
     const rows = src.prepare(`SELECT key, value FROM ${table} ${where}`).raw(true).all() as unknown[][];
     const insert = to.prepare(`INSERT OR REPLACE INTO ${table} (key, value) VALUES (?, ?)`);
+    for (const row of rows) insert.run(...row);
+    out.carried[table] = rows.length;
+  } catch {
+    out.lost[table] = 1;
+  }
+}
+
+/** Every readable row of a small table without rowids, column by column as the new file declares them. */
+function copyAll(src: Database.Database, to: Database.Database, table: string, out: Carried): void {
+  try {
+    const cols = (to.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+    const rows = src.prepare(`SELECT ${cols.join(', ')} FROM ${table}`).raw(true).all() as unknown[][];
+    const insert = to.prepare(`INSERT OR IGNORE INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
     for (const row of rows) insert.run(...row);
     out.carried[table] = rows.length;
   } catch {

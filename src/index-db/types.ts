@@ -4,12 +4,13 @@
 import type { IndexFailure } from './errors.ts';
 import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
+import type { BudgetStatus, LimitsData, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 import type { RetentionQueries } from './queries/retention.ts';
 import type { QueryScope } from './query-scope.ts';
 import type { SettingChange } from './settings.ts';
+import type { LimitReading } from './limit-readings.ts';
 
 /** Where a transcript sits in the config dir; decided by discovery from its path alone. */
 export interface FileRole {
@@ -109,6 +110,8 @@ export interface Queries {
   knowsProject(id: string): boolean;
   /** Every budget (settings.ts) against its period around `now`: daily, weekly, monthly, every project first. */
   budgets(now: number): BudgetStatus[];
+  /** The plan limits at `now`: each window's last reading, pace and forecast, the hits, the recent readings. */
+  limits(now: number): LimitsData;
   /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
   repository(id: string, scope: QueryScope, machine?: string): RepositoryData | null;
   /** What the index holds of gone transcripts and which it read that are still there (GET /api/retention). */
@@ -149,6 +152,10 @@ export interface IndexDb extends IndexReader {
   setRepository(project: string, repository: string): void;
   /** Writes settings (settings.ts) durably before returning; throws IndexWriteError when the file cannot take them. */
   writeSettings(changes: readonly SettingChange[]): void;
+  /** Stores plan limit readings (a probe's answer; limit-store.ts), each once; returns how many were new. */
+  addLimitReadings(readings: readonly LimitReading[]): number;
+  /** Takes in the statusline's side file of readings (limit-readings.ts) past the last intake. */
+  takeInLimitReadings(sideFile: string): { added: number; skipped: number };
   /**
    * Rebuilds the local rollups when the process time zone is not the one they hold (done at open and before every
    * write; the queries never rebuild, they derive local figures from the messages meanwhile). A failure is logged.

@@ -13,6 +13,7 @@ import { createUsageProbe } from '../usage-probe/probe.ts';
 import { createBudgetService } from './budgets.ts';
 import { createRetentionService } from './retention.ts';
 import { createKeeping } from './keeping.ts';
+import { createLimitsService } from './limits.ts';
 import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from '../ingest/log.ts';
@@ -110,16 +111,22 @@ async function main(): Promise<void> {
   const budgets = createBudgetService({ index, log });
   lifecycle.add('budgets', () => budgets.close());
 
+  // Plan limits: the statusline's readings and the probe's answers kept, alerts logged (the writer only).
+  const limits = createLimitsService({ index, indexPath: config.indexPath, machine: config.machine, pollMinutes: config.pollLimitsMinutes, log });
+  lifecycle.add('limits', () => limits.close());
+  const probe = limits.recording(createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }));
+
   const server = createServer({
     index,
     config,
     indexing: () => index.progress(),
     prices: () => prices.current(),
-    probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
+    probe,
     budgets,
     retention: createRetentionService({
       index, indexPath: config.indexPath, dirs: config.dirs, dirMachines: config.dirMachines, machine: config.machine, keeping, offerDir: `${config.indexPath}.transcripts`, log,
     }),
+    limitSettings: limits,
     uiDir: uiDir(),
     log,
   });
@@ -138,6 +145,7 @@ async function main(): Promise<void> {
   // Not taken: this process reads another writer's index, and a takeover lists the transcripts again.
   void dropPrepared();
   budgets.start();
+  limits.start(probe);
 }
 
 /** Whether the index already holds transcripts. A file this read finds damaged is read again at once, where the first query's check recovers it. */

@@ -2,6 +2,7 @@
 // that only lines that can matter (usage, titles, the first prompt) are decoded and parsed; tool output, which is
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
+import { extractLimitHit } from './limit-hit.ts';
 import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
 import { LineShrinker } from './shrink.ts';
 
@@ -179,6 +180,8 @@ class LineScanner {
     }
     this.noteMeta(line);
     if (usage && hasUsage(line)) {
+      const hit = extractLimitHit(line);
+      if (hit) (this.meta.hits ??= []).push(hit);
       const row = extractUsage(line, offset);
       if (row === 'outOfRange') stats.outOfRange++;
       else if (row) {

@@ -91,6 +91,22 @@ export interface FileMeta {
   firstTs?: number;
   /** sessionId seen on any line (first one). */
   sessionId?: string;
+  /** The plan limit hits the range reports (limit-hit.ts), in file order. */
+  hits?: LimitHit[];
+}
+
+/** A turn a plan limit stopped, as the transcript reports it. */
+export interface LimitHit {
+  /** Dedup key across files: the message's id, else `<sessionId>@<at>`. */
+  key: string;
+  /** Epoch ms of the line. */
+  at: number;
+  /** five_hour, seven_day or seven_day_<model>; null when the text names none. */
+  window: string | null;
+  /** Epoch ms of the reset the text gives; null when it gives none. */
+  resetsAt: number | null;
+  /** The message's text, cut to a few hundred characters. */
+  text: string;
 }
 
 export interface UsageBatch {

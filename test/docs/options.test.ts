@@ -23,7 +23,7 @@ const CANDIDATES = [aDir, '4000', '30', '1', '0', '2025-01-02', 'UTC', 'box', '-
 const REPORTS: CommandName[] = ['daily', 'weekly', 'monthly', 'session', 'blocks'];
 /** backup and restore take a file argument and have their own parser (src/cli/backup.ts). */
 const FILE_COMMANDS = ['backup', 'restore'];
-const COMMANDS = [...REPORTS, 'statusline', 'update', ...FILE_COMMANDS] as CommandName[];
+const COMMANDS = [...REPORTS, 'statusline', 'update', 'limits', ...FILE_COMMANDS] as CommandName[];
 
 type Kind = 'value' | 'bool';
 interface Flag {

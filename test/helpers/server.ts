@@ -14,6 +14,7 @@ import type { BudgetService } from '../../src/http/budget-service.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
 import { createKeeping } from '../../src/main/keeping.ts';
 import { createRetentionService } from '../../src/main/retention.ts';
+import { createLimitsService } from '../../src/main/limits.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
@@ -126,6 +127,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
       keeping: createKeeping({ dir: null, projectsDirs: config.projectsDirs, log: (m) => logs.push(m) }),
       offerDir: path.join(dir, 'kept'),
       log: (m) => logs.push(m),
+    }),
+    limitSettings: createLimitsService({
+      index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, indexPath: ':memory:', machine: 'test', pollMinutes: null, log: (m) => logs.push(m),
     }),
     uiDir: opts.uiDir ?? uiDir,
     now: opts.now,

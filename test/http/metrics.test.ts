@@ -11,6 +11,7 @@ import { openIndex } from '../../src/index-db/index.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { parseConfig } from '../../src/config/config.ts';
 import { createBudgetService } from '../../src/main/budgets.ts';
+import { createLimitsService } from '../../src/main/limits.ts';
 import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, request, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -130,6 +131,7 @@ async function boundElsewhere(argv: string[]): Promise<{ port: number; close(): 
     index, config, indexing: () => INDEXING_DONE, prices: () => PriceTable.builtin(),
     probe: createUsageProbe({ bin: path.join(dir, 'none'), configDir: dir }), uiDir: dir, log: () => {},
     budgets: createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: () => {} }),
+    limitSettings: createLimitsService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, indexPath: ':memory:', machine: 'test', pollMinutes: null, log: () => {} }),
   });
   const srv = http.createServer(app.handler);
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));

@@ -87,6 +87,9 @@ Recovery('damage to derived data only (a rollup, an index b-tree): every row car
   a.applyBatch(batch('one.jsonl'), role('one.jsonl'), PER_FILE * 100, 1);
   a.close();
   const cost = sqlValue(file, 'SELECT sum(cost) FROM messages') as number;
+  // Plan limit readings and hits hang on no transcript: only the index holds them.
+  raw(file, `INSERT INTO limit_readings (window, observed_at, source, machine, used_percent, resets_at) VALUES ('five_hour', ${T0}, 'statusline', 'box', 42.5, ${T0 + 3_600_000});
+    INSERT INTO limit_hits (key, at, window, resets_at, text) VALUES ('msg_hit', ${T0}, 'five_hour', NULL, 'You''ve hit your session limit');`);
   raw(file, "UPDATE meta SET value = '1' WHERE key = 'open'");
   for (const name of ['usage_total', 'projects_key', 'messages_file_ts']) damagePage(file, rootPage(file, name));
   const logs: string[] = [];
@@ -99,6 +102,8 @@ Recovery('damage to derived data only (a rollup, an index b-tree): every row car
   b.close();
   assert.is(sqlValue(file, 'SELECT sum(cost) FROM usage_total'), cost);
   assert.is(sqlValue(file, 'SELECT sum(messages) FROM usage_daily'), PER_FILE);
+  assert.is(sqlValue(file, "SELECT used_percent FROM limit_readings WHERE window = 'five_hour'"), 42.5, 'the plan limit readings are carried');
+  assert.is(sqlValue(file, "SELECT window FROM limit_hits WHERE key = 'msg_hit'"), 'five_hour', 'the limit hits are carried');
   assert.is(sqlValue(file, 'PRAGMA integrity_check'), 'ok');
 });
 

@@ -5,6 +5,7 @@ import type { UsageProbe } from '../../usage-probe/probe.ts';
 import type { IndexingState } from '../../shared/api-types.ts';
 import type { BudgetService } from '../budget-service.ts';
 import type { RetentionService } from '../retention-service.ts';
+import type { LimitSettingsService } from '../limit-settings-service.ts';
 import type { ResultCache } from '../cache.ts';
 import type { ServerConfig } from '../server-config.ts';
 
@@ -19,5 +20,6 @@ export interface RouteContext {
   budgets: BudgetService;
   /** GET /api/retention and the retention gauges; absent: neither. */
   retention?: RetentionService;
+  limitSettings: LimitSettingsService;
   now(): number;
 }

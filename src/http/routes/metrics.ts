@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware, Polka } from 'polka';
 import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
+import { limitFamilies } from '../limit-metrics.ts';
 import { metricFamilies } from '../metrics.ts';
 import { retentionFamilies } from '../retention-metrics.ts';
 import { sendText } from '../send.ts';
@@ -32,8 +33,9 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
   app.get('/metrics', crossSiteGuard, function metrics(req: IncomingMessage, res: ServerResponse) {
     const why = refusal(req, ctx.config.metricsToken, loopback);
     if (why) return sendText(res, 403, why);
-    const families = metricFamilies(ctx.index.queries.metrics(ctx.now()), ctx.config.machine);
-    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(ctx.now())));
+    const now = ctx.now();
+    const families = [...metricFamilies(ctx.index.queries.metrics(now), ctx.config.machine), ...limitFamilies(ctx.index.queries.limits(now))];
+    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(now)));
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
     res.setHeader('Cache-Control', 'no-store');

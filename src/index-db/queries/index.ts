@@ -4,6 +4,7 @@ import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { createBudgets } from './budgets.ts';
 import { insights } from './insights.ts';
+import { createLimits } from './limits.ts';
 import { createMetrics } from './metrics.ts';
 import { createMonthly } from './monthly.ts';
 import { overview } from './overview.ts';
@@ -36,6 +37,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
     budgets: createBudgets(db, reader),
+    limits: createLimits(db, reader),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: (id, scope, machine = LOCAL) => repository(id, withSpans(scope), machine),
     retention: createRetention(db),

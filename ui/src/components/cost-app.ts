@@ -16,6 +16,7 @@ import './cost-help-overlay.ts';
 import './cost-toast.ts';
 import { adoptDocumentStyles, base, buttons } from './shared-styles.ts';
 import './cost-budget-alerts.ts';
+import './cost-limit-alerts.ts';
 
 const styles = css`
   .content {
@@ -186,6 +187,7 @@ export class CostApp extends LitElement {
             </div>`
           : ''}
         <cost-budget-alerts .scope=${nav.scope} .refreshKey=${this.clock.refreshKey}></cost-budget-alerts>
+        <cost-limit-alerts .refreshKey=${this.clock.refreshKey}></cost-limit-alerts>
         ${this.renderView()}
       </main>
       <cost-usage-dialog></cost-usage-dialog>

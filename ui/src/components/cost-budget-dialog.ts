@@ -5,6 +5,7 @@ import { BUDGETS_CHANGED, PERIOD_LABEL, PERIODS, STATE_LABEL, whoseText } from '
 import { formatUsd } from '../format.ts';
 import { scopeRepository } from '../state.ts';
 import { emit } from './view-kit.ts';
+import './cost-limit-settings.ts';
 
 interface Loaded {
   budgets: Budgets;
@@ -47,6 +48,7 @@ export class CostBudgetDialog extends LitElement {
     if (!d) return;
     this._error = '';
     if (!d.open) d.showModal();
+    void this.renderRoot.querySelector('cost-limit-settings')?.load();
     try {
       const [budgets, projects] = await Promise.all([api.get<Budgets>('/api/budgets', {}, undefined, { force: true }), api.get<ProjectRow[]>('/api/projects')]);
       this._loaded = { budgets, projects: [...projects].sort((a, b) => a.name.localeCompare(b.name)) };
@@ -127,6 +129,7 @@ export class CostBudgetDialog extends LitElement {
       ${l && !writable ? html`<p class="note">This dashboard reads an index that another process writes: change budgets in that dashboard.</p>` : nothing}
       ${l && writable ? this.form(l) : nothing}
       <p class="error" role="alert">${this._error}</p>
+      <cost-limit-settings ?writable=${writable}></cost-limit-settings>
     </dialog>`;
   }
 

@@ -10,6 +10,7 @@ import type { CostBudgetDialog } from './cost-budget-dialog.ts';
 import './cost-stat-card.ts';
 import './cost-budget-meter.ts';
 import './cost-budget-dialog.ts';
+import './cost-limits-card.ts';
 import { ScopedView } from './data-view.ts';
 
 export interface MonthPace {
@@ -104,6 +105,7 @@ export class CostGlanceStrip extends ScopedView {
         sub=${pace.projected === null ? 'Cannot project the month end yet' : `${formatUsd(pace.projected)} by month end`}
         hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today.">${this._meter(g, 'monthly')}</cost-stat-card>
       ${this._block(g)}
+      <cost-limits-card .refreshKey=${this.refreshKey}></cost-limits-card>
     </section>
     <div class="tools"><button type="button" class="budgets" @click=${() => this._openBudgets()}
       title="Daily, weekly and monthly budgets of this machine">Budgets…</button></div>

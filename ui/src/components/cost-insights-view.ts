@@ -16,6 +16,7 @@ import './cost-heatmap.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
 import './cost-usage-drivers.ts';
+import './cost-limits-section.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
@@ -218,6 +219,7 @@ export class CostInsightsView extends DataView {
         ${exportJsonButton(exportName('insights', d.range, 'json'), d)}
       </header>
       ${viewBody(this._data.stale, this._body(l.data))}
+      <cost-limits-section .refreshKey=${this.refreshKey}></cost-limits-section>
       <cost-usage-drivers></cost-usage-drivers>
     `;
   }

@@ -22,6 +22,7 @@ import type { PreviousSeries } from './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-glance-strip.ts';
+import './cost-plan-money.ts';
 import './cost-monthly-table.ts';
 import './cost-empty.ts';
 import './cost-retention-note.ts';
@@ -342,6 +343,7 @@ export class CostOverviewView extends DataView {
         ${exportJsonButton(exportName('overview', d.range, 'json'), d)}
       </header>
       <cost-glance-strip .scope=${this.scope} .refreshKey=${this.refreshKey}></cost-glance-strip>
+      <cost-plan-money .refreshKey=${this.refreshKey}></cost-plan-money>
       ${this._indexing(d)}
       ${this._clock(d)}
       ${this._indexNotes(d)}
