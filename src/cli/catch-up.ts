@@ -10,6 +10,7 @@ import { createIngest } from '../ingest/ingest.ts';
 import type { ParsePool } from '../ingest/pool.ts';
 import { resolveRepositories } from '../ingest/repository.ts';
 import { changedTranscripts } from '../ingest/needs-read.ts';
+import { newestFirst } from '../ingest/scan-order.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -68,7 +69,8 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
   resolveRepositories(index);
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });
-  for (const f of dirty) ingest.check(f.path);
+  // Newest first, as the server's scan (src/ingest/scan-order.ts); the end result does not depend on the order.
+  for (const f of newestFirst(dirty)) ingest.check(f.path);
   await ingest.idle();
   await ingest.close();
   await pool.close();

@@ -77,12 +77,12 @@ export interface MetricsSnapshot {
  * What the queries answer: the figures of a response without its envelope, the range and scope the route resolved and
  * the server's own state (indexing progress, dirs, health), which the route (src/http/routes/data.ts) adds around them.
  */
-export type OverviewData = Omit<Overview, 'range' | 'project' | 'repository' | 'indexing' | 'dirs' | 'health'>;
-export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | 'indexing'>;
-export type MonthlyData = Omit<Monthly, 'project'>;
-export type ProjectSessionsData = Omit<ProjectSessions, 'range'>;
-export type RepositoryData = Omit<RepositoryDetail, 'range'>;
-export type SessionData = Omit<SessionDetail, 'range'>;
+export type OverviewData = Omit<Overview, 'range' | 'project' | 'repository' | 'indexing' | 'final' | 'dirs' | 'health'>;
+export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | 'indexing' | 'final'>;
+export type MonthlyData = Omit<Monthly, 'project' | 'final'>;
+export type ProjectSessionsData = Omit<ProjectSessions, 'range' | 'final'>;
+export type RepositoryData = Omit<RepositoryDetail, 'range' | 'final'>;
+export type SessionData = Omit<SessionDetail, 'range' | 'final'>;
 
 export interface Queries {
   /** The /metrics figures at instant `now`. */

@@ -9,6 +9,7 @@ import type { PathRole } from './discovery.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
 import { needsRead } from './needs-read.ts';
+import { FinalFrontier, newestFirst, type ScanFile } from './scan-order.ts';
 
 export interface Ingest {
   /** A file appeared or changed (a watcher event; a burst is coalesced and re-checked after it). */
@@ -17,8 +18,8 @@ export interface Ingest {
   check(path: string): void;
   /** A file disappeared: its history stays, marked gone. */
   removed(path: string): void;
-  /** The start-up scan: total work known up front, for progress. */
-  startScan(files: { path: string; size: number }[]): void;
+  /** The start-up scan: total work known up front, for progress; read newest first (scan-order.ts). */
+  startScan(files: readonly ScanFile[]): void;
   /** Resolves when nothing is queued or in flight. */
   idle(): Promise<void>;
   progress(): IndexingState;
@@ -34,6 +35,9 @@ export interface IngestDeps {
   /** A batch brought the first cwd of its project folder. */
   newCwd?: () => void;
 }
+
+/** Once the scan is done every range is final: the earliest instant there is. */
+const FINAL_ALWAYS = new Date(0).toISOString();
 
 const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
@@ -83,6 +87,7 @@ export function createIngest(deps: IngestDeps): Ingest {
   let idleWaiters: (() => void)[] = [];
   const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
+  let frontier: FinalFrontier | null = null;
 
   const settle = new Map<string, NodeJS.Timeout>();
   const retries = new Map<string, { delayMs: number; timer: NodeJS.Timeout }>();
@@ -216,12 +221,14 @@ export function createIngest(deps: IngestDeps): Ingest {
     startScan(files) {
       scan.started = true;
       scan.active = files.length > 0;
-      for (const f of files) {
+      const ordered = newestFirst(files);
+      for (const f of ordered) {
         scan.files.set(f.path, f.size);
         scan.bytesTotal += f.size;
       }
+      frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
       if (!scan.active) log('no transcripts found');
-      for (const f of files) enqueue(f.path);
+      for (const f of ordered) enqueue(f.path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();
@@ -234,6 +241,7 @@ export function createIngest(deps: IngestDeps): Ingest {
         filesDone: scan.filesDone,
         bytesTotal: scan.bytesTotal,
         bytesDone: scan.bytesDone,
+        finalSince: !scan.started ? null : !scan.active ? FINAL_ALWAYS : frontier!.finalSince(),
       };
     },
     async close() {

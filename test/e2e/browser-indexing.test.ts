@@ -15,9 +15,9 @@ import { ROOT } from '../helpers/paths.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
-const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
-const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20 };
-const DONE: IndexingState = { done: true, filesTotal: 12, filesDone: 12, bytesTotal: 4 << 20, bytesDone: 4 << 20 };
+const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, finalSince: null };
+const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20, finalSince: null };
+const DONE: IndexingState = { done: true, filesTotal: 12, filesDone: 12, bytesTotal: 4 << 20, bytesDone: 4 << 20, finalSince: new Date(0).toISOString() };
 
 let server: TestServer;
 let state = CHECKING;
