@@ -103,4 +103,43 @@ test('done in one answer: every view asks again at once', async () => {
   await page.close();
 });
 
+test('figures read "so far" until the answer for their range says final', async () => {
+  const page = await browser.page();
+  const label = (stat: string) => page.locator(`cost-stat-card[data-stat="${stat}"]`).getAttribute('label');
+  const labelled = (stat: string, text: string) =>
+    page.waitForFunction(
+      ([s, t]) => {
+        const strip = document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('cost-glance-strip')?.shadowRoot;
+        const view = document.querySelector('cost-overview-view')?.shadowRoot;
+        return (strip?.querySelector(`[data-stat="${s}"]`) ?? view?.querySelector(`[data-stat="${s}"]`))?.getAttribute('label') === t;
+      },
+      [stat, text] as const,
+      { timeout: 15_000 },
+    );
+  // Nothing read yet: nothing final.
+  state = READING;
+  await clearServerCache();
+  await page.goto(`http://localhost:${server.port}/?view=overview&range=3`);
+  await labelled('glance-today', 'Today so far');
+  assert.is(await label('glance-week'), 'This week so far');
+  assert.is(await label('glance-month'), 'This month so far');
+  assert.is(await label('cost'), 'Range cost so far');
+
+  // Every transcript modified since local midnight read: today is final, the 3 days of the range are not.
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  state = { ...READING, filesDone: 9, bytesDone: 3 << 20, finalSince: midnight.toISOString() };
+  await clearServerCache();
+  await labelled('glance-today', 'Today');
+  assert.is(await label('cost'), 'Range cost so far');
+
+  state = DONE;
+  await clearServerCache();
+  await labelled('cost', 'Range cost');
+  assert.is(await label('glance-week'), 'This week');
+  assert.is(await label('glance-month'), 'This month');
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
 test.run();
