@@ -69,9 +69,14 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
   resolveRepositories(index);
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });
-  // Newest first, as the server's scan (src/ingest/scan-order.ts); the end result does not depend on the order.
-  for (const f of newestFirst(dirty)) ingest.check(f.path);
+  // Newest first, as the server's scan (src/ingest/scan-order.ts); the end result does not depend on the order. The
+  // statusline, reading the file meanwhile, is told only the bound before the first file (just after the newest):
+  // less final than it could say, never more.
+  const ordered = newestFirst(dirty);
+  index.setFinalSince(new Date(Math.floor(ordered[0]!.mtimeMs) + 1).toISOString());
+  for (const f of ordered) ingest.check(f.path);
   await ingest.idle();
+  index.setFinalSince(null);
   await ingest.close();
   await pool.close();
   return { changed: dirty.length, bytes };

@@ -41,7 +41,7 @@ export function statusLine(model: string, f: StatusFigures): string {
     ? `${usd(f.block.cost)} block (${duration(f.block.burn?.minutesLeft ?? 0)} left)`
     : 'no active block';
   const burn = f.block?.burn ? ` | 🔥 ${usd(f.block.burn.costPerHour)}/hr` : '';
-  return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
+  return `🤖 ${model} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today${f.todayFinal ? '' : ' so far'} / ${block}${burn}`;
 }
 
 /**

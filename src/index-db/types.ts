@@ -132,6 +132,11 @@ export interface IndexDb extends IndexReader {
   markGone(path: string): void;
   /** A file could not be read; counted in stats. */
   markUnreadable(path: string, error: string): void;
+  /**
+   * While transcripts are read newest first, the time from which figures are final (IndexingState.finalSince), for
+   * readers of the file without the server's API (the statusline); null once every listed file is read.
+   */
+  setFinalSince(iso: string | null): void;
   /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
   setPrices(table: PriceTable): void;
   /** Bumps on every write (and every rolled-back one). */

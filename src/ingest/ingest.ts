@@ -41,6 +41,8 @@ const FINAL_ALWAYS = new Date(0).toISOString();
 
 const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
+/** How often the start-up scan writes its finalSince into the index file (the group commit's own pace). */
+const STORE_SINCE_MS = 1000;
 /** Longer than chokidar's 50 ms change throttle. */
 const SETTLE_MS = 120;
 /** A failed read is tried again after 1 s, doubling up to a minute (descriptors run out, a disk comes back). */
@@ -88,6 +90,18 @@ export function createIngest(deps: IngestDeps): Ingest {
   const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
   let frontier: FinalFrontier | null = null;
+  // finalSince in the index file too (IndexDb.setFinalSince, for the statusline): written at the scan's first read, at
+  // most once a second after it (a value written late is a later time, so it says less is final, never more), and
+  // once at the scan's end, which also clears a value a killed process left. A restart that reads nothing writes it
+  // once.
+  let storedSince: string | null | undefined; // undefined: not written by this scan yet
+  let storedAt = 0;
+  const storeSince = (iso: string | null, now: boolean): void => {
+    if (iso === storedSince || (!now && Date.now() - storedAt < STORE_SINCE_MS)) return;
+    storedSince = iso;
+    storedAt = Date.now();
+    index.setFinalSince(iso);
+  };
 
   const settle = new Map<string, NodeJS.Timeout>();
   const retries = new Map<string, { delayMs: number; timer: NodeJS.Timeout }>();
@@ -136,8 +150,10 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.files.delete(path);
     scan.filesDone++;
     scan.bytesDone += size;
+    if (scan.active && scan.files.size > 0 && storedSince !== undefined) storeSince(frontier!.finalSince(), false);
     if (scan.active && scan.files.size === 0) {
       scan.active = false;
+      storeSince(null, true);
       log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
     }
   };
@@ -178,6 +194,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       cursor = index.cursorOf(path);
     }
     const from = cursor?.offset ?? 0;
+    if (scan.active && storedSince === undefined && scan.files.has(path)) storeSince(frontier!.finalSince(), true);
     // The worker decides the rows and folds their rollup cells for this role and the writer's zone.
     const zone = index.foldZone();
     const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };

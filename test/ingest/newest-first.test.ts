@@ -84,7 +84,10 @@ test('today is final before the index is done, with the finished index figures, 
   const index = openIndex(':memory:');
   index.setPrices(PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture', 'auto'));
   const gate = gatedPool(createPool({ threads: 1 }));
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, prepared: Promise.resolve({ paths, listed, pool: gate.pool }) });
+  // What the scan writes into the index file for the statusline (IndexDb.setFinalSince).
+  const stored: (string | null)[] = [];
+  const recording = { ...index, setFinalSince: (iso: string | null) => void (stored.push(iso), index.setFinalSince(iso)) };
+  const pipeline = await startPipeline({ projectsDirs: [projects], index: recording, log: () => undefined, prepared: Promise.resolve({ paths, listed, pool: gate.pool }) });
   let server: TestServer | null = null;
   try {
     server = await startServer({ index, indexing: () => pipeline.ingest.progress() });
@@ -141,6 +144,12 @@ test('today is final before the index is done, with the finished index figures, 
     for (let i = 1; i < sinces.length; i++) assert.ok(sinces[i]! <= sinces[i - 1]!, 'finalSince never moves forward');
     assert.ok(sinces.at(-1)! < sinces[0]!, 'finalSince moved back in time');
     assert.ok(sinces[0]! <= Math.floor(newest) + 1, 'the first bound is at most the newest transcript');
+    // The file: the bound at the first read, then (at most once a second) later ones, never more final; cleared at the end.
+    assert.is(stored[0], new Date(Math.floor(newest) + 1).toISOString());
+    assert.is(stored.at(-1), null);
+    const times = stored.slice(0, -1).map((iso) => Date.parse(iso!));
+    for (let i = 1; i < times.length; i++) assert.ok(times[i]! <= times[i - 1]!, 'the stored bound never moves forward');
+    assert.ok(times.every((t) => t >= sinces.at(-1)!), 'never more final than the API said');
   } finally {
     for (let i = 0; i < listed.length; i++) gate.letOne();
     await server?.close();
