@@ -72,9 +72,8 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   // Newest first, as the server's scan (src/ingest/scan-order.ts); the end result does not depend on the order. The
   // statusline, reading the file meanwhile, is told only the bound before the first file (just after the newest):
   // less final than it could say, never more.
-  const ordered = newestFirst(dirty);
-  index.setFinalSince(new Date(Math.floor(ordered[0]!.mtimeMs) + 1).toISOString());
-  for (const f of ordered) ingest.check(f.path);
+  index.setFinalSince(new Date(Math.floor(dirty.reduce((m, f) => Math.max(m, f.mtimeMs), 0)) + 1).toISOString());
+  for (const f of newestFirst(dirty)) ingest.check(f.path);
   await ingest.idle();
   index.setFinalSince(null);
   await ingest.close();
