@@ -10,6 +10,8 @@
 // from DIR/s11, DIR/s12, ... where they were generated already (the append test adds a transcript there and removes it).
 //   npm run bench [-- --sizes 100,1024,10240] [--corpora DIR] [--cold-runs N] [--skip-load] [--skip-ccusage] [--skip-ui]
 //                 [--skip-cli] [--skip-floor]
+// `--ab <git ref>` instead compares this build with the ref's on each size (bench/ab.ts), --cold-runs pairs of runs;
+// `--dirs DIR[,DIR…]` gives it config dirs to read instead of the generated corpora.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,7 @@ import { clearServerCache, percentile } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
+import { abBench, describeAb } from './ab.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -41,6 +44,8 @@ const skipCli = args.includes('--skip-cli');
 const skipFloor = args.includes('--skip-floor');
 const coldRuns = Number(argOf('--cold-runs') ?? 3);
 const corporaDir = argOf('--corpora');
+const abRef = argOf('--ab');
+const givenDirs = argOf('--dirs')?.split(',');
 
 /** One generated corpus of `mb` MiB (seed 11 is the corpus of every single size). */
 function corpus(mb: number, seed = 11): string {
@@ -317,11 +322,18 @@ function report(r: Record<string, unknown>): void {
   else if (r.ccusage) console.log(`ccusage             ${r.ccusage}`);
 }
 
-const results = [];
-for (const mb of sizes) {
-  const r = await benchSize(mb);
-  report(r);
-  results.push(r);
+if (abRef) {
+  for (const dirs of givenDirs ? [givenDirs] : sizes.map(corpora)) {
+    const r = await abBench({ ref: abRef, dirs, pairs: coldRuns, log: (line) => console.log(line) });
+    console.log(`\n${describeAb(r).join('\n')}`);
+  }
+} else {
+  const results = [];
+  for (const mb of sizes) {
+    const r = await benchSize(mb);
+    report(r);
+    results.push(r);
+  }
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(path.join(cacheDir, 'results.json'), JSON.stringify(results, null, 2));
 }
-fs.mkdirSync(cacheDir, { recursive: true });
-fs.writeFileSync(path.join(cacheDir, 'results.json'), JSON.stringify(results, null, 2));

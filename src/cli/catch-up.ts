@@ -11,6 +11,7 @@ import type { ParsePool } from '../ingest/pool.ts';
 import { resolveRepositories } from '../ingest/repository.ts';
 import { changedTranscripts } from '../ingest/needs-read.ts';
 import { limitsSideFile } from '../index-db/limit-readings.ts';
+import { newestFirst } from '../ingest/scan-order.ts';
 
 /** Below this many new bytes, parsing here beats starting the pool. */
 const POOL_BYTES = 16 << 20;
@@ -71,8 +72,13 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   // Each folder's repository, as the server's pipeline resolves it (older folders first, then each new cwd).
   resolveRepositories(index);
   const ingest = createIngest({ index, pool, roleOf: fileRoles(opts.projectsDirs, opts.machines).of, log: opts.log, newCwd: () => resolveRepositories(index) });
-  for (const f of dirty) ingest.check(f.path);
+  // Newest first, as the server's scan (src/ingest/scan-order.ts); the end result does not depend on the order. The
+  // statusline, reading the file meanwhile, is told only the bound before the first file (just after the newest):
+  // less final than it could say, never more.
+  index.setFinalSince(new Date(Math.floor(dirty.reduce((m, f) => Math.max(m, f.mtimeMs), 0)) + 1).toISOString());
+  for (const f of newestFirst(dirty)) ingest.check(f.path);
   await ingest.idle();
+  index.setFinalSince(null);
   await ingest.close();
   await pool.close();
   return { changed: dirty.length, bytes };

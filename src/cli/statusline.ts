@@ -42,7 +42,7 @@ export function statusLine(model: string, f: StatusFigures, limits = ''): string
     ? `${usd(f.block.cost)} block (${duration(f.block.burn?.minutesLeft ?? 0)} left)`
     : 'no active block';
   const burn = f.block?.burn ? ` | 🔥 ${usd(f.block.burn.costPerHour)}/hr` : '';
-  return `🤖 ${model}${limits} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today / ${block}${burn}`;
+  return `🤖 ${model}${limits} | 💰 ${usd(f.sessionCost ?? 0)} session / ${usd(f.todayCost)} today${f.todayFinal ? '' : ' so far'} / ${block}${burn}`;
 }
 
 /**

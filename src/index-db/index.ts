@@ -81,6 +81,7 @@ function build(
     resetFile: (path) => writer.resetFile(path),
     markGone: (path) => writer.markGone(path),
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
+    setFinalSince: (iso) => writer.quietMeta('final_since', iso ?? ''),
     setPrices: (table) => writer.setPrices(table),
     unresolvedRepositories: () => writer.unresolvedRepositories(),
     setRepository: (project, repository) => writer.setRepository(project, repository),

@@ -81,12 +81,12 @@ export interface MetricsSnapshot {
  * What the queries answer: the figures of a response without its envelope, the range and scope the route resolved and
  * the server's own state (indexing progress, dirs, health), which the route (src/http/routes/data.ts) adds around them.
  */
-export type OverviewData = Omit<Overview, 'range' | 'project' | 'repository' | 'indexing' | 'dirs' | 'health'>;
-export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | 'indexing'>;
-export type MonthlyData = Omit<Monthly, 'project'>;
-export type ProjectSessionsData = Omit<ProjectSessions, 'range'>;
-export type RepositoryData = Omit<RepositoryDetail, 'range'>;
-export type SessionData = Omit<SessionDetail, 'range'>;
+export type OverviewData = Omit<Overview, 'range' | 'project' | 'repository' | 'indexing' | 'final' | 'dirs' | 'health'>;
+export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | 'indexing' | 'final'>;
+export type MonthlyData = Omit<Monthly, 'project' | 'final'>;
+export type ProjectSessionsData = Omit<ProjectSessions, 'range' | 'final'>;
+export type RepositoryData = Omit<RepositoryDetail, 'range' | 'final'>;
+export type SessionData = Omit<SessionDetail, 'range' | 'final'>;
 
 export interface Queries {
   /** The /metrics figures at instant `now`. */
@@ -142,6 +142,11 @@ export interface IndexDb extends IndexReader {
   markGone(path: string): void;
   /** A file could not be read; counted in stats. */
   markUnreadable(path: string, error: string): void;
+  /**
+   * While transcripts are read newest first, the time from which figures are final (IndexingState.finalSince), for
+   * readers of the file without the server's API (the statusline); null once every listed file is read.
+   */
+  setFinalSince(iso: string | null): void;
   /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
   setPrices(table: PriceTable): void;
   /** Bumps on every write (and every rolled-back one). */

@@ -9,6 +9,7 @@ import type { PathRole } from './discovery.ts';
 import type { ParsePool } from './pool.ts';
 import type { Log } from './log.ts';
 import { needsRead } from './needs-read.ts';
+import { FinalFrontier, newestFirst, type ScanFile } from './scan-order.ts';
 
 export interface Ingest {
   /** A file appeared or changed (a watcher event; a burst is coalesced and re-checked after it). */
@@ -17,8 +18,8 @@ export interface Ingest {
   check(path: string): void;
   /** A file disappeared: its history stays, marked gone. */
   removed(path: string): void;
-  /** The start-up scan: total work known up front, for progress. */
-  startScan(files: { path: string; size: number }[]): void;
+  /** The start-up scan: total work known up front, for progress; read newest first (scan-order.ts). */
+  startScan(files: readonly ScanFile[]): void;
   /** Resolves when nothing is queued or in flight. */
   idle(): Promise<void>;
   progress(): IndexingState;
@@ -35,8 +36,13 @@ export interface IngestDeps {
   newCwd?: () => void;
 }
 
+/** Once the scan is done every range is final: the earliest instant there is. */
+const FINAL_ALWAYS = new Date(0).toISOString();
+
 const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
+/** How often the start-up scan writes its finalSince into the index file (the group commit's own pace). */
+const STORE_SINCE_MS = 1000;
 /** Longer than chokidar's 50 ms change throttle. */
 const SETTLE_MS = 120;
 /** A failed read is tried again after 1 s, doubling up to a minute (descriptors run out, a disk comes back). */
@@ -83,6 +89,19 @@ export function createIngest(deps: IngestDeps): Ingest {
   let idleWaiters: (() => void)[] = [];
   const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
+  let frontier: FinalFrontier | null = null;
+  // finalSince in the index file too (IndexDb.setFinalSince, for the statusline): written at the scan's first read, at
+  // most once a second after it (a value written late is a later time, so it says less is final, never more), and
+  // once at the scan's end, which also clears a value a killed process left. A restart that reads nothing writes it
+  // once.
+  let storedSince: string | null | undefined; // undefined: not written by this scan yet
+  let storedAt = 0;
+  const storeSince = (iso: string | null, now: boolean): void => {
+    if (iso === storedSince || (!now && Date.now() - storedAt < STORE_SINCE_MS)) return;
+    storedSince = iso;
+    storedAt = Date.now();
+    index.setFinalSince(iso);
+  };
 
   const settle = new Map<string, NodeJS.Timeout>();
   const retries = new Map<string, { delayMs: number; timer: NodeJS.Timeout }>();
@@ -131,8 +150,10 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.files.delete(path);
     scan.filesDone++;
     scan.bytesDone += size;
+    if (scan.active && scan.files.size > 0 && storedSince !== undefined) storeSince(frontier!.finalSince(), false);
     if (scan.active && scan.files.size === 0) {
       scan.active = false;
+      storeSince(null, true);
       log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
     }
   };
@@ -173,6 +194,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       cursor = index.cursorOf(path);
     }
     const from = cursor?.offset ?? 0;
+    if (scan.active && storedSince === undefined && scan.files.has(path)) storeSince(frontier!.finalSince(), true);
     // The worker decides the rows and folds their rollup cells for this role and the writer's zone.
     const zone = index.foldZone();
     const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };
@@ -216,12 +238,14 @@ export function createIngest(deps: IngestDeps): Ingest {
     startScan(files) {
       scan.started = true;
       scan.active = files.length > 0;
-      for (const f of files) {
+      const ordered = newestFirst(files);
+      for (const f of ordered) {
         scan.files.set(f.path, f.size);
         scan.bytesTotal += f.size;
       }
+      frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
       if (!scan.active) log('no transcripts found');
-      for (const f of files) enqueue(f.path);
+      for (const f of ordered) enqueue(f.path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();
@@ -234,6 +258,7 @@ export function createIngest(deps: IngestDeps): Ingest {
         filesDone: scan.filesDone,
         bytesTotal: scan.bytesTotal,
         bytesDone: scan.bytesDone,
+        finalSince: !scan.started ? null : !scan.active ? FINAL_ALWAYS : frontier!.finalSince(),
       };
     },
     async close() {

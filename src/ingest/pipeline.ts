@@ -7,6 +7,7 @@ import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool, type WorkerPool } from './pool.ts';
 import { changedTranscripts } from './needs-read.ts';
+import { newestFirst } from './scan-order.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
 import type { TranscriptKeeper } from './keep-transcripts.ts';
@@ -111,7 +112,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       watchLinked();
       // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
       // thread for a long stretch on a big history, at every pass.
-      for (const f of changedTranscripts(files, index.reports.fileStates())) {
+      // Newest first, as the start-up scan: after a long sleep the recent days are current first.
+      for (const f of newestFirst(changedTranscripts(files, index.reports.fileStates()))) {
         opts.keeper?.keep(f.path);
         ingest.check(f.path);
       }

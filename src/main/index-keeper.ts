@@ -269,7 +269,14 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     },
     progress: () =>
       // Without a pipeline: a reader serves what another process indexed; a writer is starting or rebuilding.
-      pipeline?.ingest.progress() ?? { done: reader !== null, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
+      pipeline?.ingest.progress() ?? {
+        done: reader !== null,
+        filesTotal: 0,
+        filesDone: 0,
+        bytesTotal: 0,
+        bytesDone: 0,
+        finalSince: reader !== null ? new Date(0).toISOString() : null,
+      },
     setPrices(table) {
       writer?.setPrices(table);
     },

@@ -35,6 +35,11 @@ export interface IndexingState {
   filesDone: number;
   bytesTotal: number;
   bytesDone: number;
+  /**
+   * ISO time from which figures are final: the scan reads the transcripts newest first, so every range starting at or
+   * after it holds all its entries (src/ingest/scan-order.ts). The epoch once `done`; null before the scan lists.
+   */
+  finalSince: string | null;
 }
 
 export interface UnpricedModel extends Tokens {
@@ -91,6 +96,8 @@ export interface Overview {
   /** The repository scope (its main checkout path), null when none. */
   repository: string | null;
   indexing: IndexingState;
+  /** Whether every entry of the range is indexed (IndexingState.finalSince); false: the figures so far. */
+  final: boolean;
   totals: Totals & { sessions: number; projects: number };
   /** Today's totals (local day), null when the range does not include today. */
   today: (Totals & { sessions: number }) | null;
@@ -154,6 +161,8 @@ export interface Insights {
   /** The repository scope (its main checkout path), null when none. */
   repository: string | null;
   indexing: IndexingState;
+  /** Whether every entry of the range is indexed (IndexingState.finalSince); false: the figures so far. */
+  final: boolean;
   /** The most recent MAX_BLOCKS blocks overlapping the range (each computed over the whole history), most recent first. */
   blocks: Block[];
   /** How many blocks overlap the range. */
@@ -177,6 +186,8 @@ export interface Insights {
 /** GET /api/monthly: every local calendar month with usage, newest first. */
 export interface Monthly {
   project: string | null;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
   months: { month: string; cost: number; totalTokens: number; messages: number; topModel: string | null }[];
 }
 
@@ -216,6 +227,8 @@ export interface BranchRow extends Tokens {
 
 export interface ProjectSessions {
   range: RangeInfo;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
   project: { id: string; name: string; repository: { id: string; name: string } };
   totals: Totals;
   costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
@@ -228,6 +241,8 @@ export interface ProjectSessions {
 /** GET /api/repository?id=: a repository's folders (its main checkout and worktrees) summed, and its branches. */
 export interface RepositoryDetail {
   range: RangeInfo;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
   repository: { id: string; name: string };
   totals: Totals & { sessions: number };
   /** Its folders with usage in the range, most expensive first. */
@@ -249,6 +264,8 @@ export interface SessionMessage extends Tokens {
 
 export interface SessionDetail extends Tokens {
   id: string;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
   title: string;
   firstPrompt: string | null;
   cwd: string | null;

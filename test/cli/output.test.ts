@@ -109,9 +109,13 @@ const Line = suite('statusline text');
 
 Line('model, session, today, block with time left and burn rate; no block; an unknown session', () => {
   const active = block('2025-01-02T09:00:00.000Z', '2025-01-02T09:20:00.000Z', '2025-01-02T09:40:00.000Z', true);
-  assert.is(statusLine('Opus 4.5', { sessionCost: 1.234, todayCost: 10.5, block: active }),
+  assert.is(statusLine('Opus 4.5', { sessionCost: 1.234, todayCost: 10.5, block: active, todayFinal: true }),
     '🤖 Opus 4.5 | 💰 $1.23 session / $10.50 today / $2.00 block (1h 40m left) | 🔥 $1.50/hr');
-  assert.is(statusLine('Sonnet', { sessionCost: null, todayCost: 0, block: null }), '🤖 Sonnet | 💰 $0.00 session / $0.00 today / no active block');
+  assert.is(statusLine('Sonnet', { sessionCost: null, todayCost: 0, block: null, todayFinal: true }), '🤖 Sonnet | 💰 $0.00 session / $0.00 today / no active block');
+});
+
+Line('today "so far" while a first index may still add to it', () => {
+  assert.is(statusLine('Sonnet', { sessionCost: 2, todayCost: 3, block: null, todayFinal: false }), '🤖 Sonnet | 💰 $2.00 session / $3.00 today so far / no active block');
 });
 
 Line.run();

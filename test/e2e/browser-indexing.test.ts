@@ -15,9 +15,9 @@ import { ROOT } from '../helpers/paths.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
-const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
-const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20 };
-const DONE: IndexingState = { done: true, filesTotal: 12, filesDone: 12, bytesTotal: 4 << 20, bytesDone: 4 << 20 };
+const CHECKING: IndexingState = { done: false, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, finalSince: null };
+const READING: IndexingState = { done: false, filesTotal: 12, filesDone: 5, bytesTotal: 4 << 20, bytesDone: 1 << 20, finalSince: null };
+const DONE: IndexingState = { done: true, filesTotal: 12, filesDone: 12, bytesTotal: 4 << 20, bytesDone: 4 << 20, finalSince: new Date(0).toISOString() };
 
 let server: TestServer;
 let state = CHECKING;
@@ -99,6 +99,45 @@ test('done in one answer: every view asks again at once', async () => {
   // The refresh aborted loads in flight; their views load again (a new call must not join an aborted request).
   await page.locator('cost-glance-strip cost-stat-card').first().waitFor({ timeout: 5_000 });
   assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 4);
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
+test('figures read "so far" until the answer for their range says final', async () => {
+  const page = await browser.page();
+  const label = (stat: string) => page.locator(`cost-stat-card[data-stat="${stat}"]`).getAttribute('label');
+  const labelled = (stat: string, text: string) =>
+    page.waitForFunction(
+      ([s, t]) => {
+        const strip = document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('cost-glance-strip')?.shadowRoot;
+        const view = document.querySelector('cost-overview-view')?.shadowRoot;
+        return (strip?.querySelector(`[data-stat="${s}"]`) ?? view?.querySelector(`[data-stat="${s}"]`))?.getAttribute('label') === t;
+      },
+      [stat, text] as const,
+      { timeout: 15_000 },
+    );
+  // Nothing read yet: nothing final.
+  state = READING;
+  await clearServerCache();
+  await page.goto(`http://localhost:${server.port}/?view=overview&range=3`);
+  await labelled('glance-today', 'Today so far');
+  assert.is(await label('glance-week'), 'This week so far');
+  assert.is(await label('glance-month'), 'This month so far');
+  assert.is(await label('cost'), 'Range cost so far');
+
+  // Every transcript modified since local midnight read: today is final, the 3 days of the range are not.
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
+  state = { ...READING, filesDone: 9, bytesDone: 3 << 20, finalSince: midnight.toISOString() };
+  await clearServerCache();
+  await labelled('glance-today', 'Today');
+  assert.is(await label('cost'), 'Range cost so far');
+
+  state = DONE;
+  await clearServerCache();
+  await labelled('cost', 'Range cost');
+  assert.is(await label('glance-week'), 'This week');
+  assert.is(await label('glance-month'), 'This month');
   assert.equal(browser.problems, []);
   await page.close();
 });

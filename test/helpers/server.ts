@@ -18,7 +18,7 @@ import { createLimitsService } from '../../src/main/limits.ts';
 import { createUsageProbe, type UsageProbe } from '../../src/usage-probe/probe.ts';
 import { readTranscript } from '../../src/workers/parse-transcript.ts';
 
-export const INDEXING_DONE: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 10, bytesDone: 10 };
+export const INDEXING_DONE: IndexingState = { done: true, filesTotal: 1, filesDone: 1, bytesTotal: 10, bytesDone: 10, finalSince: new Date(0).toISOString() };
 
 export interface TestServer {
   port: number;
@@ -58,6 +58,8 @@ export interface ServerOptions {
   probe?: UsageProbe;
   /** An index file to serve (default: a fresh in-memory index). */
   indexFile?: string;
+  /** An open index to serve (a pipeline's); its owner closes it. */
+  index?: IndexDb;
   /** The dashboard's files to serve (the built dist/ui for a browser test; default: a tiny stand-in). */
   uiDir?: string;
 }
@@ -105,8 +107,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   fs.writeFileSync(path.join(uiDir, 'vendor', 'agent-hub-sdk.js'), 'window.AgentHub = {};');
 
   const config = parseConfig(['--port', '0', '--dir', configDir, '--offline', ...(opts.argv ?? [])], { HOME: dir, ...opts.env });
-  const index = openIndex(opts.indexFile ?? ':memory:');
-  index.setPrices(PriceTable.builtin());
+  const index = opts.index ?? openIndex(opts.indexFile ?? ':memory:');
+  if (!opts.index) index.setPrices(PriceTable.builtin());
   const logs: string[] = [];
   // Never started: alerts are checked after each change, and when a test calls budgets.check().
   const budgets = createBudgetService({ index: { queries: index.queries, writable: () => index, otherWriter: () => '' }, log: (m) => logs.push(m) });
@@ -148,7 +150,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     request: (urlPath, o) => request(port, urlPath, o),
     async close() {
       await server.close();
-      index.close();
+      if (!opts.index) index.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -56,7 +56,7 @@ c('expiry follows a monotonic clock: stepping the wall clock back 3 h does not k
 c('the server does not expire its results on its wall clock', async () => {
   // the INDEXING TTL (2 s) applies while the first index runs; the server's wall clock steps back 3 h meanwhile
   let offset = 0;
-  const t = await startServer({ now: () => Date.now() - offset, indexing: () => ({ done: false, filesTotal: 1, filesDone: 0, bytesTotal: 1, bytesDone: 0 }) });
+  const t = await startServer({ now: () => Date.now() - offset, indexing: () => ({ done: false, filesTotal: 1, filesDone: 0, bytesTotal: 1, bytesDone: 0, finalSince: null }) });
   try {
     // a custom range of past days: its cache key does not change with the clock
     const route = '/api/projects?from=2026-01-01&to=2026-01-03';

@@ -197,7 +197,7 @@ cache('POST /api/refresh clears the cache', async () => {
 });
 
 cache('while the first build runs, results live 2 s and the key changes when it ends', async () => {
-  let state = { done: false, filesTotal: 5, filesDone: 1, bytesTotal: 50, bytesDone: 10 };
+  let state = { done: false, filesTotal: 5, filesDone: 1, bytesTotal: 50, bytesDone: 10, finalSince: null as string | null };
   const t = await startServer({ now: () => clock, cacheClock: () => clock, indexing: () => state });
   try {
     assert.equal((await t.request('/api/overview')).json<Overview>().indexing, state);

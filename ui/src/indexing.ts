@@ -16,3 +16,8 @@ export function indexingPhase(s: IndexingState): IndexingPhase {
 export function indexingRatio(s: IndexingState): number {
   return s.bytesTotal > 0 ? s.bytesDone / s.bytesTotal : s.filesTotal > 0 ? s.filesDone / s.filesTotal : 0;
 }
+
+/** A figure's label, with "so far" while the first index may still add to its range (the answer's `final`). */
+export function soFar(label: string, final: boolean): string {
+  return final ? label : `${label} so far`;
+}

@@ -20,6 +20,16 @@ const MAX_ID_LENGTH = 256;
 interface Resolved {
   scope: QueryScope;
   indexing: IndexingState;
+  /** Whether the range's figures are final (isFinal). */
+  final: boolean;
+}
+
+/**
+ * A range is final once the index is built, or while it is built once every transcript that may hold an entry of it
+ * has been read: the range starts at or after `finalSince` (src/ingest/scan-order.ts has the rule).
+ */
+export function isFinal(range: { fromMs: number }, indexing: IndexingState): boolean {
+  return indexing.done || (indexing.finalSince !== null && range.fromMs >= Date.parse(indexing.finalSince));
 }
 
 /** The envelope's echo of what was asked: the resolved range, the folder and the repository scope. */
@@ -43,17 +53,21 @@ function dataRoute(
     const repository = opts.projectParam ? parseRepository(q) : null;
     const label = opts.projectParam ? parseMachineParam(q) : null;
     const indexing = ctx.indexing();
-    // JSON: a repository path may hold any character, the separator included.
-    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, label, indexing.done]);
+    const final = isFinal(range, indexing);
+    // JSON: a repository path may hold any character, the separator included. With `final`: an answer from before the
+    // range was final is not served as final.
+    const key = JSON.stringify([path, opts.id?.(req) ?? '', rangeKey(range), project, repository, label, indexing.done, final]);
     // This machine's name scopes its unlabelled dirs (null); absent, every machine.
     const machine = label === null ? undefined : label === ctx.config.machine ? null : label;
     const scope: QueryScope = { range, project, repository, machine, now };
     const run = () => {
       if (repository !== null && !ctx.index.queries.knowsRepository(repository)) throw Errors.badRepository();
       if (machine && !ctx.index.queries.knowsMachine(machine)) throw Errors.badMachine();
-      return compute({ scope, indexing }, req);
+      return compute({ scope, indexing, final }, req);
     };
     const entry = await ctx.cache.get(key, run, indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
+    // In a header too, for the answers that are an array (/api/projects).
+    res.setHeader('X-Cost-Final', String(final));
     sendEntry(req, res, entry);
   });
 }
@@ -61,31 +75,34 @@ function dataRoute(
 export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   const q = () => ctx.index.queries;
 
-  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Overview => ({
+  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Overview => ({
     ...scopeOf(scope),
     indexing,
+    final,
     dirs: ctx.config.dirs,
     ...q().overview(scope, ctx.config.machine),
     health: healthOf(ctx.index.stats(), scope.now, ctx.index.notes?.()),
   }));
-  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Insights => ({
+  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Insights => ({
     ...scopeOf(scope),
     indexing,
+    final,
     ...q().insights(scope),
   }));
   dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope, ctx.config.machine));
   // Every month of the history: the range parameters do not apply.
-  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope }): Monthly => ({
+  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope, final }): Monthly => ({
     project: scope.project,
+    final,
     ...q().monthly(scope),
   }));
 
   const projectOf = (req: Request) => req.params.path ?? '';
-  dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope }, req) => {
+  dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope, final }, req) => {
     const project = projectOf(req);
     const found = isProjectName(project) ? q().projectSessions(project, scope) : null;
     if (!found) throw Errors.projectNotFound();
-    return { range: scope.range, ...found } satisfies ProjectSessions;
+    return { range: scope.range, final, ...found } satisfies ProjectSessions;
   });
 
   // The repository id is a path: a query parameter, not a path segment.
@@ -93,18 +110,18 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     const id = (req.query as Query).id;
     return typeof id === 'string' ? id : '';
   };
-  dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope }, req) => {
+  dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope, final }, req) => {
     const id = repositoryOf(req);
     const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.repositoryNotFound();
-    return { range: scope.range, ...found } satisfies RepositoryDetail;
+    return { range: scope.range, final, ...found } satisfies RepositoryDetail;
   });
 
   const sessionOf = (req: Request) => req.params.id ?? '';
-  dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope }, req) => {
+  dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope, final }, req) => {
     const id = sessionOf(req);
     const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.sessionNotFound();
-    return { ...found, range: scope.range } satisfies SessionDetail;
+    return { ...found, range: scope.range, final } satisfies SessionDetail;
   });
 }

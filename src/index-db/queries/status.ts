@@ -14,6 +14,8 @@ export interface StatusFigures {
   sessionCost: number | null;
   todayCost: number;
   block: Block | null;
+  /** Whether today's figure is final: no first index (or catch-up) is reading transcripts that may hold today. */
+  todayFinal: boolean;
 }
 
 export interface StatusQueries {
@@ -26,6 +28,7 @@ export interface StatusQueries {
 export function createStatusQueries(db: Database.Database): StatusQueries {
   const reader = new Reader(db);
   const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
+  const finalSince = db.prepare("SELECT value FROM meta WHERE key = 'final_since'").pluck();
   const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
   // The rows of the dashboard's session query (session.ts): the session's files and the project-root
   // files attributed to it line by line.
@@ -42,7 +45,9 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
       for (const r of reader.hours(day.from, day.to, null)) today += r[HOUR_COL.cost];
       for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COL.cost];
       const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).blocks.find((b) => b.active) ?? null;
-      return { sessionCost: session, todayCost: today, block };
+      const since = finalSince.get() as string | undefined;
+      const todayFinal = !since || Date.parse(since) <= todaySpan(now, systemZone).fromMs;
+      return { sessionCost: session, todayCost: today, block, todayFinal };
     },
     fileState(path) {
       const r = fileState.get(path) as { size: number; mtimeMs: number; gone: number } | undefined;

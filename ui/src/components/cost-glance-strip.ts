@@ -3,6 +3,7 @@ import type { BudgetPeriod, Budgets, Insights, Overview, UsageLimits } from '../
 import { api } from '../api.ts';
 import { dateOfDay, daysInMonth, parseDayKey } from '../../../src/calendar/days.ts';
 import { budgetOf } from '../budgets.ts';
+import { soFar } from '../indexing.ts';
 import { scopeParams } from '../state.ts';
 import { formatCount, formatDuration, formatPercent, formatTime, formatTokens, formatUsd } from '../format.ts';
 import { ViewData } from './view-kit.ts';
@@ -36,6 +37,8 @@ interface Glance {
   week: Overview;
   month: Overview;
   block: Insights['activeBlock'];
+  /** Whether today's figures are final (the first index has read every transcript that may hold today). */
+  todayFinal: boolean;
   limits: UsageLimits | null;
   budgets: Budgets;
 }
@@ -58,7 +61,7 @@ export class CostGlanceStrip extends ScopedView {
         api.get<{ limits: UsageLimits | null }>('/api/usage-limits/recent', {}, signal),
         api.get<Budgets>('/api/budgets', {}, signal),
       ]);
-      return { week, month, block: today.activeBlock, limits: recent.limits, budgets };
+      return { week, month, block: today.activeBlock, todayFinal: today.final, limits: recent.limits, budgets };
     },
   });
 
@@ -96,12 +99,12 @@ export class CostGlanceStrip extends ScopedView {
     const pace = monthPace(g.month.totals.cost, g.month.range.to, g.month.costSeries.bucket === 'day' ? g.month.costSeries.points : []);
     const today = g.month.today;
     return html`<section class="strip" aria-label="At a glance">
-      <cost-stat-card data-stat="glance-today" label="Today" value=${formatUsd(today?.cost ?? 0)}
+      <cost-stat-card data-stat="glance-today" label=${soFar('Today', g.todayFinal)} value=${formatUsd(today?.cost ?? 0)}
         sub=${today ? `${formatCount(today.sessions, 'session')} · ${formatTokens(today.totalTokens)} tokens` : ''}
         hint="Cost since local midnight (the server's time zone).">${this._meter(g, 'daily')}</cost-stat-card>
-      <cost-stat-card data-stat="glance-week" label="This week" value=${formatUsd(g.week.totals.cost)} sub=${`since Monday`}
+      <cost-stat-card data-stat="glance-week" label=${soFar('This week', g.week.final)} value=${formatUsd(g.week.totals.cost)} sub=${`since Monday`}
         hint="Cost since Monday, local midnight.">${this._meter(g, 'weekly')}</cost-stat-card>
-      <cost-stat-card data-stat="glance-month" label="This month" value=${formatUsd(g.month.totals.cost)}
+      <cost-stat-card data-stat="glance-month" label=${soFar('This month', g.month.final)} value=${formatUsd(g.month.totals.cost)}
         sub=${pace.projected === null ? 'Cannot project the month end yet' : `${formatUsd(pace.projected)} by month end`}
         hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today.">${this._meter(g, 'monthly')}</cost-stat-card>
       ${this._block(g)}

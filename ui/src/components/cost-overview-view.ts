@@ -9,7 +9,7 @@ import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, format
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { bucketSeries } from '../buckets.ts';
-import { indexingPhase, indexingRatio } from '../indexing.ts';
+import { indexingPhase, indexingRatio, soFar } from '../indexing.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { DataView } from './data-view.ts';
@@ -291,7 +291,7 @@ export class CostOverviewView extends DataView {
     const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
     return html`
       <div class="cards">
-        <cost-stat-card data-stat="cost" label="Range cost" value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
+        <cost-stat-card data-stat="cost" label=${soFar('Range cost', d.final)} value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
           hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
           hint="Sessions with at least one usage entry in the range.">${this._change(d, (x) => x.sessions)}</cost-stat-card>
