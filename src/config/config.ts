@@ -216,8 +216,16 @@ function parseHubUrl(raw: string | undefined): string | null {
     throw new ConfigError(`Invalid HUB_URL "${raw}": expected an origin like http://localhost:3000`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`Invalid HUB_URL "${raw}": expected http(s)`);
+  // The origin goes into frame-ancestors and the write checks as it is: a wildcard (`http://*`) or any other source
+  // expression there would let other pages frame the dashboard, so only one plain origin is accepted.
+  if (!ORIGIN_HOST.test(url.hostname) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`Invalid HUB_URL "${raw}": expected one origin like http://localhost:3000 (no wildcard, path, query or credentials)`);
+  }
   return url.origin;
 }
+
+/** A host name (letters, digits, hyphens in dot-separated labels; punycode included), an IPv4 literal or an [IPv6] literal. */
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 
 export interface ConfigChecks {
   /** Whether the index file holds transcripts from under this projects folder (a missing dir is then no typo). */

@@ -152,6 +152,13 @@ t('errors', () => {
   assert.match(configError(() => parse(['--dir', `${dirA},${path.join(tmp, 'gone')}`])).message, 'gone');
   assert.match(configError(() => parse([], { AGENT_CONFIG_DIR: path.join(tmp, 'missing') })).message, 'Config dir not found');
   assert.match(configError(() => parse([], { HUB_URL: 'not a url' })).message, 'HUB_URL');
+  // Issue 37: the origin is a framing source as it is; a wildcard or anything but one origin is refused.
+  for (const bad of ['http://*', 'https://*.example.com', 'http://*:3000', 'http://a;b', 'http://h,i', 'http://h%2a', 'http://localhost:3000/app', 'http://localhost:3000?x', 'http://u:p@localhost:3000', 'http://localhost:3000#f']) {
+    assert.match(configError(() => parse([], { HUB_URL: bad })).message, 'expected one origin', bad);
+  }
+  for (const [ok, origin] of [['http://127.0.0.1:7000', 'http://127.0.0.1:7000'], ['https://hub.example.com/', 'https://hub.example.com'], ['http://[::1]:8080', 'http://[::1]:8080']]) {
+    assert.is(parse([], { HUB_URL: ok }).hubUrl, origin);
+  }
   assert.is(configError(() => parse(['--x'])).exitCode, 2);
 });
 
