@@ -2,7 +2,7 @@
 // that only lines that can matter (usage, titles, the first prompt) are decoded and parsed; tool output, which is
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
-import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
+import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, parseIsoUtc, timestampOf } from './extract.ts';
 import { LineShrinker } from './shrink.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
@@ -224,7 +224,7 @@ class LineScanner {
   /** Reads a line's timestamp (and sessionId) straight from the bytes, without parsing it. */
   private probe(view: Buffer, s: number, e: number, at: number): void {
     this.probesLeft--;
-    this.noteTs(Date.parse(stringAfterKey(view, at + TIMESTAMP.length, e) ?? ''));
+    this.noteTs(parseIsoUtc(stringAfterKey(view, at + TIMESTAMP.length, e) ?? ''));
     if (this.meta.sessionId === undefined) {
       const k = view.subarray(s, e).indexOf(SESSION_ID);
       const id = k < 0 ? null : stringAfterKey(view, s + k + SESSION_ID.length, e);
