@@ -16,7 +16,7 @@ export interface WriterLock {
 export function acquireWriterLock(indexFile: string): WriterLock | null {
   let db: Database.Database | null = null;
   try {
-    // The default lives in the user cache dir, which a fresh machine may not have yet.
+    // The default lives in the user data dir, which a fresh machine may not have yet.
     fs.mkdirSync(path.dirname(indexFile), { recursive: true });
     db = new Database(`${indexFile}.lock`, { timeout: 0 });
     db.pragma('locking_mode = EXCLUSIVE');

@@ -52,7 +52,9 @@ t('defaults', () => {
   assert.is(c.help, null);
   assert.is(c.version, null);
   const hash = createHash('sha256').update([...c.dirs].sort().join('\n')).digest('hex').slice(0, 16);
-  assert.is(c.indexPath, path.join(tmp, 'xdg', 'cost-dashboard', `${hash}.db`));
+  // Issue 37: the index is data (the user data dir); the cache dir (XDG_CACHE_HOME here) is where it used to be.
+  assert.is(c.indexPath, path.join(home, '.local', 'share', 'cost-dashboard', `${hash}.db`));
+  assert.is(c.formerIndexPath, path.join(tmp, 'xdg', 'cost-dashboard', `${hash}.db`));
 });
 
 t('every flag, in both forms', () => {
@@ -123,12 +125,22 @@ t('a flag beats its environment variable', () => {
   assert.is(c.prices, 'p');
 });
 
-t('platform defaults: claude.exe and LOCALAPPDATA on Windows, Library/Caches on macOS', () => {
+t('platform defaults: claude.exe and LOCALAPPDATA on Windows; the index in the user data dir, formerly the cache dir (issue 37)', () => {
   const w = parse([], { USERPROFILE: home, LOCALAPPDATA: path.join(tmp, 'local') }, 'win32');
   assert.is(w.agentBin, 'claude.exe');
   assert.ok(w.indexPath.startsWith(path.join(tmp, 'local', 'cost-dashboard')));
-  assert.ok(parse([], {}, 'darwin').indexPath.startsWith(path.join(home, 'Library', 'Caches', 'cost-dashboard')));
-  assert.ok(parse([], { XDG_CACHE_HOME: '' }).indexPath.startsWith(path.join(home, '.cache', 'cost-dashboard')));
+  assert.is(w.formerIndexPath, null, 'on Windows both are LOCALAPPDATA: nothing to move');
+  const mac = parse([], {}, 'darwin');
+  assert.ok(mac.indexPath.startsWith(path.join(home, 'Library', 'Application Support', 'cost-dashboard')), mac.indexPath);
+  assert.is(mac.formerIndexPath, path.join(home, 'Library', 'Caches', 'cost-dashboard', path.basename(mac.indexPath)));
+  const linux = parse([], { XDG_CACHE_HOME: '', XDG_DATA_HOME: '' });
+  assert.ok(linux.indexPath.startsWith(path.join(home, '.local', 'share', 'cost-dashboard')), linux.indexPath);
+  assert.is(linux.formerIndexPath, path.join(home, '.cache', 'cost-dashboard', path.basename(linux.indexPath)));
+  const xdg = parse([], { XDG_CACHE_HOME: path.join(tmp, 'xc'), XDG_DATA_HOME: path.join(tmp, 'xd') });
+  assert.is(path.dirname(xdg.indexPath), path.join(tmp, 'xd', 'cost-dashboard'));
+  assert.is(path.dirname(xdg.formerIndexPath ?? ''), path.join(tmp, 'xc', 'cost-dashboard'));
+  assert.is(parse([], { XDG_DATA_HOME: 'relative' }).indexPath.startsWith(path.join(home, '.local', 'share')), true, 'a relative XDG dir is ignored');
+  assert.is(parse(['--index', path.join(tmp, 'mine.db')]).formerIndexPath, null, 'an index the user names never moves');
 });
 
 t('--help returns the help text, --version the package version', () => {
