@@ -42,8 +42,11 @@ export interface UnpricedModel extends Tokens {
   messages: number;
 }
 
+/** What one point of a cost series covers: a range over 90 days comes by week (from Monday), over two years by month. */
+export type SeriesBucket = 'hour' | 'day' | 'week' | 'month';
+
 export interface SeriesPoint {
-  /** Local 'YYYY-MM-DD' for day buckets, local 'YYYY-MM-DDTHH' for hour buckets. */
+  /** Local 'YYYY-MM-DD' for day buckets (and a week's Monday), local 'YYYY-MM-DDTHH' for hour buckets, 'YYYY-MM' for months. */
   key: string;
   /** Epoch ms of the bucket start. */
   start: number;
@@ -96,7 +99,7 @@ export interface Overview {
   today: (Totals & { sessions: number }) | null;
   /** cacheRead / (input + cacheCreation + cacheRead); 0 when there are no input tokens. */
   cacheEfficiency: number;
-  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
   costByModel: ModelCost[];
   projects: ProjectRow[];
   unpricedModels: UnpricedModel[];
@@ -213,7 +216,7 @@ export interface ProjectSessions {
   range: RangeInfo;
   project: { id: string; name: string; repository: { id: string; name: string } };
   totals: Totals;
-  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
   costByModel: ModelCost[];
   sessions: SessionRow[];
   /** Cost per git branch, most expensive first. */
