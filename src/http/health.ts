@@ -6,10 +6,11 @@ import type { DataHealth } from '../shared/api-types.ts';
 /** Clocks of machines that share synced folders drift by seconds; a minute ahead is not a clock problem. */
 const FUTURE_SLACK_MS = 60_000;
 
-export function healthOf(stats: IndexStats, now: number): DataHealth {
+/** `unreadableFolders`: folders the last listing could not read (not in the index: they are of now). */
+export function healthOf(stats: IndexStats, now: number, unreadableFolders: number): DataHealth {
   const newest = stats.newestTs;
   return {
-    skipped: { malformed: stats.malformed, outOfRange: stats.outOfRange, oversized: stats.giant, unreadableFiles: stats.unreadable },
+    skipped: { malformed: stats.malformed, outOfRange: stats.outOfRange, oversized: stats.giant, unreadableFiles: stats.unreadable, unreadableFolders },
     newestEntry: newest === null ? null : new Date(newest).toISOString(),
     dataInFuture: newest !== null && newest > now + FUTURE_SLACK_MS,
   };

@@ -27,6 +27,8 @@ export interface ServerDeps {
   index: Pick<IndexReader, 'queries' | 'stats'>;
   config: ServerConfig;
   indexing(): IndexingState;
+  /** Folders the listing could not read (health.skipped.unreadableFolders); none when absent. */
+  unreadableFolders?: () => number;
   prices(): PriceTable;
   probe: UsageProbe;
   /** This machine's budgets (GET, POST and DELETE /api/budgets). */
@@ -96,7 +98,10 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, now };
+  const ctx = {
+    index: deps.index, config: deps.config, cache, indexing: deps.indexing, unreadableFolders: deps.unreadableFolders ?? (() => 0),
+    prices: deps.prices, probe: deps.probe, budgets: deps.budgets, now,
+  };
   const dataReadGuard = createDataReadGuard();
   mountDataRoutes(app, ctx, dataReadGuard);
   const crossSiteGuard = createProcessGuard(guardOptions);

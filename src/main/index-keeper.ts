@@ -21,6 +21,8 @@ export interface IndexKeeper {
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
+  /** Folders the writer's last listing could not read (0 without a pipeline). */
+  unreadableFolders(): number;
   setPrices(table: PriceTable): void;
   /** Stops taking over, recovering and reading transcripts (the pipeline). */
   stop(): Promise<void>;
@@ -170,6 +172,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     progress: () =>
       // Without a pipeline: a reader serves what another process indexed; a writer is starting or rebuilding.
       pipeline?.ingest.progress() ?? { done: reader !== null, filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 },
+    unreadableFolders: () => pipeline?.unreadableFolders() ?? 0,
     setPrices(table) {
       writer?.setPrices(table);
     },

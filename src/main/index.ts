@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     index,
     config,
     indexing: () => index.progress(),
+    unreadableFolders: () => index.unreadableFolders(),
     prices: () => prices.current(),
     probe: createUsageProbe({ bin: config.agentBin, configDir: config.dirs[0] ?? '' }),
     budgets,

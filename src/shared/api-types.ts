@@ -112,8 +112,9 @@ export interface Overview {
 
 /** What the index could not count, and whether the clock is behind the data (whole index, not the range). */
 export interface DataHealth {
-  /** Lines skipped while reading transcripts, by reason; `unreadableFiles` counts files. */
-  skipped: { malformed: number; outOfRange: number; oversized: number; unreadableFiles: number };
+  /** Lines skipped while reading transcripts, by reason; `unreadableFiles` counts files, `unreadableFolders` the folders
+   *  the last listing could not read (permission, I/O), whose transcripts are not indexed meanwhile. */
+  skipped: { malformed: number; outOfRange: number; oversized: number; unreadableFiles: number; unreadableFolders: number };
   /** ISO time of the newest usage entry, null when the index is empty. */
   newestEntry: string | null;
   /** The newest entry is later than the server's clock (by over a minute): ranges that end now miss it. */

@@ -12,6 +12,7 @@ export interface RouteContext {
   config: ServerConfig;
   cache: ResultCache;
   indexing(): IndexingState;
+  unreadableFolders(): number;
   prices(): PriceTable;
   probe: UsageProbe;
   budgets: BudgetService;

@@ -70,7 +70,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext, readGuard: Middle
     indexing,
     dirs: ctx.config.dirs,
     ...q().overview(scope, ctx.config.machine),
-    health: healthOf(ctx.index.stats(), scope.now),
+    health: healthOf(ctx.index.stats(), scope.now, ctx.unreadableFolders()),
   }));
   dataRoute(app, ctx, readGuard, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing }): Insights => ({
     ...scopeOf(scope),

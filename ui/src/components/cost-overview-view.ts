@@ -254,7 +254,7 @@ export class CostOverviewView extends DataView {
   private _skipped(d: Overview) {
     const s = d.health.skipped;
     const lines = s.malformed + s.outOfRange + s.oversized;
-    if (!lines && !s.unreadableFiles) return nothing;
+    if (!lines && !s.unreadableFiles && !s.unreadableFolders) return nothing;
     const reasons: [number, string][] = [
       [s.malformed, 'malformed'],
       [s.outOfRange, 'with impossible numbers'],
@@ -264,6 +264,7 @@ export class CostOverviewView extends DataView {
     const parts = [
       ...(lines ? [`${formatCount(lines, 'transcript line')} skipped (${why.join(', ')})`] : []),
       ...(s.unreadableFiles ? [`${formatCount(s.unreadableFiles, 'file')} unreadable`] : []),
+      ...(s.unreadableFolders ? [`${formatCount(s.unreadableFolders, 'folder')} unreadable`] : []),
     ];
     return html`<p class="skipped" title="Counted over the whole index; the server log names each file.">${parts.join(' · ')}</p>`;
   }
