@@ -3,7 +3,7 @@
 // local hours), so no query works out bounds of its own.
 import { dayKey, DAY_MS, HOUR_MS, parseDayKey } from './days.ts';
 import { dayCount, lastDays, lastMonth, thisMonth, thisWeek, type DaySpan } from './periods.ts';
-import type { RangeKind, RangeSel } from './range.ts';
+import { MAX_RANGE_DAYS, type RangeKind, type RangeSel } from './range.ts';
 import { dayOf, dayStartMs, localHourCeil, type Zone } from './zone.ts';
 
 /** The window of a range. `from`/`to` are local dates (YYYY-MM-DD); fromMs/toMs the exact bounds, to exclusive. */
@@ -19,14 +19,18 @@ export interface RangeWindow {
   days: number | null;
 }
 
-/** The window of a selection at `now`. A day after today is today (spec rule 2). */
+/**
+ * The window of a selection at `now`. A day after today is today (spec rule 2), and a custom range counts at most
+ * MAX_RANGE_DAYS days, as `range=<N>` does: an earlier `from` is the first of those days.
+ */
 export function resolveRange(sel: RangeSel, now: number, zone: Zone): RangeWindow {
   const today = dayOf(zone, now);
   switch (sel.kind) {
     case 'custom': {
       const from = Math.min(parseDayKey(sel.from) ?? today, today);
       const to = Math.min(parseDayKey(sel.to) ?? today, today);
-      return daysWindow(zone, { from: Math.min(from, to), to: Math.max(from, to) }, 'custom');
+      const last = Math.max(from, to);
+      return daysWindow(zone, { from: Math.max(Math.min(from, to), last - MAX_RANGE_DAYS + 1), to: last }, 'custom');
     }
     case 'today':
       return daysWindow(zone, { from: today, to: today }, 'today');

@@ -4,6 +4,7 @@
 // Each command's module is loaded when it runs. (dist/main.js runs `statusline` from its own bundle; it is
 // handled here too so that every command this parses, it runs.)
 import { IndexWriteError } from '../index-db/errors.ts';
+import { settleIndexFile } from '../index-db/relocate.ts';
 import { ConfigError } from '../config/config.ts';
 import { parseCliArgs } from './args.ts';
 import { warn } from './warn.ts';
@@ -23,11 +24,14 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     process.stdout.write(args.help);
     return 0;
   }
-  if (args.command === 'statusline') throw new Error('unreachable: statusline is dispatched above');
+  const command = args.command;
+  if (command === 'statusline') throw new Error('unreachable: statusline is dispatched above');
+  // Every other command writes the index (or may): it moves an index an older version left in the cache dir.
+  const settled = { ...args, config: { ...args.config, indexPath: settleIndexFile(args.config.indexPath, args.config.formerIndexPath, { move: true, log: warn }) } };
   try {
-    if (args.command === 'update') return await (await import('./update.ts')).runUpdate(args, warn);
-    if (args.command === 'limits') return await (await import('./run-limits.ts')).runLimits(args, warn);
-    return await (await import('./run-report.ts')).runReport({ ...args, command: args.command }, warn);
+    if (command === 'update') return await (await import('./update.ts')).runUpdate(settled, warn);
+    if (command === 'limits') return await (await import('./run-limits.ts')).runLimits(settled, warn);
+    return await (await import('./run-report.ts')).runReport({ ...settled, command }, warn);
   } catch (err) {
     if (!(err instanceof IndexWriteError)) throw err;
     warn(err.message);

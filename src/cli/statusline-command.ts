@@ -3,6 +3,7 @@
 // dist/main.js run it from its own one-file CommonJS bundle, dist/statusline.cjs (build.mjs), so a render loads
 // that file and better-sqlite3's addon, nothing more.
 import { ConfigError } from '../config/config.ts';
+import { settleIndexFile } from '../index-db/relocate.ts';
 import { parseCliArgs } from './args.ts';
 import { runStatusline, writeOut } from './statusline.ts';
 
@@ -27,5 +28,7 @@ export async function statuslineCommand(argv: string[], env: NodeJS.ProcessEnv):
     writeOut(1, args.help);
     process.exit(0);
   }
-  process.exit(await runStatusline(args, warn));
+  // A render only reads: an index an older version left in the cache dir is read there until a writer moves it.
+  const indexPath = settleIndexFile(args.config.indexPath, args.config.formerIndexPath, { move: false, log: warn });
+  process.exit(await runStatusline({ ...args, config: { ...args.config, indexPath } }, warn));
 }

@@ -32,6 +32,9 @@ export interface Config {
   open: boolean;
   /** SQLite index file. */
   indexPath: string;
+  /** Where an older version kept the default index (the user cache dir), when the index is the default and that
+   *  place differs: an index found there is moved to `indexPath` once (src/index-db/relocate.ts). Else null. */
+  formerIndexPath: string | null;
   /** Price catalogue URL or file (--prices, PRICES_URL); null = the public LiteLLM catalogue. */
   prices: string | null;
   offline: boolean;
@@ -73,7 +76,7 @@ Options (a flag wins over its environment variable; --flag value or --flag=value
                           plus ~/.config/claude); label=path: another machine's synced dir
   --host <addr>           Address to bind (HOST; default 127.0.0.1)
   --allowed-hosts <list>  Extra host names accepted in the Host header (ALLOWED_HOSTS)
-  --index <file>          Index database file (COST_INDEX; default in the user cache dir)
+  --index <file>          Index database file (COST_INDEX; default in the user data dir)
   --prices <url|file>     Price catalogue source (PRICES_URL)
   --machine <name>        This machine's label in /metrics (default: the host name)
   --metrics-token <token> Bearer token GET /metrics requires (METRICS_TOKEN); needed to
@@ -175,10 +178,28 @@ function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: s
   return xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache');
 }
 
-/** Default index file: one per set of config dirs, so two dashboards over different dirs never share one. */
+/** Where per-user data lives on this platform: the index is the only copy of deleted sessions' history, and cache
+ *  dirs are what cleaners wipe on purpose. */
+function userDataDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  if (platform === 'win32') return envOf(env, 'LOCALAPPDATA') ?? path.join(home, 'AppData', 'Local');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support');
+  const xdg = envOf(env, 'XDG_DATA_HOME');
+  return xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share');
+}
+
+/** The default index's name: one per set of config dirs, so two dashboards over different dirs never share one. */
+function indexName(dirs: string[]): string {
+  return `${sha256Hex([...dirs].sort().join('\n')).slice(0, 16)}.db`;
+}
+
+/** Default index file, in the user data dir. */
 export function defaultIndexFile(dirs: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const key = sha256Hex([...dirs].sort().join('\n')).slice(0, 16);
-  return path.join(userCacheDir(env, platform, homeOf(env, platform)), 'cost-dashboard', `${key}.db`);
+  return path.join(userDataDir(env, platform, homeOf(env, platform)), 'cost-dashboard', indexName(dirs));
+}
+
+/** Where versions before issue 37 kept the default index: the user cache dir. */
+export function formerDefaultIndexFile(dirs: string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  return path.join(userCacheDir(env, platform, homeOf(env, platform)), 'cost-dashboard', indexName(dirs));
 }
 
 /** Version from the package.json above this file (src/config/ in the repo, dist/ when built). */
@@ -236,6 +257,11 @@ function parseHubUrl(raw: string | undefined): string | null {
     throw new ConfigError(`Invalid HUB_URL "${raw}": expected an origin like http://localhost:3000`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`Invalid HUB_URL "${raw}": expected http(s)`);
+  // The origin goes into frame-ancestors and the write checks as it is: a wildcard (`http://*`) or any other source
+  // expression there would let other pages frame the dashboard, so only one plain origin is accepted.
+  if (!ORIGIN_HOST.test(url.hostname) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`Invalid HUB_URL "${raw}": expected one origin like http://localhost:3000 (no wildcard, path, query or credentials)`);
+  }
   return url.origin;
 }
 
@@ -244,6 +270,9 @@ function keepFolder(flag: string | true | undefined, indexPath: string, home: st
   if (flag === undefined) return null;
   return flag === true ? `${indexPath}.transcripts` : path.resolve(expandHome(flag, home));
 }
+
+/** A host name (letters, digits, hyphens in dot-separated labels; punycode included), an IPv4 literal or an [IPv6] literal. */
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 
 export interface ConfigChecks {
   /** Whether the index file holds transcripts from under this projects folder (a missing dir is then no typo). */
@@ -289,11 +318,16 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
 
   const indexRaw = str('index') ?? envOf(env, 'COST_INDEX');
   const indexPath = indexRaw !== undefined ? path.resolve(expandHome(indexRaw, home)) : defaultIndexFile(dirs, env, platform);
+  const former = indexRaw !== undefined ? null : formerDefaultIndexFile(dirs, env, platform);
+  const formerIndexPath = former !== null && former !== indexPath ? former : null;
   // A missing dir is a typo (exit 2), unless the index has read it before: a synced or mounted folder not there yet.
   const missingDirs: string[] = [];
   for (const d of dirRaw !== undefined ? dirs : []) {
     if (isDirectory(d)) continue;
-    if (!checks.indexHasFilesUnder?.(indexPath, path.join(d, 'projects'))) throw new ConfigError(`Config dir not found: ${d}`);
+    const projects = path.join(d, 'projects');
+    // Before its move, the index that read the dir is still in the former place.
+    const known = checks.indexHasFilesUnder?.(indexPath, projects) || (formerIndexPath !== null && checks.indexHasFilesUnder?.(formerIndexPath, projects));
+    if (!known) throw new ConfigError(`Config dir not found: ${d}`);
     missingDirs.push(d);
   }
   const pollRaw = str('poll-limits');
@@ -318,6 +352,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv, platform: No
     dirsExplicit: dirRaw !== undefined,
     open: flags.has('open'),
     indexPath,
+    formerIndexPath,
     prices: str('prices') ?? envOf(env, 'PRICES_URL') ?? null,
     offline: flags.has('offline'),
     costMode,

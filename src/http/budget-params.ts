@@ -10,6 +10,8 @@ import { isProjectName } from '../shared/project-name.ts';
 export const MAX_BUDGET_BODY = 4096;
 /** The largest budget accepted, in dollars. */
 export const MAX_BUDGET_USD = 1_000_000;
+/** The smallest: a cent (the dashboard shows cents; a smaller budget, $1e-300 say, is a typo that alerts at once). */
+export const MIN_BUDGET_USD = 0.01;
 
 const PERIODS: readonly string[] = ['daily', 'weekly', 'monthly'];
 
@@ -45,8 +47,8 @@ export function parseBudgetProject(v: unknown, knows: (id: string) => boolean): 
 }
 
 export function parseAmount(v: unknown): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > MAX_BUDGET_USD) {
-    throw bad(`Invalid budget amount: a number of dollars above 0 and at most ${MAX_BUDGET_USD}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < MIN_BUDGET_USD || v > MAX_BUDGET_USD) {
+    throw bad(`Invalid budget amount: a number of dollars from ${MIN_BUDGET_USD} to ${MAX_BUDGET_USD}`);
   }
   return v;
 }

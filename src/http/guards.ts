@@ -125,3 +125,16 @@ export function createProcessGuard(opts: GuardOptions) {
     next();
   };
 }
+
+/**
+ * Route middleware for the GETs that read the index (the data routes, the budgets): a browser marks a request another
+ * site's page made (an `<img>`, a link) `Sec-Fetch-Site: cross-site`, and no such page can read the answer, so it only
+ * costs the server its work. Refused before any query runs. Same-site requests pass: a hub on another loopback port is
+ * the same site, and the dashboard's own fetches are same-origin.
+ */
+export function createDataReadGuard() {
+  return function dataReadGuard(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    if (req.headers['sec-fetch-site'] === 'cross-site') return sendText(res, 403, 'Forbidden: cross-site request (Sec-Fetch-Site: cross-site)');
+    next();
+  };
+}

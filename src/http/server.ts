@@ -14,7 +14,7 @@ import type { RetentionService } from './retention-service.ts';
 import type { LimitSettingsService } from './limit-settings-service.ts';
 import { ResultCache } from './cache.ts';
 import { Errors, HttpError } from './errors.ts';
-import { createGuards, createProcessGuard } from './guards.ts';
+import { createDataReadGuard, createGuards, createProcessGuard } from './guards.ts';
 import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
@@ -31,6 +31,8 @@ export interface ServerDeps {
   index: Pick<IndexReader, 'queries' | 'stats'> & { notes?(): string[] };
   config: ServerConfig;
   indexing(): IndexingState;
+  /** Folders the listing could not read (health.skipped.unreadableFolders); none when absent. */
+  unreadableFolders?: () => number;
   prices(): PriceTable;
   probe: UsageProbe;
   /** This machine's budgets (GET, POST and DELETE /api/budgets). */
@@ -104,14 +106,18 @@ export function createServer(deps: ServerDeps): DashboardServer {
   };
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
-  const ctx = { index: deps.index, config: deps.config, cache, indexing: deps.indexing, prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, limitSettings: deps.limitSettings, now };
-  mountDataRoutes(app, ctx);
+  const ctx = {
+    index: deps.index, config: deps.config, cache, indexing: deps.indexing, unreadableFolders: deps.unreadableFolders ?? (() => 0),
+    prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, limitSettings: deps.limitSettings, now,
+  };
+  const dataReadGuard = createDataReadGuard();
+  mountDataRoutes(app, ctx, dataReadGuard);
   const crossSiteGuard = createProcessGuard(guardOptions);
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
-  mountBudgetRoutes(app, ctx);
-  mountRetentionRoute(app, ctx);
-  mountLimitsRoute(app, ctx);
+  mountBudgetRoutes(app, ctx, dataReadGuard);
+  mountRetentionRoute(app, ctx, dataReadGuard);
+  mountLimitsRoute(app, ctx, dataReadGuard);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);

@@ -17,7 +17,7 @@ export function acquireWriterLock(indexFile: string): WriterLock | null {
   const lockFile = `${indexFile}.lock`;
   let held: Database.Database | null;
   try {
-    // The default lives in the user cache dir, which a fresh machine may not have yet.
+    // The default lives in the user data dir, which a fresh machine may not have yet.
     fs.mkdirSync(path.dirname(indexFile), { recursive: true });
     held = lockOn(lockFile);
   } catch (err) {

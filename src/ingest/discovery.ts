@@ -88,18 +88,21 @@ export interface FolderEntry {
   kind: 'dir' | 'link' | 'file';
 }
 
+/** Told of a folder that exists but cannot be read (permission, I/O), with the error's code. */
+export type OnUnreadable = (dir: string, code: string) => void;
+
 /**
  * Where the walk gets the entries of one level of folders (one array per folder, in name order): `readFolders` reads
  * them; a cache (src/ingest/folder-listings.ts) may answer for folders that did not change since it read them.
  */
-export type FolderSource = (dirs: readonly string[]) => Promise<FolderEntry[][]>;
+export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable) => Promise<FolderEntry[][]>;
 
 /** The entries of each folder, read now (none for a folder that cannot be read). */
-export const readFolders: FolderSource = (dirs) => Promise.all(dirs.map(async (d) => (await readFolder(d)) ?? []));
+export const readFolders: FolderSource = (dirs, unreadable) => Promise.all(dirs.map(async (d) => (await readFolder(d, unreadable)) ?? []));
 
-/** The entries of a folder the walk acts on, in name order; null when it cannot be read. */
-export async function readFolder(dir: string): Promise<FolderEntry[] | null> {
-  const entries = await readdir(dir);
+/** The entries of a folder the walk acts on, in name order; null when it is gone or cannot be read (`unreadable` is told). */
+export async function readFolder(dir: string, unreadable?: OnUnreadable): Promise<FolderEntry[] | null> {
+  const entries = await readdir(dir, unreadable);
   if (entries === null) return null;
   const out: FolderEntry[] = [];
   for (const e of entries) {
@@ -140,10 +143,14 @@ export class TranscriptPaths {
   private readonly files = new Map<string, string>();
   /** Real paths reached only through a link (folders and files): the watcher, which follows no link, watches them. */
   readonly linked = new Set<string>();
+  /** The folders the last `list` could not read, with the error's code: none of their transcripts is listed. */
+  readonly unreadable = new Map<string, string>();
 
   /** Walks the projects dirs breadth-first, each level in name order. */
   async list(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
     const out: FoundFile[] = [];
+    this.unreadable.clear();
+    const unreadable: OnUnreadable = (dir, code) => this.unreadable.set(dir, code);
     let stats = 0;
     let level: { dir: string; real: string }[] = [];
     for (const given of projectsDirs) {
@@ -152,7 +159,7 @@ export class TranscriptPaths {
       if (real !== null && this.claimDir(real, dir)) level.push({ dir, real });
     }
     while (level.length) {
-      const listed = await folders(level.map((d) => d.dir));
+      const listed = await folders(level.map((d) => d.dir), unreadable);
       const next: typeof level = [];
       for (const [i, { dir, real }] of level.entries()) {
         for (const e of listed[i]!) {
@@ -250,11 +257,13 @@ function realpath(p: string): string | null {
   }
 }
 
-/** A folder's entries in name order; null when it cannot be read (gone, not a folder, no permission). */
-async function readdir(dir: string): Promise<fs.Dirent[] | null> {
+/** A folder's entries in name order; null when it cannot be read (gone, not a folder, no permission: then `unreadable` is told). */
+async function readdir(dir: string, unreadable?: OnUnreadable): Promise<fs.Dirent[] | null> {
   try {
     return (await fs.promises.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable?.(dir, code);
     return null;
   }
 }

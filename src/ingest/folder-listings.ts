@@ -12,7 +12,7 @@
 // This is a cache of what the file system says, not of the index: any process that walks may write it (a whole new
 // file renamed over the old one), and whatever it holds, a folder is only ever taken from it after that check.
 import fs from 'node:fs';
-import { readFolder, type FolderEntry, type FolderSource } from './discovery.ts';
+import { readFolder, type FolderEntry, type FolderSource, type OnUnreadable } from './discovery.ts';
 
 /** How old a folder's last change must be for its listing to be kept. */
 const MARGIN_MS = 3_000;
@@ -58,7 +58,7 @@ export class FolderListings {
   }
 
   /** The walk's FolderSource: each folder from the file when it did not change, else read now. */
-  readonly source: FolderSource = async (dirs) => {
+  readonly source: FolderSource = async (dirs, unreadable) => {
     const out: FolderEntry[][] = new Array(dirs.length);
     const toRead: number[] = [];
     dirs.forEach((dir, i) => {
@@ -73,7 +73,7 @@ export class FolderListings {
       }
     });
     await Promise.all(toRead.map(async (i) => {
-      out[i] = await this.read(dirs[i]!);
+      out[i] = await this.read(dirs[i]!, unreadable);
     }));
     return out;
   };
@@ -97,12 +97,12 @@ export class FolderListings {
    * A folder read now; kept when its last change is old enough that no later one can hide in the same tick (a
    * folder that could not be read is not: the error may pass without the folder changing).
    */
-  private async read(dir: string): Promise<FolderEntry[]> {
+  private async read(dir: string, unreadable?: OnUnreadable): Promise<FolderEntry[]> {
     this.counts.read++;
     const started = this.now();
     // Stat'ed before it is read: a change between the two leaves a newer ctime than the one kept.
     const st = folderStat(dir);
-    const entries = await readFolder(dir);
+    const entries = await readFolder(dir, unreadable);
     if (st && entries && st.ctimeMs < started - MARGIN_MS) {
       this.kept.set(dir, { ...st, entries });
       this.changed = true;

@@ -18,6 +18,8 @@ export interface Pipeline {
   threads: number;
   /** Resolves when the watcher is live (after the start-up scan). */
   watching: Promise<void>;
+  /** Folders the last listing could not read (each logged once): their transcripts are not indexed meanwhile. */
+  unreadableFolders(): number;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function prepareFirstScan(indexFile: string, projectsDirs: readonly
 async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: number): Promise<PreparedScan> {
   const paths = new TranscriptPaths();
   const listed = await paths.list(projectsDirs);
+  reportUnreadable(paths, new Set(), log);
   // Sized by what there is (a restart reads little of it, but starts no worker unless something changed).
   const pool = createPool({ threads, workBytes: listed.reduce((n, f) => n + f.size, 0), log });
   return { paths, listed, pool };
@@ -84,6 +87,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   // version indexed): never per request.
   resolveRepositories(index);
   const { paths, listed, pool } = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
+  /** The unreadable folders logged: each once while it stays unreadable (the re-checks list every folder again). */
+  const logged = new Set(paths.unreadable.keys());
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   ingest.startScan(listed);
   void opts.keeper?.keepAll(listed.map((f) => f.path));
@@ -109,6 +114,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       index.syncTimeZone();
       const files = await paths.list(projectsDirs);
       if (closed) return;
+      reportUnreadable(paths, logged, log);
       watchLinked();
       // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
       // thread for a long stretch on a big history, at every pass.
@@ -171,6 +177,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     ingest,
     threads: pool.threads,
     watching,
+    unreadableFolders: () => paths.unreadable.size,
     async close() {
       closed = true;
       clearInterval(timer);
@@ -179,4 +186,14 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       await pool.close();
     },
   };
+}
+
+/** Logs each folder the last listing could not read, once while it stays so (`logged` holds those logged before). */
+function reportUnreadable(paths: TranscriptPaths, logged: Set<string>, log: Log): void {
+  for (const [dir, code] of paths.unreadable) {
+    if (logged.has(dir)) continue;
+    logged.add(dir);
+    log(`folder ${dir} cannot be read (${code}): its transcripts are not indexed until it can be`);
+  }
+  for (const dir of logged) if (!paths.unreadable.has(dir)) logged.delete(dir);
 }

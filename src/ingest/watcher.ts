@@ -39,6 +39,31 @@ export interface WatchHandlers {
  * instance after the other (smaller slices gained nothing more, larger ones gave some of it back).
  */
 const WALK_SLICE = 25;
+/**
+ * Entries per slice (folders with more are a slice alone): chokidar lstats every entry of the folders it watches, all
+ * together, so 25 folders of 1,000 transcripts each were 25,000 stats in flight, whose garbage stayed as committed
+ * memory after the walk (100,000 one-line transcripts in 100 folders: over the 400 MB bound).
+ */
+const WALK_ENTRIES = 1000;
+
+/** Cuts `dirs` into runs of at most WALK_ENTRIES entries between them (by a listing of names, no stat). */
+export async function slicesByEntries(dirs: readonly string[], budget = WALK_ENTRIES): Promise<string[][]> {
+  const counts = await Promise.all(dirs.map((d) => fs.promises.readdir(d).then((names) => names.length, () => 0)));
+  const slices: string[][] = [];
+  let slice: string[] = [];
+  let entries = 0;
+  dirs.forEach((dir, i) => {
+    if (slice.length && entries + counts[i]! > budget) {
+      slices.push(slice);
+      slice = [];
+      entries = 0;
+    }
+    slice.push(dir);
+    entries += counts[i]!;
+  });
+  if (slice.length) slices.push(slice);
+  return slices;
+}
 
 export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
   const present = dirs.filter((d) => fs.existsSync(d)).map((d) => fs.realpathSync.native(d));
@@ -102,8 +127,11 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
   const drain = async (): Promise<void> => {
     while (!closed && (startQueue.length || freshQueue.length)) {
       const fresh = startQueue.length === 0;
-      const slice = [...new Set((fresh ? freshQueue : startQueue).splice(0, WALK_SLICE))].filter((dir) => !owners.has(dir));
-      if (slice.length) await watchSlice(slice, fresh);
+      const dirs = [...new Set((fresh ? freshQueue : startQueue).splice(0, WALK_SLICE))].filter((dir) => !owners.has(dir));
+      for (const slice of await slicesByEntries(dirs)) {
+        const unwatched = slice.filter((dir) => !owners.has(dir));
+        if (!closed && unwatched.length) await watchSlice(unwatched, fresh);
+      }
       if (!startQueue.length) startWalked();
     }
     startWalked();

@@ -27,6 +27,8 @@ export interface IndexKeeper {
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
+  /** Folders the writer's last listing could not read (0 without a pipeline). */
+  unreadableFolders(): number;
   setPrices(table: PriceTable): void;
   /** Stops taking over, recovering and reading transcripts (the pipeline). */
   stop(): Promise<void>;
@@ -277,6 +279,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
         bytesDone: 0,
         finalSince: reader !== null ? new Date(0).toISOString() : null,
       },
+    unreadableFolders: () => pipeline?.unreadableFolders() ?? 0,
     setPrices(table) {
       writer?.setPrices(table);
     },

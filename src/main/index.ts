@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, parseConfig, type Config } from '../config/config.ts';
 import { IndexWriteError } from '../index-db/index.ts';
 import { indexHasFilesUnder } from '../index-db/dir-history.ts';
+import { settleIndexFile } from '../index-db/relocate.ts';
 import { keepIndex, type IndexKeeper } from './index-keeper.ts';
 import { createPriceSource } from '../pricing/price-source.ts';
 import { priceCacheFile } from '../pricing/price-cache.ts';
@@ -47,15 +48,16 @@ function loadConfig(): Config {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  if (config.help !== null) {
-    process.stdout.write(config.help);
+  const parsed = loadConfig();
+  if (parsed.help !== null) {
+    process.stdout.write(parsed.help);
     return;
   }
-  if (config.version !== null) {
-    process.stdout.write(`${config.version}\n`);
+  if (parsed.version !== null) {
+    process.stdout.write(`${parsed.version}\n`);
     return;
   }
+  const config = { ...parsed, indexPath: settleIndexFile(parsed.indexPath, parsed.formerIndexPath, { move: true, log }) };
   for (const d of config.missingDirs) log(`config dir not found: ${d}; serving its history from the index and reading it when it appears`);
   const lifecycle = createLifecycle(log);
   exitOnSignals(lifecycle);
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
     index,
     config,
     indexing: () => index.progress(),
+    unreadableFolders: () => index.unreadableFolders(),
     prices: () => prices.current(),
     probe,
     budgets,

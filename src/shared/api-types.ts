@@ -47,8 +47,11 @@ export interface UnpricedModel extends Tokens {
   messages: number;
 }
 
+/** What one point of a cost series covers: a range over 90 days comes by week (from Monday), over two years by month. */
+export type SeriesBucket = 'hour' | 'day' | 'week' | 'month';
+
 export interface SeriesPoint {
-  /** Local 'YYYY-MM-DD' for day buckets, local 'YYYY-MM-DDTHH' for hour buckets. */
+  /** Local 'YYYY-MM-DD' for day buckets (and a week's Monday), local 'YYYY-MM-DDTHH' for hour buckets, 'YYYY-MM' for months. */
   key: string;
   /** Epoch ms of the bucket start. */
   start: number;
@@ -103,7 +106,7 @@ export interface Overview {
   today: (Totals & { sessions: number }) | null;
   /** cacheRead / (input + cacheCreation + cacheRead); 0 when there are no input tokens. */
   cacheEfficiency: number;
-  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
   costByModel: ModelCost[];
   projects: ProjectRow[];
   unpricedModels: UnpricedModel[];
@@ -116,8 +119,9 @@ export interface Overview {
 
 /** What the index could not count, and whether the clock is behind the data (whole index, not the range). */
 export interface DataHealth {
-  /** Lines skipped while reading transcripts, by reason; `unreadableFiles` counts files. */
-  skipped: { malformed: number; outOfRange: number; oversized: number; unreadableFiles: number };
+  /** Lines skipped while reading transcripts, by reason; `unreadableFiles` counts files, `unreadableFolders` the folders
+   *  the last listing could not read (permission, I/O), whose transcripts are not indexed meanwhile. */
+  skipped: { malformed: number; outOfRange: number; oversized: number; unreadableFiles: number; unreadableFolders: number };
   /** ISO time of the newest usage entry, null when the index is empty. */
   newestEntry: string | null;
   /** The newest entry is later than the server's clock (by over a minute): ranges that end now miss it. */
@@ -231,7 +235,7 @@ export interface ProjectSessions {
   final: boolean;
   project: { id: string; name: string; repository: { id: string; name: string } };
   totals: Totals;
-  costSeries: { bucket: 'hour' | 'day'; points: SeriesPoint[] };
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
   costByModel: ModelCost[];
   sessions: SessionRow[];
   /** Cost per git branch, most expensive first. */

@@ -4,10 +4,12 @@
 // scan of a week of transcripts; the usage drivers (Insights) ask without it, on demand, with their own
 // cache and a longer time-out. Each kind runs one probe at a time (callers share it); a probe is killed
 // after its time-out. Every failure is an Error whose message says what happened.
-import { spawn } from 'node:child_process';
+// The child leads a process group of its own, and ending the probe signals that group: a CLI's own children (hooks,
+// MCP servers) would otherwise outlive its kill. Its stdout is read as bytes with a limit per line.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import readline from 'node:readline';
 import type { UsageDrivers, UsageLimits } from '../shared/api-types.ts';
+import { lineReader } from './lines.ts';
 import { driversOf, limitsOf } from './reply.ts';
 
 export interface UsageProbe {
@@ -35,6 +37,10 @@ export interface UsageProbeOptions {
 
 const STDERR_TAIL = 500;
 const KILL_GRACE_MS = 2000;
+/** A get_usage reply is a few KiB; a line this long is not one, and reading on would only grow memory. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** Windows has no process groups to signal (and `detached` there opens a console). */
+const GROUPS = process.platform !== 'win32';
 
 /** One probe in flight at a time, its result kept `cacheMs` (failures are not kept); `peek` reads that result alone. */
 function cachedRun<T extends { cached: boolean }>(run: () => Promise<T>, cacheMs: number, now: () => number) {
@@ -76,8 +82,8 @@ export function runProbe(bin: string, configDir: string, timeoutMs: number, skip
       env: { ...process.env, AGENT_CONFIG_DIR: configDir, CLAUDE_CONFIG_DIR: configDir },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      detached: GROUPS,
     });
-    const lines = readline.createInterface({ input: child.stdout });
     let settled = false;
     let stderr = '';
 
@@ -85,12 +91,9 @@ export function runProbe(bin: string, configDir: string, timeoutMs: number, skip
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      lines.close();
+      child.stdout.destroy();
       child.stdin.end();
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill();
-        setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), KILL_GRACE_MS).unref();
-      }
+      endChild(child);
       if (err) reject(err);
       else resolve(value);
     };
@@ -115,15 +118,43 @@ export function runProbe(bin: string, configDir: string, timeoutMs: number, skip
       finish(new Error(`${bin} exited ${how} before answering the usage request${tail ? `: ${tail}` : ''}`));
     });
 
-    lines.on('line', (line) => {
-      const reply = controlReplyOf(line, requestId);
-      if (!reply) return;
-      if (reply.subtype === 'success') finish(null, reply.response ?? {});
-      else finish(new Error(`Usage request failed: ${reply.error ?? 'the CLI answered with an error'}`));
-    });
+    const lines = lineReader(
+      MAX_LINE_BYTES,
+      (line) => {
+        const reply = controlReplyOf(line, requestId);
+        if (!reply) return;
+        if (reply.subtype === 'success') finish(null, reply.response ?? {});
+        else finish(new Error(`Usage request failed: ${reply.error ?? 'the CLI answered with an error'}`));
+      },
+      () => finish(new Error(`${bin} printed a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB without answering the usage request`)),
+    );
+    child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
 
     child.stdin.write(`${JSON.stringify({ type: 'control_request', request_id: requestId, request: { subtype: 'get_usage', skip_behaviors: skipBehaviors } })}\n`);
   });
+}
+
+/** SIGTERM to the child's group now, SIGKILL to what is left of it after a grace period. */
+function endChild(child: ChildProcess): void {
+  const pid = child.pid;
+  if (pid === undefined) return; // never started
+  if (!GROUPS) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill();
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    }
+    return;
+  }
+  // The group outlives its leader when a grandchild hangs on, so it is signalled even after the child exited.
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: nothing left in the group
+    }
+  };
+  signalGroup('SIGTERM');
+  setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
 }
 
 interface ControlReply {

@@ -43,9 +43,13 @@ export function timestampOf(line: Rec): number {
   return typeof t === 'number' && Number.isFinite(t) ? t : Number.NaN;
 }
 
-/** Date.parse, with a fast path for the agent's own `YYYY-MM-DDTHH:MM:SS.mmmZ` (one per usage line: it adds up). */
+/**
+ * Date.parse, with a fast path for the agent's own `YYYY-MM-DDTHH:MM:SS.mmmZ` (one per usage line: it adds up). A
+ * date and time with no zone is UTC, as Claude Code writes UTC: Date.parse would read it in the process's zone, so an
+ * entry's instant would follow the server's TZ.
+ */
 export function parseIsoUtc(t: string): number {
-  if (t.length !== 24 || t.charCodeAt(23) !== 0x5a /* Z */ || t.charCodeAt(10) !== 0x54 /* T */) return Date.parse(t);
+  if (t.length !== 24 || t.charCodeAt(23) !== 0x5a /* Z */ || t.charCodeAt(10) !== 0x54 /* T */) return parseOther(t);
   const year = digits(t, 0, 4);
   const month = digits(t, 5, 2);
   const day = digits(t, 8, 2);
@@ -54,9 +58,17 @@ export function parseIsoUtc(t: string): number {
   const sec = digits(t, 17, 2);
   const ms = digits(t, 20, 3);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || min < 0 || min > 59 || sec < 0 || sec > 59 || ms < 0) {
-    return Date.parse(t);
+    return parseOther(t);
   }
   return Date.UTC(year, month - 1, day, hour, min, sec, ms);
+}
+
+/** An ISO date and time without a zone designator (`T` or a space between them, seconds and fraction optional). */
+const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
+
+function parseOther(t: string): number {
+  const m = NO_ZONE.exec(t);
+  return Date.parse(m ? `${m[1]}T${m[2]}Z` : t);
 }
 
 /** The decimal number of t[at, at + n), or -1 when a character is not a digit. */

@@ -3,8 +3,8 @@
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
 import { extractLimitHit } from './limit-hit.ts';
-import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, timestampOf } from './extract.ts';
-import { LineShrinker } from './shrink.ts';
+import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, parseIsoUtc, timestampOf } from './extract.ts';
+import { BigLineCopy } from './shrink.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
 export type ReadAt = (buf: Buffer, at: number, len: number, pos: number) => number;
@@ -12,8 +12,8 @@ export type ReadAt = (buf: Buffer, at: number, len: number, pos: number) => numb
 export interface ScanOptions {
   wantPrompt: boolean;
   /**
-   * Lines longer than this are streamed through a LineShrinker (strings cut, never held whole) and parsed from the
-   * copy; a line whose copy is still longer than this is skipped and counted as giant.
+   * Lines longer than this are streamed through a BigLineCopy (strings cut, never held whole; when that is still longer
+   * than this, also the members of each object and array past the first ones) and parsed from the copy.
    */
   maxLine: number;
   /** Work buffer; its length must exceed maxLine (the rest is the read size). */
@@ -43,6 +43,11 @@ const SESSION_ID = Buffer.from('"sessionId"');
 const PROBE_LINES = 8;
 /** Bytes kept of each string of a line over maxLine: ids, models, titles and the 500-character prompt fit. */
 const BIG_LINE_STRING_BYTES = 4096;
+/**
+ * Members kept of each object and array of a line still over maxLine with its strings cut: a line's own fields, its
+ * message's and its usage's are far fewer; what goes is the tail of a huge array or object of a tool's payload.
+ */
+const BIG_LINE_MEMBERS = 64;
 
 /**
  * Scans the complete lines of [from, to). A line longer than maxLine is shrunk while streaming (never held whole);
@@ -94,7 +99,7 @@ class LineScanner {
   readonly rows: UsageRow[] = [];
   readonly meta: FileMeta = {};
   readonly stats: ParseStats = { lines: 0, usageLines: 0, blank: 0, malformed: 0, giant: 0, outOfRange: 0 };
-  readonly shrinker: LineShrinker;
+  readonly shrinker: BigLineCopy;
   private wantPrompt: boolean;
   private probesLeft = PROBE_LINES;
   private nextUsage = 0;
@@ -108,7 +113,7 @@ class LineScanner {
   ) {
     this.wantPrompt = wantPrompt;
     // a quarter of the copy's room per string, so a few strings always fit (tests use a small maxLine)
-    this.shrinker = new LineShrinker(Math.min(BIG_LINE_STRING_BYTES, maxLine >> 2), maxLine);
+    this.shrinker = new BigLineCopy(Math.min(BIG_LINE_STRING_BYTES, maxLine >> 2), maxLine, BIG_LINE_MEMBERS);
   }
 
   /** The line at `offset` whose bytes were pushed to the shrinker is complete. */
@@ -227,7 +232,7 @@ class LineScanner {
   /** Reads a line's timestamp (and sessionId) straight from the bytes, without parsing it. */
   private probe(view: Buffer, s: number, e: number, at: number): void {
     this.probesLeft--;
-    this.noteTs(Date.parse(stringAfterKey(view, at + TIMESTAMP.length, e) ?? ''));
+    this.noteTs(parseIsoUtc(stringAfterKey(view, at + TIMESTAMP.length, e) ?? ''));
     if (this.meta.sessionId === undefined) {
       const k = view.subarray(s, e).indexOf(SESSION_ID);
       const id = k < 0 ? null : stringAfterKey(view, s + k + SESSION_ID.length, e);

@@ -52,7 +52,9 @@ t('defaults', () => {
   assert.is(c.help, null);
   assert.is(c.version, null);
   const hash = createHash('sha256').update([...c.dirs].sort().join('\n')).digest('hex').slice(0, 16);
-  assert.is(c.indexPath, path.join(tmp, 'xdg', 'cost-dashboard', `${hash}.db`));
+  // Issue 37: the index is data (the user data dir); the cache dir (XDG_CACHE_HOME here) is where it used to be.
+  assert.is(c.indexPath, path.join(home, '.local', 'share', 'cost-dashboard', `${hash}.db`));
+  assert.is(c.formerIndexPath, path.join(tmp, 'xdg', 'cost-dashboard', `${hash}.db`));
 });
 
 t('every flag, in both forms', () => {
@@ -123,12 +125,22 @@ t('a flag beats its environment variable', () => {
   assert.is(c.prices, 'p');
 });
 
-t('platform defaults: claude.exe and LOCALAPPDATA on Windows, Library/Caches on macOS', () => {
+t('platform defaults: claude.exe and LOCALAPPDATA on Windows; the index in the user data dir, formerly the cache dir (issue 37)', () => {
   const w = parse([], { USERPROFILE: home, LOCALAPPDATA: path.join(tmp, 'local') }, 'win32');
   assert.is(w.agentBin, 'claude.exe');
   assert.ok(w.indexPath.startsWith(path.join(tmp, 'local', 'cost-dashboard')));
-  assert.ok(parse([], {}, 'darwin').indexPath.startsWith(path.join(home, 'Library', 'Caches', 'cost-dashboard')));
-  assert.ok(parse([], { XDG_CACHE_HOME: '' }).indexPath.startsWith(path.join(home, '.cache', 'cost-dashboard')));
+  assert.is(w.formerIndexPath, null, 'on Windows both are LOCALAPPDATA: nothing to move');
+  const mac = parse([], {}, 'darwin');
+  assert.ok(mac.indexPath.startsWith(path.join(home, 'Library', 'Application Support', 'cost-dashboard')), mac.indexPath);
+  assert.is(mac.formerIndexPath, path.join(home, 'Library', 'Caches', 'cost-dashboard', path.basename(mac.indexPath)));
+  const linux = parse([], { XDG_CACHE_HOME: '', XDG_DATA_HOME: '' });
+  assert.ok(linux.indexPath.startsWith(path.join(home, '.local', 'share', 'cost-dashboard')), linux.indexPath);
+  assert.is(linux.formerIndexPath, path.join(home, '.cache', 'cost-dashboard', path.basename(linux.indexPath)));
+  const xdg = parse([], { XDG_CACHE_HOME: path.join(tmp, 'xc'), XDG_DATA_HOME: path.join(tmp, 'xd') });
+  assert.is(path.dirname(xdg.indexPath), path.join(tmp, 'xd', 'cost-dashboard'));
+  assert.is(path.dirname(xdg.formerIndexPath ?? ''), path.join(tmp, 'xc', 'cost-dashboard'));
+  assert.is(parse([], { XDG_DATA_HOME: 'relative' }).indexPath.startsWith(path.join(home, '.local', 'share')), true, 'a relative XDG dir is ignored');
+  assert.is(parse(['--index', path.join(tmp, 'mine.db')]).formerIndexPath, null, 'an index the user names never moves');
 });
 
 t('--help returns the help text, --version the package version', () => {
@@ -152,6 +164,13 @@ t('errors', () => {
   assert.match(configError(() => parse(['--dir', `${dirA},${path.join(tmp, 'gone')}`])).message, 'gone');
   assert.match(configError(() => parse([], { AGENT_CONFIG_DIR: path.join(tmp, 'missing') })).message, 'Config dir not found');
   assert.match(configError(() => parse([], { HUB_URL: 'not a url' })).message, 'HUB_URL');
+  // Issue 37: the origin is a framing source as it is; a wildcard or anything but one origin is refused.
+  for (const bad of ['http://*', 'https://*.example.com', 'http://*:3000', 'http://a;b', 'http://h,i', 'http://h%2a', 'http://localhost:3000/app', 'http://localhost:3000?x', 'http://u:p@localhost:3000', 'http://localhost:3000#f']) {
+    assert.match(configError(() => parse([], { HUB_URL: bad })).message, 'expected one origin', bad);
+  }
+  for (const [ok, origin] of [['http://127.0.0.1:7000', 'http://127.0.0.1:7000'], ['https://hub.example.com/', 'https://hub.example.com'], ['http://[::1]:8080', 'http://[::1]:8080']]) {
+    assert.is(parse([], { HUB_URL: ok }).hubUrl, origin);
+  }
   assert.is(configError(() => parse(['--x'])).exitCode, 2);
 });
 

@@ -41,16 +41,21 @@ Lifecycle('SIGTERM and SIGINT stop the server with exit code 0; a restart answer
   }
 });
 
-Lifecycle('a fresh machine: the default index goes into a cache dir that does not exist yet', async () => {
+// Issue 37: the default index is data (the user data dir), no longer in the cache dir that cleaners wipe.
+Lifecycle('a fresh machine: the default index goes into a data dir that does not exist yet', async () => {
   const { dir: home, cleanup } = tempDir('cost-home-');
   try {
     const server = await spawnServer({
       args: ['--dir', FIXTURE_CONFIG_DIR, '--port', '0', '--offline'],
-      env: standaloneEnv({ HOME: home, XDG_CACHE_HOME: '', COST_INDEX: '' }),
+      env: standaloneEnv({ HOME: home, XDG_CACHE_HOME: '', XDG_DATA_HOME: '', COST_INDEX: '' }),
     });
-    const dbs = fs.readdirSync(path.join(home, '.cache', 'cost-dashboard'));
-    assert.ok(dbs.some((f) => f.endsWith('.db')), `index created in ~/.cache/cost-dashboard: ${dbs.join(', ')}`);
-    assert.is(await server.stop('SIGTERM'), 0);
+    try {
+      const dbs = fs.readdirSync(path.join(home, '.local', 'share', 'cost-dashboard'));
+      assert.ok(dbs.some((f) => f.endsWith('.db')), `index created in ~/.local/share/cost-dashboard: ${dbs.join(', ')}`);
+      assert.not.ok(fs.existsSync(path.join(home, '.cache', 'cost-dashboard')), 'nothing in the cache dir');
+    } finally {
+      assert.is(await server.stop('SIGTERM'), 0);
+    }
   } finally {
     cleanup();
   }

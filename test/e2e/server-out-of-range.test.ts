@@ -88,8 +88,8 @@ Range('are skipped and counted; overview, projects and insights answer the total
     assert.equal(got.insights.blocks.map((b) => [b.cost, b.totalTokens]), want.insights.blocks.map((b) => [b.cost, b.totalTokens]));
     assert.ok(Number.isFinite(got.overview.totals.cost) && got.overview.totals.cost < 1, `cost ${got.overview.totals.cost}`);
 
-    assert.equal(got.overview.health.skipped, { malformed: 0, outOfRange: hostile.length, oversized: 0, unreadableFiles: 0 });
-    assert.equal(want.overview.health.skipped, { malformed: 0, outOfRange: 0, oversized: 0, unreadableFiles: 0 });
+    assert.equal(got.overview.health.skipped, { malformed: 0, outOfRange: hostile.length, oversized: 0, unreadableFiles: 0, unreadableFolders: 0 });
+    assert.equal(want.overview.health.skipped, { malformed: 0, outOfRange: 0, oversized: 0, unreadableFiles: 0, unreadableFolders: 0 });
     assert.match(out, new RegExp(`skipped ${hostile.length} lines \\(${hostile.length} out of range\\) in .*s1\\.jsonl`));
   } finally {
     await server?.close();

@@ -132,6 +132,10 @@ t('bad values answer 400 with a message and change nothing', async () => {
     ['{"period": "daily", "amount": NaN}', /must be JSON/],
     [JSON.stringify({ period: 'daily', amount: 1e300 }), /Invalid budget amount/],
     [JSON.stringify({ period: 'daily', amount: 2_000_000 }), /Invalid budget amount/],
+    // Issue 37: below a cent is refused, with the bounds in the reason.
+    [JSON.stringify({ period: 'daily', amount: 1e-300 }), /Invalid budget amount: a number of dollars from 0.01 to 1000000/],
+    [JSON.stringify({ period: 'daily', amount: 0.009 }), /Invalid budget amount/],
+    [JSON.stringify({ period: 'daily', amount: 1_000_000.01 }), /Invalid budget amount/],
     [JSON.stringify({ period: 'yearly', amount: 5 }), /Invalid budget period/],
     [JSON.stringify({ amount: 5 }), /Invalid budget period/],
     [JSON.stringify({ period: 'daily', project: 'nope-never-seen', amount: 5 }), /Unknown project: nope-never-seen/],
@@ -153,6 +157,15 @@ t('bad values answer 400 with a message and change nothing', async () => {
   for (const q of ['period=yearly', 'period=daily&project=..%2Fx', 'project=' + PROJECT]) {
     assert.is((await s.request(`/api/budgets?${q}`, { method: 'DELETE' })).status, 400, q);
   }
+  assert.equal(await list(), before);
+});
+
+t('a cent is the smallest budget accepted', async () => {
+  const before = await list();
+  const r = await post(JSON.stringify({ period: 'monthly', project: PROJECT, amount: 0.01 }));
+  assert.is(r.status, 200, r.text);
+  assert.ok((await list()).budgets.some((b) => b.period === 'monthly' && b.project === PROJECT && b.amount === 0.01));
+  assert.is((await s.request(`/api/budgets?period=monthly&project=${PROJECT}`, { method: 'DELETE' })).status, 200);
   assert.equal(await list(), before);
 });
 

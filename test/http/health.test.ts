@@ -46,7 +46,7 @@ Health('data in the past, or under a minute ahead (clock drift), is not flagged;
   const empty = await startServer();
   try {
     const o = (await empty.request('/api/overview')).json<Overview>();
-    assert.equal(o.health, { skipped: { malformed: 0, outOfRange: 0, oversized: 0, unreadableFiles: 0 }, newestEntry: null, dataInFuture: false });
+    assert.equal(o.health, { skipped: { malformed: 0, outOfRange: 0, oversized: 0, unreadableFiles: 0, unreadableFolders: 0 }, newestEntry: null, dataInFuture: false });
   } finally {
     await empty.close();
   }
@@ -63,7 +63,7 @@ Health('skipped lines by reason, whole index', async () => {
   try {
     t.index.markUnreadable(path.join(t.dir, 'locked.jsonl'), 'EACCES');
     const o = (await t.request('/api/overview?range=today')).json<Overview>();
-    assert.equal(o.health.skipped, { malformed: 2, outOfRange: 1, oversized: 0, unreadableFiles: 1 });
+    assert.equal(o.health.skipped, { malformed: 2, outOfRange: 1, oversized: 0, unreadableFiles: 1, unreadableFolders: 0 });
   } finally {
     await t.close();
   }

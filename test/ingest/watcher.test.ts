@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { watchProjects, type Watcher } from '../../src/ingest/watcher.ts';
+import { slicesByEntries, watchProjects, type Watcher } from '../../src/ingest/watcher.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 
@@ -261,6 +261,43 @@ Watch('the walk: every folder there when it is ready is watched once, those made
     assert.equal(w.logs, []);
   } finally {
     await watcher.close();
+    cleanup();
+  }
+});
+
+// Issue 37: 100,000 one-line transcripts in 100 folders left the walk over the 400 MB bound, as 25 folders of 1,000
+// entries each were stat'ed by chokidar all at once. The walk's slices hold at most 1,000 entries (a bigger folder alone).
+Watch('the walk\'s slices are bounded by the entries of their folders, not only by their number', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-slices-');
+  try {
+    const folder = (name: string, files: number): string => {
+      const d = path.join(dir, name);
+      fs.mkdirSync(d);
+      for (let i = 0; i < files; i++) fs.writeFileSync(path.join(d, `s${i}.jsonl`), '{}\n');
+      return d;
+    };
+    const big1 = folder('big1', 1200);
+    const big2 = folder('big2', 600);
+    const mid = folder('mid', 500);
+    const small = Array.from({ length: 20 }, (_, i) => folder(`small${i}`, 3));
+    const gone = path.join(dir, 'gone');
+    const slices = await slicesByEntries([big1, big2, mid, ...small, gone]);
+    assert.equal(slices, [[big1], [big2], [mid, ...small, gone]]);
+    for (const slice of slices) {
+      const entries = slice.reduce((n, d) => n + (fs.existsSync(d) ? fs.readdirSync(d).length : 0), 0);
+      assert.ok(slice.length === 1 || entries <= 1000, `${slice.length} folders, ${entries} entries`);
+    }
+    // The walk over them: every folder watched, an append in the big ones reported.
+    const w = await watch([dir]);
+    try {
+      fs.appendFileSync(path.join(big1, 's1199.jsonl'), '{}\n');
+      fs.appendFileSync(path.join(big2, 's0.jsonl'), '{}\n');
+      await waitFor(() => w.changed.includes(path.join(big1, 's1199.jsonl')) && w.changed.includes(path.join(big2, 's0.jsonl')), 'appends in the big folders', 10_000);
+      assert.equal(w.logs, []);
+    } finally {
+      await w.watcher.close();
+    }
+  } finally {
     cleanup();
   }
 });

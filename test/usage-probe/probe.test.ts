@@ -22,10 +22,34 @@ function useMode(mode: string): void {
   process.env.FAKE_CLAUDE_LOG = logFile;
   fs.rmSync(logFile, { force: true });
 }
-type LogLine = { kind: 'spawn'; argv: string[]; agentConfigDir: string; claudeConfigDir: string } | { kind: 'request'; request: Record<string, unknown> };
+type LogLine =
+  | { kind: 'spawn'; argv: string[]; agentConfigDir: string; claudeConfigDir: string; pid: number }
+  | { kind: 'request'; request: Record<string, unknown> }
+  | { kind: 'grandchild'; pid: number };
 const logged = (): LogLine[] => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogLine) : []);
 const spawns = () => logged().flatMap((l) => (l.kind === 'spawn' ? [l] : []));
 const requests = () => logged().flatMap((l) => (l.kind === 'request' ? [l.request] : []));
+
+const grandchildren = () => logged().flatMap((l) => (l.kind === 'grandchild' ? [l.pid] : []));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` is gone within `ms` (a killed process is reaped by its parent a moment later). */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !alive(pid);
+}
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
   try {
@@ -139,6 +163,33 @@ probe('a hanging CLI is killed after the time-out', async () => {
   const err = await rejection(createUsageProbe({ bin: FAKE, configDir, timeoutMs: 400 }).get(false));
   assert.match(err.message, 'timed out after 0.4 s');
   assert.ok(Date.now() - started < 3000);
+});
+
+probe('a hanging CLI\'s own children are killed with it (its process group)', async () => {
+  useMode('grandchild');
+  // Long enough for the fake CLI (a Node process) to start its grandchild on a loaded machine.
+  const err = await rejection(createUsageProbe({ bin: FAKE, configDir, timeoutMs: 4000 }).get(false));
+  assert.match(err.message, 'timed out after 4 s');
+  const [grandchild] = grandchildren();
+  const [run] = spawns();
+  assert.ok(grandchild && run, 'the fake CLI started a grandchild');
+  try {
+    assert.ok(await goneWithin(run.pid, 3000), 'the CLI is gone');
+    // The grandchild's parent is gone too, so init reaps it: gone means killed, not left as a zombie.
+    assert.ok(await goneWithin(grandchild, 3000), 'the CLI\'s child is gone with it');
+  } finally {
+    if (alive(grandchild)) process.kill(grandchild, 'SIGKILL');
+  }
+});
+
+probe('a CLI that prints without a newline is stopped at the line limit, not read until memory runs out', async () => {
+  useMode('flood');
+  const started = Date.now();
+  const err = await rejection(createUsageProbe({ bin: FAKE, configDir, timeoutMs: 20_000 }).get(false));
+  assert.match(err.message, 'printed a line over 4 MiB without answering');
+  assert.ok(Date.now() - started < 10_000, 'it fails as the line passes the limit, not at the time-out');
+  const [run] = spawns();
+  assert.ok(run && (await goneWithin(run.pid, 3000)), 'the CLI is killed');
 });
 
 probe('COST_PROBE_TIMEOUT_MS overrides the time-out', async () => {

@@ -167,6 +167,24 @@ Usage('the ISO fast path agrees with Date.parse', () => {
   }
 });
 
+Usage('a date and time without a zone is UTC whatever the process TZ (issue 37)', () => {
+  const tz = process.env.TZ;
+  process.env.TZ = 'Asia/Kolkata'; // +05:30: a local reading would be 5.5 hours early
+  try {
+    assert.is(new Date(2026, 0, 2).getTimezoneOffset(), -330, 'the zone took effect');
+    assert.is(parseIsoUtc('2026-01-02T03:04:05.678'), Date.UTC(2026, 0, 2, 3, 4, 5, 678));
+    assert.is(parseIsoUtc('2026-01-02T03:04:05'), Date.UTC(2026, 0, 2, 3, 4, 5));
+    assert.is(parseIsoUtc('2026-01-02 03:04'), Date.UTC(2026, 0, 2, 3, 4));
+    assert.is(parseIsoUtc('2026-01-02T03:04:05+02:00'), Date.UTC(2026, 0, 2, 1, 4, 5), 'a zone given is kept');
+    assert.is(parseIsoUtc('2026-01-02'), Date.UTC(2026, 0, 2));
+    assert.ok(Number.isNaN(parseIsoUtc('2026-01-02T25:04:05')));
+    assert.is(rowOf(usageLine({ timestamp: '2026-01-02T03:04:05.678' }), 0).ts, Date.UTC(2026, 0, 2, 3, 4, 5, 678), 'a usage line\'s time');
+  } finally {
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
+  }
+});
+
 Usage('usage nested in a real agent_progress line: the nested message, data.message\'s requestId and time', () => {
   const lines = fs.readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   const progress = lines.filter((l) => l.type === 'progress');

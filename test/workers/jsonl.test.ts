@@ -101,15 +101,35 @@ Scan('a valid 20 MB usage line is counted (its strings cut while streaming); the
   assert.is(b.consumedTo, text.length);
 });
 
+Scan('a valid usage line still over 8 MiB with its strings cut counts: a huge array keeps its first members (issue 37)', () => {
+  const file = path.join(tmp.dir, 'structure.jsonl');
+  const big = usageLine({ messageId: 'wide', output: 7, input: 4321, tools: ['Read'] });
+  // A million short items before the usage: 27 MB whose copy with strings cut is as long.
+  const content = (big.message as { content: unknown[] }).content;
+  for (let i = 0; i < 1_000_000; i++) content.push({ type: 'text', text: 'x' });
+  (big as Record<string, unknown>).toolUseResult = { files: Array.from({ length: 200_000 }, (_, i) => ({ n: i })) };
+  writeJsonl(file, [usageLine({ messageId: 'before', output: 3 }), big, usageLine({ messageId: 'after', output: 4 })]);
+  const text = fs.readFileSync(file);
+  assert.ok(text.length > 3 * MAX_LINE_BYTES);
+  const b = read(file);
+  const rows = [...rowsOf(b)];
+  assert.equal(rows.map((r) => r.messageId), ['before', 'wide', 'after']);
+  assert.equal([rows[1]!.input, rows[1]!.output, rows[1]!.tools], [4321, 7, ['Read']]);
+  assert.equal(b.stats, { lines: 3, usageLines: 3, blank: 0, malformed: 0, giant: 0, outOfRange: 0 });
+  assert.is(b.consumedTo, text.length);
+});
+
 Scan('a big line is streamed through a buffer smaller than it; only a copy still too big is skipped as giant', () => {
   const big = usageLine({ messageId: 'big', output: 8 });
   (big.message as { content: unknown[] }).content = [{ type: 'text', text: 'y'.repeat(50_000) }];
-  const structure = `{"message":{"usage":{"input_tokens":1}},"pad":[${'1,'.repeat(25_000)}1]}`; // 50 KB without strings
-  const data = Buffer.from(jsonlText([usageLine({ messageId: 'a' }), big, structure, usageLine({ messageId: 'b' })]));
+  // 50 KB without strings: its copy keeps the array's first members (issue 37), so it is read (no timestamp: malformed).
+  const structure = `{"message":{"usage":{"input_tokens":1}},"pad":[${'1,'.repeat(25_000)}1]}`;
+  const deep = `{"message":{"usage":{"input_tokens":1}},"pad":${'['.repeat(2000)}${']'.repeat(2000)}}`; // nested past any line
+  const data = Buffer.from(jsonlText([usageLine({ messageId: 'a' }), big, structure, deep, usageLine({ messageId: 'b' })]));
   const whole = scanMem(data, { chunk: data.length, maxLine: 1000 });
   assert.equal(whole.rows.map((x) => x.messageId), ['a', 'big', 'b']);
   assert.is(whole.rows[1]!.offset, data.indexOf('{', data.indexOf('\n') + 1));
-  assert.equal(whole.stats, { lines: 4, usageLines: 3, blank: 0, malformed: 0, giant: 1, outOfRange: 0 });
+  assert.equal(whole.stats, { lines: 5, usageLines: 3, blank: 0, malformed: 1, giant: 1, outOfRange: 0 });
   assert.is(whole.consumedTo, data.length);
   for (const chunk of [1, 7, 256, 4093]) assert.equal(scanMem(data, { chunk, maxLine: 1000 }), whole, `chunk ${chunk}`); // buffer of 1000 + chunk
 

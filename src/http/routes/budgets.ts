@@ -2,7 +2,7 @@
 // the same guards as POST /api/refresh (Host, Origin, Sec-Fetch-Site: createGuards refuses any cross-site write).
 // Answers are never cached: the use moves with every write to the index.
 import type { ServerResponse } from 'node:http';
-import type { Polka, Request } from 'polka';
+import type { Middleware, Polka, Request } from 'polka';
 import type { BudgetChange } from '../budget-service.ts';
 import { parseBudget, parseBudgetRef, readBudgetBody } from '../budget-params.ts';
 import { HttpError } from '../errors.ts';
@@ -17,9 +17,10 @@ function answer(res: ServerResponse, change: BudgetChange): void {
   throw new HttpError(status, change.message);
 }
 
-export function mountBudgetRoutes(app: Polka, ctx: RouteContext): void {
+/** `readGuard` refuses the list to cross-site requests (it reads the index). */
+export function mountBudgetRoutes(app: Polka, ctx: RouteContext, readGuard: Middleware): void {
   const knows = (id: string) => ctx.index.queries.knowsProject(id);
-  app.get('/api/budgets', function budgets(_req: Request, res: ServerResponse) {
+  app.get('/api/budgets', readGuard, function budgets(_req: Request, res: ServerResponse) {
     sendJson(res, 200, ctx.budgets.list(ctx.now()));
   });
   app.post('/api/budgets', async function setBudget(req: Request, res: ServerResponse) {

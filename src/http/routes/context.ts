@@ -15,6 +15,7 @@ export interface RouteContext {
   config: ServerConfig;
   cache: ResultCache;
   indexing(): IndexingState;
+  unreadableFolders(): number;
   prices(): PriceTable;
   probe: UsageProbe;
   budgets: BudgetService;

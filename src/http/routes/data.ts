@@ -3,7 +3,7 @@
 // serialised Buffer + ETag. While the first index build runs, results live 2 s instead of 30 s so
 // progress and fresh rows show up quickly; the key carries the build state so no in-progress
 // result outlives the build.
-import type { Polka, Request } from 'polka';
+import type { Middleware, Polka, Request } from 'polka';
 import type { ServerResponse } from 'node:http';
 import { Errors } from '../errors.ts';
 import { isProjectName } from '../../shared/project-name.ts';
@@ -37,15 +37,19 @@ function scopeOf(scope: QueryScope): Pick<Overview, 'range' | 'project' | 'repos
   return { range: scope.range, project: scope.project, repository: scope.repository ?? null };
 }
 
-/** Registers one cached data route. `projectParam`: whether `?project=`, `?repository=` and `?machine=` apply (else they are ignored). */
+/**
+ * Registers one cached data route behind `readGuard` (cross-site requests refused). `projectParam`: whether
+ * `?project=`, `?repository=` and `?machine=` apply (else they are ignored).
+ */
 function dataRoute(
   app: Polka,
   ctx: RouteContext,
+  readGuard: Middleware,
   path: string,
   opts: { fallback: RangeDefault; projectParam: boolean; id?: (req: Request) => string },
   compute: (r: Resolved, req: Request) => unknown,
 ): void {
-  app.get(path, async function dataHandler(req: Request, res: ServerResponse) {
+  app.get(path, readGuard, async function dataHandler(req: Request, res: ServerResponse) {
     const q = req.query as Query;
     const now = ctx.now();
     const range = parseRange(q, opts.fallback, now);
@@ -72,33 +76,33 @@ function dataRoute(
   });
 }
 
-export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
+export function mountDataRoutes(app: Polka, ctx: RouteContext, readGuard: Middleware): void {
   const q = () => ctx.index.queries;
 
-  dataRoute(app, ctx, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Overview => ({
+  dataRoute(app, ctx, readGuard, '/api/overview', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Overview => ({
     ...scopeOf(scope),
     indexing,
     final,
     dirs: ctx.config.dirs,
     ...q().overview(scope, ctx.config.machine),
-    health: healthOf(ctx.index.stats(), scope.now, ctx.index.notes?.()),
+    health: healthOf(ctx.index.stats(), scope.now, ctx.unreadableFolders(), ctx.index.notes?.()),
   }));
-  dataRoute(app, ctx, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Insights => ({
+  dataRoute(app, ctx, readGuard, '/api/insights', { fallback: 'days30', projectParam: true }, ({ scope, indexing, final }): Insights => ({
     ...scopeOf(scope),
     indexing,
     final,
     ...q().insights(scope),
   }));
-  dataRoute(app, ctx, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope, ctx.config.machine));
+  dataRoute(app, ctx, readGuard, '/api/projects', { fallback: 'all', projectParam: true }, ({ scope }) => q().projects(scope, ctx.config.machine));
   // Every month of the history: the range parameters do not apply.
-  dataRoute(app, ctx, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope, final }): Monthly => ({
+  dataRoute(app, ctx, readGuard, '/api/monthly', { fallback: 'all', projectParam: true }, ({ scope, final }): Monthly => ({
     project: scope.project,
     final,
     ...q().monthly(scope),
   }));
 
   const projectOf = (req: Request) => req.params.path ?? '';
-  dataRoute(app, ctx, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope, final }, req) => {
+  dataRoute(app, ctx, readGuard, '/api/projects/:path/sessions', { fallback: 'all', projectParam: false, id: projectOf }, ({ scope, final }, req) => {
     const project = projectOf(req);
     const found = isProjectName(project) ? q().projectSessions(project, scope) : null;
     if (!found) throw Errors.projectNotFound();
@@ -110,7 +114,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
     const id = (req.query as Query).id;
     return typeof id === 'string' ? id : '';
   };
-  dataRoute(app, ctx, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope, final }, req) => {
+  dataRoute(app, ctx, readGuard, '/api/repository', { fallback: 'all', projectParam: false, id: repositoryOf }, ({ scope, final }, req) => {
     const id = repositoryOf(req);
     const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.repositoryNotFound();
@@ -118,7 +122,7 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext): void {
   });
 
   const sessionOf = (req: Request) => req.params.id ?? '';
-  dataRoute(app, ctx, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope, final }, req) => {
+  dataRoute(app, ctx, readGuard, '/api/sessions/:id', { fallback: 'all', projectParam: false, id: sessionOf }, ({ scope, final }, req) => {
     const id = sessionOf(req);
     const found = id.length <= MAX_ID_LENGTH ? q().session(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.sessionNotFound();

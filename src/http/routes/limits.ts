@@ -2,15 +2,16 @@
 // the plan. POST /api/limits/settings changes the alert thresholds and the plan, behind the same guards as the budgets.
 // Not cached: a statusline reading is taken in every few seconds and the alerts must show at once.
 import type { ServerResponse } from 'node:http';
-import type { Polka, Request } from 'polka';
+import type { Middleware, Polka, Request } from 'polka';
 import { readBudgetBody } from '../budget-params.ts';
 import { HttpError } from '../errors.ts';
 import { parseLimitSettings } from '../limit-params.ts';
 import { sendJson } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
-export function mountLimitsRoute(app: Polka, ctx: RouteContext): void {
-  app.get('/api/limits', function limits(_req: Request, res: ServerResponse) {
+/** `readGuard` refuses the figures to cross-site requests (they read the index). */
+export function mountLimitsRoute(app: Polka, ctx: RouteContext, readGuard: Middleware): void {
+  app.get('/api/limits', readGuard, function limits(_req: Request, res: ServerResponse) {
     sendJson(res, 200, ctx.index.queries.limits(ctx.now()));
   });
   app.post('/api/limits/settings', async function limitSettings(req: Request, res: ServerResponse) {

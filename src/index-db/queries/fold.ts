@@ -1,10 +1,11 @@
 // Pure folds of rollup rows into the API shapes shared by several query families.
-import type { ModelCost, ProjectRow, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
+import type { ModelCost, ProjectRow, SeriesBucket, SeriesPoint, Tokens, Totals } from '../../shared/api-types.ts';
 import { ROLL_COL, type ModelInfo, type ProjectInfo, type RollRow } from './reader.ts';
 import { iso } from '../time.ts';
 import { totalOfRow } from '../schema/measures.ts';
 import { dayKey, HOUR_MS, hourKey } from '../../calendar/days.ts';
 import { dayOf, dayStartMs, localHourOf } from '../../calendar/zone.ts';
+import { bucketSeries } from '../../calendar/series-buckets.ts';
 import type { Slice } from './slice.ts';
 import type { SpannedScope } from './spans.ts';
 
@@ -60,14 +61,22 @@ export function costByModel(rows: RollRow[], models: ReadonlyMap<number, ModelIn
   return [...by.values()].sort((a, b) => b.cost - a.cost || a.model.localeCompare(b.model));
 }
 
-/** Where the series of a range starts: the range start, or for 'all' the first day with data (else today). */
+/**
+ * Where the series of a range starts: the range start, or for 'all' the first day with data (else today). A custom
+ * range inside which the history starts starts there too: days before any entry are not answered, whatever dates a
+ * query names (one wholly before the history answers its own days, at most MAX_RANGE_DAYS).
+ */
 export function seriesStart({ range, zone }: SpannedScope, firstHour: number | null): number {
+  if (range.kind === 'custom') {
+    const first = firstHour === null ? null : dayStartMs(zone, dayOf(zone, firstHour * HOUR_MS));
+    return first !== null && first > range.fromMs && first < range.toMs ? first : range.fromMs;
+  }
   if (range.kind !== 'all') return range.fromMs;
   return Math.max(range.fromMs, dayStartMs(zone, dayOf(zone, firstHour === null ? range.toMs - 1 : firstHour * HOUR_MS)));
 }
 
-/** Every bucket of [startMs, range.toMs), zero buckets included, with cost per visible model. */
-export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, startMs: number, models: ReadonlyMap<number, ModelInfo>): { bucket: 'hour' | 'day'; points: SeriesPoint[] } {
+/** Every bucket of [startMs, range.toMs), zero buckets included, with cost per visible model; long ranges by week or month. */
+export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, startMs: number, models: ReadonlyMap<number, ModelInfo>): { bucket: SeriesBucket; points: SeriesPoint[] } {
   const points: SeriesPoint[] = [];
   const index = new Map<string, SeriesPoint>();
   if (range.bucket === 'hour') {
@@ -96,7 +105,8 @@ export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, st
     const m = models.get(model);
     if (m && !m.hidden) point.byModel[m.name] = (point.byModel[m.name] ?? 0) + cost;
   }
-  return { bucket: range.bucket, points };
+  const { unit, points: bucketed } = bucketSeries(points, range.bucket, zone);
+  return { bucket: unit, points: bucketed };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { LitElement, css, html, nothing, svg, type PropertyValues } from 'lit';
-import type { SeriesPoint } from '../../../src/shared/api-types.ts';
 import { formatBucket, formatLongBucket, formatUsd, formatUsdAxis, shortModel } from '../format.ts';
-import type { SeriesUnit } from '../buckets.ts';
+import type { SeriesBucket, SeriesPoint } from '../../../src/shared/api-types.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';
 import type { ModelPalette } from '../chart-colors.ts';
 import { WidthController } from './width-controller.ts';
@@ -53,8 +52,8 @@ export class CostChartSeries extends LitElement {
   };
 
   declare points: SeriesPoint[];
-  /** What one point covers (see buckets.ts: long ranges come summed by week or month). */
-  declare bucket: SeriesUnit;
+  /** What one point covers (long ranges come summed by week or month). */
+  declare bucket: SeriesBucket;
   /** Shared with the other charts of the view; derived from the points when unset. */
   declare palette: ModelPalette | null;
   declare label: string;

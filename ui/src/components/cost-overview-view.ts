@@ -8,7 +8,6 @@ import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
 import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
-import { bucketSeries } from '../buckets.ts';
 import { indexingPhase, indexingRatio, soFar } from '../indexing.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
@@ -80,7 +79,7 @@ export class CostOverviewView extends DataView {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
-        const series = { label: span.label, points: bucketSeries(prev.costSeries.points, prev.costSeries.bucket).points };
+        const series = { label: span.label, points: prev.costSeries.points };
         return { totals: prev.totals, series, label: span.label, for: `${range!.from}|${range!.to}` };
       },
       onComplete: (v) => {
@@ -262,7 +261,7 @@ export class CostOverviewView extends DataView {
   private _skipped(d: Overview) {
     const s = d.health.skipped;
     const lines = s.malformed + s.outOfRange + s.oversized;
-    if (!lines && !s.unreadableFiles) return nothing;
+    if (!lines && !s.unreadableFiles && !s.unreadableFolders) return nothing;
     const reasons: [number, string][] = [
       [s.malformed, 'malformed'],
       [s.outOfRange, 'with impossible numbers'],
@@ -272,6 +271,7 @@ export class CostOverviewView extends DataView {
     const parts = [
       ...(lines ? [`${formatCount(lines, 'transcript line')} skipped (${why.join(', ')})`] : []),
       ...(s.unreadableFiles ? [`${formatCount(s.unreadableFiles, 'file')} unreadable`] : []),
+      ...(s.unreadableFolders ? [`${formatCount(s.unreadableFolders, 'folder')} unreadable`] : []),
     ];
     return html`<p class="skipped" title="Counted over the whole index; the server log names each file.">${parts.join(' · ')}</p>`;
   }
@@ -288,7 +288,8 @@ export class CostOverviewView extends DataView {
             message="Start the server with --dir pointing at the agent's config dir (the folder that holds projects/), or run a session first."></cost-empty>`;
     }
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
-    const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
+    // Long ranges come summed by week or month (the server's bucketing).
+    const series = d.costSeries;
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label=${soFar('Range cost', d.final)} value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
@@ -302,8 +303,8 @@ export class CostOverviewView extends DataView {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3>Cost per ${series.unit}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Cost"
+          <h3>Cost per ${series.bucket}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.bucket} label="Cost"
             .previous=${this._prevSeries(d)}></cost-chart-series>
         </section>
         <section class="panel">

@@ -5,7 +5,6 @@ import { rangeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
-import { bucketSeries } from '../buckets.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
@@ -73,7 +72,8 @@ export class CostProjectView extends DataView {
     }
     const t = d.totals;
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
-    const series = bucketSeries(d.costSeries.points, d.costSeries.bucket);
+    // Long ranges come summed by week or month (the server's bucketing).
+    const series = d.costSeries;
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
@@ -85,8 +85,8 @@ export class CostProjectView extends DataView {
       </div>
       <div class="grid">
         <section class="panel">
-          <h3>Cost per ${series.unit}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.unit} label="Project cost"></cost-chart-series>
+          <h3>Cost per ${series.bucket}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.bucket} label="Project cost"></cost-chart-series>
         </section>
         <section class="panel">
           <h3>Cost by model</h3>
