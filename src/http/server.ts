@@ -17,6 +17,7 @@ import { mountHub } from './hub.ts';
 import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
+import { mountEventRoutes } from './routes/events.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
 import type { ServerConfig } from './server-config.ts';
@@ -24,7 +25,7 @@ import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
   /** Read through `queries` on every request: the index behind it may be reopened. */
-  index: Pick<IndexReader, 'queries' | 'stats'>;
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'>;
   config: ServerConfig;
   indexing(): IndexingState;
   prices(): PriceTable;
@@ -84,7 +85,7 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
   // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
-  const cache = new ResultCache({ now: deps.cacheClock });
+  const cache = new ResultCache({ now: deps.cacheClock, generation: () => deps.index.generation() });
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });
@@ -102,6 +103,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx);
+  const live = mountEventRoutes(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);
@@ -122,6 +124,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
       return listening.port;
     },
     async close() {
+      live.close();
       await listening?.close();
     },
     clearCache: () => cache.clear(),

@@ -80,6 +80,8 @@ function build(
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
+    // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
+    generation: () => writer.dataVersion(),
     stats,
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
     reports: createReports(db),
@@ -107,6 +109,8 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
   const fallback = PriceTable.builtin();
   return {
     stats: statsQuery(db),
+    // SQLite's data_version moves when another connection (the writer) commits.
+    generation: () => db.pragma('data_version', { simple: true }) as number,
     queries: createQueries(db, opts.prices ?? (() => fallback)),
     reports: createReports(db),
     close: () => db.close(),

@@ -113,6 +113,11 @@ export interface Queries {
 export interface IndexReader {
   stats(): IndexStats;
   queries: Queries;
+  /**
+   * Changes whenever what the queries read may have changed (a write of this process, a commit of another one): the
+   * server's result cache is keyed by it and the page is told when it moves.
+   */
+  generation(): number;
   /** The command line's reads (src/cli). */
   reports: Reports;
   close(): void;

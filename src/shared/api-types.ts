@@ -37,6 +37,13 @@ export interface IndexingState {
   bytesDone: number;
 }
 
+/** GET /api/events' `change` event: the index moved to `generation` (the answers' X-Index-Generation header). */
+export interface LiveChange {
+  generation: number;
+  /** The first build is done (while it runs, pages keep their slower schedule). */
+  done: boolean;
+}
+
 export interface UnpricedModel extends Tokens {
   model: string;
   messages: number;

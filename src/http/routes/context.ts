@@ -8,7 +8,7 @@ import type { ResultCache } from '../cache.ts';
 import type { ServerConfig } from '../server-config.ts';
 
 export interface RouteContext {
-  index: Pick<IndexReader, 'queries' | 'stats'>;
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'>;
   config: ServerConfig;
   cache: ResultCache;
   indexing(): IndexingState;
