@@ -5,6 +5,7 @@ import type { TopView } from '../state.ts';
 import { HubController } from '../controllers/hub.ts';
 import { KeysController } from '../controllers/keys.ts';
 import { NavigationController } from '../controllers/navigation.ts';
+import { LiveFeed } from '../controllers/live-feed.ts';
 import { RefreshClock } from '../controllers/refresh-clock.ts';
 import { ThemeController } from '../controllers/theme.ts';
 import type { CostHelpOverlay } from './cost-help-overlay.ts';
@@ -66,6 +67,7 @@ export class CostApp extends LitElement {
   });
   readonly navigation = new NavigationController(this);
   private readonly clock = new RefreshClock(this, (message) => this.toast(message));
+  private readonly live = new LiveFeed(this, () => void this.clock.refresh(false));
   private readonly hub: HubController = new HubController(this, {
     onProject: (p) => this.navigation.setScope(p?.encoded ?? null, p?.name ?? null, false),
     onSessionAction: (session) => {
@@ -168,6 +170,8 @@ export class CostApp extends LitElement {
         .themes=${this.theme.themes}
         .indexing=${this.clock.indexing}
         ?refreshing=${this.clock.refreshing}
+        .updatedAt=${this.live.updatedAt}
+        ?live=${this.live.connected}
         @tab=${(e: CustomEvent<{ view: TopView }>) => nav.navigate({ view: e.detail.view })}
         @scope-clear=${() => nav.setScope(null, null)}
         @machine-clear=${() => nav.setMachine(null)}
