@@ -18,6 +18,8 @@ import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountEventRoutes } from './routes/events.ts';
+import { mountPaceRoute } from './routes/pace.ts';
+import { mountSnoozeRoute } from './routes/snooze.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
 import type { ServerConfig } from './server-config.ts';
@@ -103,6 +105,8 @@ export function createServer(deps: ServerDeps): DashboardServer {
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx);
+  mountSnoozeRoute(app, ctx);
+  mountPaceRoute(app, ctx);
   const live = mountEventRoutes(app, ctx);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);

@@ -170,6 +170,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     knowsMachine: guard(q.knowsMachine),
     knowsProject: guard(q.knowsProject),
     budgets: guard(q.budgets),
+    pace: guard(q.pace),
     repository: guard(q.repository),
   };
 }

@@ -1,7 +1,7 @@
 // The narrow interface the rest of the server sees of the index. Only src/main writes
 // (through applyBatch and friends); src/http only reads (through `queries`).
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { BudgetStatus, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
+import type { BudgetStatus, PeriodPace, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 import type { QueryScope } from './query-scope.ts';
@@ -105,6 +105,8 @@ export interface Queries {
   knowsProject(id: string): boolean;
   /** Every budget (settings.ts) against its period around `now`: daily, weekly, monthly, every project first. */
   budgets(now: number): BudgetStatus[];
+  /** The day, week and month around `now` for a scope, each with the one projection budgets use too. */
+  pace(now: number, ask: { project: string | null; repository?: string | null; machine?: string | null }): PeriodPace[];
   /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
   repository(id: string, scope: QueryScope, machine?: string): RepositoryData | null;
 }

@@ -390,9 +390,23 @@ export interface BudgetStatus extends Budget {
   end: string;
   use: number;
   projected: number;
+  /** 'over': the money spent passed the amount; 'warn': projected at 80 % of it or more (past it: "On pace for"). */
   state: 'ok' | 'warn' | 'over';
   /** The server logged this period's alert (an alert fires once per budget and period). */
   alerted: boolean;
+  /** Its alert was snoozed until this period ends (POST /api/budgets/snooze; kept in the index). */
+  snoozed: boolean;
+}
+
+/** GET /api/pace: the day, week and month around now, each with the one projection the meters and alerts use. */
+export interface PeriodPace {
+  period: BudgetPeriod;
+  from: string;
+  to: string;
+  use: number;
+  /** What a usual day costs: the period's ended days' average, else the last 7 days'. */
+  usualDay: number;
+  projected: number;
 }
 
 /** GET /api/budgets, and the answer of a change. `writable`: false on a server that reads an index another process writes. */

@@ -4,7 +4,7 @@
 // files are read it counts them, and the pill follows every second; once done the note goes. And once any answer
 // says done (on a restart the scan often ends between the page's first answers), the views ask again at once: the
 // next refresh would be 30 s away, and the overview kept "checking" (before: "0 of 0 files") up for that long.
-// What is asserted is the page's refresh schedule, on its own clock (Playwright's, paused): after a change, the
+// What is asserted is the page's refresh schedule, on its own clock (held still by Playwright's setFixedTime): after a change, the
 // requests it makes while that clock moves by a second (or not at all), not how long a busy machine took to show them.
 // Needs `npm run build` (dist/ui).
 import path from 'node:path';

@@ -11,7 +11,7 @@ import { GENERATION_HEADER, sendJson } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
 /** A refused change: 409 on a server that only reads the index, 404 for no such budget, 503 when the file cannot be written. */
-function answer(res: ServerResponse, change: BudgetChange): void {
+export function answer(res: ServerResponse, change: BudgetChange): void {
   if (change.ok) return sendJson(res, 200, change.budgets);
   const status = { 'read-only': 409, 'not-found': 404, 'write-failed': 503 }[change.reason];
   throw new HttpError(status, change.message);

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { BudgetPeriod, Budgets, BudgetStatus, ProjectRow } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
-import { BUDGETS_CHANGED, PERIOD_LABEL, PERIODS, STATE_LABEL, whoseText } from '../budgets.ts';
+import { BUDGETS_CHANGED, PERIOD_LABEL, PERIODS, stateText, whoseText } from '../budgets.ts';
 import { formatUsd } from '../format.ts';
 import { scopeRepository } from '../state.ts';
 import { emit } from './view-kit.ts';
@@ -92,7 +92,7 @@ export class CostBudgetDialog extends LitElement {
         <th scope="col" class="num">Used</th><th scope="col" class="num">Projected</th><th scope="col">State</th><th scope="col"><span class="sr">Remove</span></th></tr></thead>
       <tbody>${budgets.map((b) => html`<tr data-period=${b.period} data-project=${b.project ?? ''}>
         <td>${PERIOD_LABEL[b.period]}</td><td>${whoseText(b)}</td><td class="num">${formatUsd(b.amount)}</td>
-        <td class="num">${formatUsd(b.use)}</td><td class="num">${formatUsd(b.projected)}</td><td class="state ${b.state}">${STATE_LABEL[b.state]}</td>
+        <td class="num">${formatUsd(b.use)}</td><td class="num">${formatUsd(b.projected)}</td><td class="state ${b.state}">${stateText(b)}</td>
         <td>${writable ? html`<button type="button" class="remove" ?disabled=${this._busy} @click=${() => this.removeBudget(b)}
           aria-label=${`Remove the ${b.period} budget for ${whoseText(b)}`}>Remove</button>` : nothing}</td>
       </tr>`)}</tbody>
