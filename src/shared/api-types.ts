@@ -162,6 +162,8 @@ export interface Insights {
   blocksInRange: number;
   /** The block of now, whatever the range (null when none is active). */
   activeBlock: Block | null;
+  /** What the active block is measured against, whatever the range: the finished blocks of the last 30 days (null: none). */
+  blockYardstick: { average: number; max: number; blocks: number } | null;
   burnRate: BurnRate | null;
   /** Over the whole local days of the range that have ended; days 0: none yet, nothing to project. */
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };

@@ -32,17 +32,14 @@ const isEmpty = (d: Insights): boolean => !d.blocks.length && d.tokenComposition
 const weekEnd = (key: string): string => dayKey((parseDayKey(key) ?? Number.NaN) + 6);
 
 /**
- * The active block's projection against the finished blocks of the range: above their average is
- * 'warn', above the most expensive one is 'critical'. With no history there is nothing to compare.
+ * The active block's projection against the finished blocks of the last 30 days (the server's yardstick, the same on
+ * every range): above their average is 'warn', above the most expensive one is 'critical'.
  */
-export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''; text: string } {
-  const done = blocks.filter((b) => !b.active).map((b) => b.cost);
-  if (!done.length) return { tone: '', text: 'No finished block in this range to compare with' };
-  const avg = done.reduce((s, c) => s + c, 0) / done.length;
-  const max = Math.max(...done);
-  if (projected > max) return { tone: 'critical', text: `Above your most expensive block (${formatUsd(max)})` };
-  if (projected > avg) return { tone: 'warn', text: `Above your average block (${formatUsd(avg)})` };
-  return { tone: 'ok', text: `Within your average block (${formatUsd(avg)})` };
+export function blockPace(projected: number, y: Insights['blockYardstick']): { tone: Pace | ''; text: string } {
+  if (!y) return { tone: '', text: 'No finished block in the last 30 days to compare with' };
+  if (projected > y.max) return { tone: 'critical', text: `Above your most expensive block of the last 30 days (${formatUsd(y.max)})` };
+  if (projected > y.average) return { tone: 'warn', text: `Above your average block of the last 30 days (${formatUsd(y.average)})` };
+  return { tone: 'ok', text: `Within your average block of the last 30 days (${formatUsd(y.average)})` };
 }
 
 /**
@@ -105,7 +102,7 @@ export class CostInsightsView extends DataView {
       </section>`;
     }
     const burn = b.burn ?? d.burnRate;
-    const pace = burn ? blockPace(burn.projectedCost, d.blocks) : { tone: '' as const, text: '' };
+    const pace = burn ? blockPace(burn.projectedCost, d.blockYardstick) : { tone: '' as const, text: '' };
     return html`<section class="panel block" data-block="active">
       <div class="bh"><h3>Active 5-hour block <span class="muted">${formatTime(b.start)}–${formatTime(b.end)}</span></h3>${usage}</div>
       <div class="cards">
