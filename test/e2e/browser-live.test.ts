@@ -72,4 +72,24 @@ test('an appended line shows within 2 s, and the strip and the range card never 
   await page.close();
 });
 
+test('the tab\'s title carries today\'s cost, the block\'s time left and what is open; the icon shows an alert', async () => {
+  const page = await browser.page();
+  await page.goto(`${server.url}/?view=overview&range=today`);
+  await page.waitForFunction(() => /^\$3\.00 today · \d+h \d+m left — Cost$/.test(document.title), null, { timeout: 10_000 }).catch(async (e: unknown) => {
+    throw new Error(`${String(e)}: ${await page.title()}`);
+  });
+  const icon = () => page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.getAttribute('href') ?? '');
+  assert.not.match(decodeURIComponent(await icon()), /circle/);
+  // A daily budget passed: the title and the icon say so, for a tab nobody looks at.
+  const r = await fetch(`${server.url}/api/budgets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ period: 'daily', amount: 2 }) });
+  assert.is(r.status, 200, await r.text());
+  await page.locator('cost-top-bar button[aria-label="Refresh now"]').click();
+  await page.waitForFunction(() => document.title.startsWith('! $3.00 today'), null, { timeout: 70_000 });
+  assert.match(decodeURIComponent(await icon()), /<circle/);
+  await page.goto(`${server.url}/?view=detail&session=s1`);
+  await page.waitForFunction(() => / · session s1 — Cost$/.test(document.title), null, { timeout: 10_000 });
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
 test.run();

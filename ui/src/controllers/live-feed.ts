@@ -31,6 +31,8 @@ export class LiveFeed implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly refetch: () => void,
+    /** Told of every move of the index, also while the page is hidden (the tab's title follows it). */
+    private readonly moved: () => void = () => {},
   ) {
     host.addController(this);
   }
@@ -68,6 +70,7 @@ export class LiveFeed implements ReactiveController {
     if (c.generation <= this.latest) return;
     const known = this.latest >= 0;
     this.latest = c.generation;
+    if (known && c.done) this.moved();
     // The first event of a stream only says where the index is; the page's own answers tell whether they are older.
     if (known && c.done) this.schedule();
   }
