@@ -112,8 +112,20 @@ for (const setup of SETUPS) {
     await page.keyboard.press('Enter');
     await dialog.locator('tr[data-period="weekly"]').waitFor();
     assert.is(await dialog.locator('.error').textContent(), '');
+    // Issue 36: after Save (the button, disabled while saving) the focus stays in the dialog, and Escape closes it
+    // instead of going up behind it.
+    await dialog.locator('input[name="amount"]').fill('1000000');
+    await dialog.locator('button.save').click();
+    const focusIn = await page.waitForFunction(() => {
+      const host = document.querySelector('cost-overview-view')?.shadowRoot?.querySelector('cost-glance-strip')?.shadowRoot?.querySelector('cost-budget-dialog');
+      const save = host?.shadowRoot?.querySelector('button.save');
+      return save && !save.hasAttribute('disabled') && document.activeElement !== document.body && !!host?.shadowRoot?.activeElement;
+    }, null, { timeout: 3_000 }).then(() => true, () => false);
+    assert.ok(focusIn, 'the focus stayed in the dialog after Save');
+    const url = page.url();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+    assert.is(page.url(), url, 'Escape closed the dialog and did not navigate');
     const saved = (await budgets()).budgets;
     assert.equal(saved.map((b) => [b.period, b.project, b.amount, b.state]), [['weekly', null, 1_000_000, 'ok']]);
     // The shell refreshed: the week's card has its meter, the others none.

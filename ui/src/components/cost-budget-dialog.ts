@@ -56,6 +56,9 @@ export class CostBudgetDialog extends LitElement {
   }
 
   private async change(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void> {
+    // The button pressed is disabled while the change runs (or gone after a removal), which drops the focus to the
+    // page behind the dialog, where Escape then went to the shell's keys: it goes back into the dialog afterwards.
+    const pressed = this.renderRoot instanceof ShadowRoot ? (this.renderRoot.activeElement as HTMLElement | null) : null;
     this._busy = true;
     this._error = '';
     try {
@@ -68,6 +71,17 @@ export class CostBudgetDialog extends LitElement {
     } finally {
       this._busy = false;
     }
+    await this.updateComplete;
+    this.keepFocus(pressed);
+  }
+
+  private keepFocus(pressed: HTMLElement | null): void {
+    const d = this.renderRoot.querySelector('dialog');
+    if (!d?.open) return;
+    const active = this.renderRoot instanceof ShadowRoot ? this.renderRoot.activeElement : null;
+    if (active && d.contains(active)) return;
+    const back = pressed?.isConnected && !(pressed as HTMLButtonElement).disabled ? pressed : d.querySelector<HTMLElement>('input[name="amount"], select, button');
+    back?.focus();
   }
 
   private onSubmit(e: SubmitEvent): void {
