@@ -1,7 +1,8 @@
 // Live figures in Chromium against the real server (dist/main.js) watching a real transcript: a line appended to it
 // shows on the open page within 2 s (no click, no 30 s poll), the "updated" note says how old the figures are, and at
 // no moment do the strip's Today and the Range cost card (Today) disagree: a sampler reads both every animation frame
-// from before the append until both show the new total. Needs `npm run build`.
+// from before the append until both show the new total. Then the tab's title and icon, and a one-day Insights without
+// the charts a day cannot fill (issue 36). Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -88,6 +89,19 @@ test('the tab\'s title carries today\'s cost, the block\'s time left and what is
   assert.match(decodeURIComponent(await icon()), /<circle/);
   await page.goto(`${server.url}/?view=detail&session=s1`);
   await page.waitForFunction(() => / · session s1 — Cost$/.test(document.title), null, { timeout: 10_000 });
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
+test('a one-day range draws no weekday heatmap and no weekly chart; a longer one does', async () => {
+  const page = await browser.page();
+  await page.goto(`${server.url}/?view=insights&range=today`);
+  await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"]').waitFor();
+  assert.is(await page.locator('cost-insights-view cost-heatmap').count(), 0);
+  assert.is(await page.locator('cost-insights-view cost-chart-series[label="Weekly cost"]').count(), 0);
+  await page.goto(`${server.url}/?view=insights&range=7`);
+  await page.locator('cost-insights-view cost-heatmap').waitFor();
+  assert.is(await page.locator('cost-insights-view cost-chart-series[label="Weekly cost"]').count(), 1);
   assert.equal(browser.problems, []);
   await page.close();
 });

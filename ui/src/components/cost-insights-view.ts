@@ -185,17 +185,19 @@ export class CostInsightsView extends DataView {
             : html`<p class="muted">No tool calls in this range.</p>`}
         </section>
       </div>
-      <div class="grid">
-        <section class="panel">
-          <h3 title="Cost by local weekday and hour of day, summed over the range">When you spend</h3>
-          <cost-heatmap .data=${d.heatmap}></cost-heatmap>
-        </section>
-        <section class="panel">
-          <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
-          <cost-chart-series label="Weekly cost" bucket="day" partial-label="partial week" .partial=${this._partialWeeks(d)}
-            .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
-        </section>
-      </div>
+      ${d.range.from === d.range.to
+        ? nothing // one day: a weekday grid with one row and a week chart with a part of one week say nothing
+        : html`<div class="grid">
+            <section class="panel">
+              <h3 title="Cost by local weekday and hour of day, summed over the range">When you spend</h3>
+              <cost-heatmap .data=${d.heatmap}></cost-heatmap>
+            </section>
+            <section class="panel">
+              <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
+              <cost-chart-series label="Weekly cost" bucket="day" partial-label="partial week" .partial=${this._partialWeeks(d)}
+                .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
+            </section>
+          </div>`}
       <section class="panel">
         <cost-table view="insights" caption=${d.blocksInRange > d.blocks.length ? `Latest 5-hour blocks (${d.blocksInRange} in range)` : 'Recent 5-hour blocks'} .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
           .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
