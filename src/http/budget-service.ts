@@ -11,6 +11,8 @@ export interface BudgetService {
   list(now: number): Budgets;
   set(budget: Budget, now: number): BudgetChange;
   remove(period: BudgetPeriod, project: string | null, now: number): BudgetChange;
+  /** Hides the budget's alert until its current period ends (kept in the index, so a reload does not bring it back). */
+  snooze(period: BudgetPeriod, project: string | null, now: number): BudgetChange;
   /** Logs each budget projected over or over, once per budget and period (the writer only). */
   check(now: number): void;
   /** Checks now and then every 30 s; a failed check is logged, never thrown. */

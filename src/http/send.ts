@@ -16,8 +16,12 @@ export function isFresh(req: IncomingMessage, etag: string): boolean {
   });
 }
 
+/** The index generation an answer was computed at: the page refetches what is older than the one it was told of. */
+export const GENERATION_HEADER = 'X-Index-Generation';
+
 export function sendEntry(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, status = 200): void {
   res.setHeader('ETag', entry.etag);
+  if (entry.generation !== null) res.setHeader(GENERATION_HEADER, String(entry.generation));
   // The browser keeps its own 5-minute copy in memory; HTTP caches must always revalidate.
   res.setHeader('Cache-Control', 'no-cache');
   if (status === 200 && isFresh(req, entry.etag)) {

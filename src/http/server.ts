@@ -20,6 +20,9 @@ import { listen, type Listening } from './listen.ts';
 import { mountBudgetRoutes } from './routes/budgets.ts';
 import { mountDataRoutes } from './routes/data.ts';
 import { mountLimitsRoute } from './routes/limits.ts';
+import { mountEventRoutes } from './routes/events.ts';
+import { mountPaceRoute } from './routes/pace.ts';
+import { mountSnoozeRoute } from './routes/snooze.ts';
 import { mountMetaRoutes } from './routes/meta.ts';
 import { mountMetricsRoute } from './routes/metrics.ts';
 import { mountRetentionRoute } from './routes/retention.ts';
@@ -28,7 +31,7 @@ import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
   /** Read through `queries` on every request: the index behind it may be reopened. */
-  index: Pick<IndexReader, 'queries' | 'stats'> & { notes?(): string[] };
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'> & { notes?(): string[] };
   config: ServerConfig;
   indexing(): IndexingState;
   /** Folders the listing could not read (health.skipped.unreadableFolders); none when absent. */
@@ -94,7 +97,7 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
   // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
-  const cache = new ResultCache({ now: deps.cacheClock });
+  const cache = new ResultCache({ now: deps.cacheClock, generation: () => deps.index.generation() });
   let listening: Listening | null = null;
 
   const app = polka({ onError: onError(deps.log), onNoMatch });
@@ -116,8 +119,11 @@ export function createServer(deps: ServerDeps): DashboardServer {
   mountMetaRoutes(app, ctx, crossSiteGuard);
   mountMetricsRoute(app, ctx, crossSiteGuard);
   mountBudgetRoutes(app, ctx, dataReadGuard);
+  mountSnoozeRoute(app, ctx);
+  mountPaceRoute(app, ctx, dataReadGuard);
   mountRetentionRoute(app, ctx, dataReadGuard);
   mountLimitsRoute(app, ctx, dataReadGuard);
+  const live = mountEventRoutes(app, ctx, dataReadGuard);
   app.all('/api/*', (req: Request, res: ServerResponse) => onNoMatch(req, res));
   const ui = staticFiles(deps.uiDir, deps.log);
   if (ui) app.use(ui);
@@ -138,6 +144,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
       return listening.port;
     },
     async close() {
+      live.close();
       await listening?.close();
     },
     clearCache: () => cache.clear(),

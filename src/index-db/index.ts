@@ -91,6 +91,8 @@ function build(
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
+    // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
+    generation: () => writer.dataVersion(),
     stats,
     recovered: recoveredQuery(db),
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
@@ -125,6 +127,8 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
   return {
     stats: statsQuery(db),
     recovered: recoveredQuery(db),
+    // SQLite's data_version moves when another connection (the writer) commits.
+    generation: () => db.pragma('data_version', { simple: true }) as number,
     queries: createQueries(db, opts.prices ?? (() => fallback)),
     reports: createReports(db),
     close: () => db.close(),
@@ -190,6 +194,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     knowsProject: guard(q.knowsProject),
     budgets: guard(q.budgets),
     limits: guard(q.limits),
+    pace: guard(q.pace),
     repository: guard(q.repository),
     retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), fileCost: guard(q.retention.fileCost), keptFolder: guard(q.retention.keptFolder) },
   };

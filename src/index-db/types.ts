@@ -4,7 +4,7 @@
 import type { IndexFailure } from './errors.ts';
 import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { BudgetStatus, LimitsData, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
+import type { BudgetStatus, LimitsData, PeriodPace, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 import type { RetentionQueries } from './queries/retention.ts';
@@ -112,6 +112,8 @@ export interface Queries {
   budgets(now: number): BudgetStatus[];
   /** The plan limits at `now`: each window's last reading, pace and forecast, the hits, the recent readings. */
   limits(now: number): LimitsData;
+  /** The day, week and month around `now` for a scope, each with the one projection budgets use too. */
+  pace(now: number, ask: { project: string | null; repository?: string | null; machine?: string | null }): PeriodPace[];
   /** null when no project folder belongs to the repository (its main checkout's path). `machine` as for projects(). */
   repository(id: string, scope: QueryScope, machine?: string): RepositoryData | null;
   /** What the index holds of gone transcripts and which it read that are still there (GET /api/retention). */
@@ -124,6 +126,11 @@ export interface IndexReader {
   /** The last recovery of the file from damage (recovery.ts), null when it never needed one. */
   recovered(): Recovery | null;
   queries: Queries;
+  /**
+   * Changes whenever what the queries read may have changed (a write of this process, a commit of another one): the
+   * server's result cache is keyed by it and the page is told when it moves.
+   */
+  generation(): number;
   /** The command line's reads (src/cli). */
   reports: Reports;
   close(): void;

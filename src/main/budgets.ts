@@ -4,7 +4,8 @@
 import type { BudgetChange, BudgetService } from '../http/budget-service.ts';
 import type { BudgetPeriod, Budgets, BudgetStatus } from '../shared/api-types.ts';
 import { IndexWriteError } from '../index-db/errors.ts';
-import { alertedChanges, removeBudgetChanges, setBudgetChanges, type SettingChange } from '../index-db/settings.ts';
+import { alertedChanges, removeBudgetChanges, setBudgetChanges, snoozeChanges, type SettingChange } from '../index-db/settings.ts';
+import { alerts } from '../index-db/queries/budget-pace.ts';
 import type { IndexDb, Queries } from '../index-db/types.ts';
 import type { Log } from '../ingest/log.ts';
 
@@ -32,7 +33,7 @@ export function alertLine(b: BudgetStatus): string {
   const whose = b.project === null ? 'every project' : `project ${b.projectName ?? b.project}`;
   const what = b.use > b.amount
     ? `was passed: ${usd(b.use)} so far`
-    : `is projected to be passed: ${usd(b.projected)} by the end of the ${PERIOD_WORD[b.period]} at today's pace, ${usd(b.use)} so far`;
+    : `is projected to be passed: ${usd(b.projected)} by the end of the ${PERIOD_WORD[b.period]}, ${usd(b.use)} so far`;
   return `budget alert: the ${b.period} budget of ${usd(b.amount)} for ${whose} (${b.from} to ${b.to}) ${what}`;
 }
 
@@ -67,7 +68,7 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
     if (!writer) return;
     for (const b of index.queries.budgets(now)) {
       const key = `${b.period}:${b.project ?? ''}:${b.from}:${b.amount}`;
-      if (b.state !== 'over' || b.alerted || logged.has(key)) continue;
+      if (!alerts(b) || b.alerted || logged.has(key)) continue;
       logged.add(key);
       log(alertLine(b));
       try {
@@ -99,6 +100,11 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
         return { ok: false, reason: 'not-found', message: 'No such budget' };
       }
       return write(removeBudgetChanges(period, project), at);
+    },
+    snooze(period, project, at) {
+      const b = index.queries.budgets(at).find((x) => x.period === period && x.project === project);
+      if (!b) return { ok: false, reason: 'not-found', message: 'No such budget' };
+      return write(snoozeChanges(period, project, b.from), at);
     },
     check,
     start() {

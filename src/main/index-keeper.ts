@@ -17,6 +17,8 @@ export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */
   readonly queries: Queries;
   stats(): IndexStats;
+  /** Moves whenever an answer may differ: a write or commit of the index, a reopened file, a new price table. */
+  generation(): number;
   mode(): 'writer' | 'reader';
   /** The index while this process writes it (settings are written there), else null. */
   writable(): IndexDb | null;
@@ -244,11 +246,24 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     if (!r) throw new Error('the index is being reopened; try again in a moment');
     return r;
   };
+  // One counter over the index files this process holds in turn: each file's own generation starts anew.
+  let generation = 0;
+  let seen: { index: IndexReader | null; inner: number } = { index: null, inner: -1 };
+  const nextGeneration = (): number => {
+    const index = writer ?? reader;
+    const inner = index?.generation() ?? -1;
+    if (index !== seen.index || inner !== seen.inner) {
+      generation++;
+      seen = { index, inner };
+    }
+    return generation;
+  };
   return {
     get queries() {
       return current().queries;
     },
     stats: () => current().stats(),
+    generation: nextGeneration,
     mode: () => (writer ? 'writer' : 'reader'),
     writable: () => writer,
     otherWriter: () => lockedBy,
@@ -282,6 +297,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     unreadableFolders: () => pipeline?.unreadableFolders() ?? 0,
     setPrices(table) {
       writer?.setPrices(table);
+      // Savings are computed with the table at read time, whether or not a cost was repriced.
+      generation++;
     },
     async stop() {
       closed = true;

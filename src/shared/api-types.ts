@@ -42,6 +42,13 @@ export interface IndexingState {
   finalSince: string | null;
 }
 
+/** GET /api/events' `change` event: the index moved to `generation` (the answers' X-Index-Generation header). */
+export interface LiveChange {
+  generation: number;
+  /** The first build is done (while it runs, pages keep their slower schedule). */
+  done: boolean;
+}
+
 export interface UnpricedModel extends Tokens {
   model: string;
   messages: number;
@@ -173,6 +180,8 @@ export interface Insights {
   blocksInRange: number;
   /** The block of now, whatever the range (null when none is active). */
   activeBlock: Block | null;
+  /** What the active block is measured against, whatever the range: the finished blocks of the last 30 days (null: none). */
+  blockYardstick: { average: number; max: number; blocks: number } | null;
   burnRate: BurnRate | null;
   /** Over the whole local days of the range that have ended; days 0: none yet, nothing to project. */
   runRate: { dailyAvg: number; projectedMonthly: number; days: number };
@@ -409,9 +418,23 @@ export interface BudgetStatus extends Budget {
   end: string;
   use: number;
   projected: number;
+  /** 'over': the money spent passed the amount; 'warn': projected at 80 % of it or more (past it: "On pace for"). */
   state: 'ok' | 'warn' | 'over';
   /** The server logged this period's alert (an alert fires once per budget and period). */
   alerted: boolean;
+  /** Its alert was snoozed until this period ends (POST /api/budgets/snooze; kept in the index). */
+  snoozed: boolean;
+}
+
+/** GET /api/pace: the day, week and month around now, each with the one projection the meters and alerts use. */
+export interface PeriodPace {
+  period: BudgetPeriod;
+  from: string;
+  to: string;
+  use: number;
+  /** What a usual day costs: the period's ended days' average, else the last 7 days'. */
+  usualDay: number;
+  projected: number;
 }
 
 /** GET /api/budgets, and the answer of a change. `writable`: false on a server that reads an index another process writes. */

@@ -1,5 +1,5 @@
 // Budgets over a real server and a real index (in memory, filled through the real parser), in UTC: GET with the use,
-// the projection at today's pace and the state; POST and DELETE behind the same guards as POST /api/refresh; every bad
+// the period's one projection (a usual day for each day left, and the part of one today has ahead) and the state; POST and DELETE behind the same guards as POST /api/refresh; every bad
 // value a 400 that changes nothing; one alert log line per budget and period.
 process.env.TZ = 'UTC';
 import path from 'node:path';
@@ -29,6 +29,7 @@ const ENTRIES: [string, string, number][] = [
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const post = (body: string, headers: Record<string, string> = JSON_HEADERS) => s.request('/api/budgets', { method: 'POST', headers, body });
 const list = async () => (await s.request('/api/budgets')).json<Budgets>();
+const cents = (n: number) => Math.round(n * 100) / 100;
 
 const t = suite('budgets');
 t.before(async () => {
@@ -52,31 +53,32 @@ t('no budgets at first; a writer says it can change them', async () => {
   assert.equal(r.json<Budgets>(), { writable: true, budgets: [] });
 });
 
-t('POST sets budgets; GET answers the use, the projection at today\'s pace and the state of each', async () => {
+t('POST sets budgets; GET answers the use, the period\'s projection and the state of each', async () => {
   for (const body of [
     { period: 'monthly', project: null, amount: 30 },
     { period: 'daily', project: PROJECT, amount: 14 },
-    { period: 'weekly', project: null, amount: 60 },
+    { period: 'weekly', project: null, amount: 30 },
     { period: 'daily', amount: 20 },
   ]) {
     const r = await post(JSON.stringify(body));
     assert.is(r.status, 200, r.text);
   }
   const b = await list();
-  // Today's pace: $6 in the 12 hours since midnight, $0.5 an hour.
-  assert.equal(b.budgets.map((x) => [x.period, x.project, x.amount, x.from, x.to, x.end, x.use, x.projected, x.state]), [
-    ['daily', null, 20, '2026-01-14', '2026-01-14', '2026-01-15T00:00:00.000Z', 6, 6 + 0.5 * 12, 'ok'],
-    ['daily', PROJECT, 14, '2026-01-14', '2026-01-14', '2026-01-15T00:00:00.000Z', 6, 12, 'warn'],
-    // Monday 12 to Sunday 18: $16 so far, 108 hours left.
-    ['weekly', null, 60, '2026-01-12', '2026-01-18', '2026-01-19T00:00:00.000Z', 16, 16 + 0.5 * 108, 'over'],
-    // January: $36 so far (December's $100 is not in it): passed already.
-    ['monthly', null, 30, '2026-01-01', '2026-01-31', '2026-02-01T00:00:00.000Z', 36, 36 + 0.5 * 420, 'over'],
+  // Issue 36: at noon half of a usual day is still ahead. A day has no ended day of its own: a usual day is the 7 days
+  // before ($10 on the 12th); the week's is its ended days' (Monday $10, Tuesday $0), the month's its 13 ended days'.
+  assert.equal(b.budgets.map((x) => [x.period, x.project, x.amount, x.from, x.to, x.end, x.use, cents(x.projected), x.state]), [
+    ['daily', null, 20, '2026-01-14', '2026-01-14', '2026-01-15T00:00:00.000Z', 6, cents(6 + (10 / 7) * 0.5), 'ok'],
+    ['daily', PROJECT, 14, '2026-01-14', '2026-01-14', '2026-01-15T00:00:00.000Z', 6, cents(6 + (10 / 7) * 0.5), 'ok'],
+    // Monday 12 to Sunday 18: $16 so far, a usual day of $5 for 4.5 days: on pace to pass $30, nothing spent over it.
+    ['weekly', null, 30, '2026-01-12', '2026-01-18', '2026-01-19T00:00:00.000Z', 16, 16 + 5 * 4.5, 'warn'],
+    // January: $36 so far (December's $100 is not in it): passed already, the only red.
+    ['monthly', null, 30, '2026-01-01', '2026-01-31', '2026-02-01T00:00:00.000Z', 36, cents(36 + (30 / 13) * 17.5), 'over'],
   ]);
   assert.equal(b.budgets.map((x) => x.projectName), [null, 'budget', null, null]);
-  // Each change checked the alerts: the monthly one (set first), then the weekly one, once each.
+  // Each change checked the alerts: the monthly one (set first, spent over), then the weekly one (on pace), once each.
   assert.equal(s.logs.filter((l) => l.startsWith('budget alert')), [
     'budget alert: the monthly budget of $30.00 for every project (2026-01-01 to 2026-01-31) was passed: $36.00 so far',
-    'budget alert: the weekly budget of $60.00 for every project (2026-01-12 to 2026-01-18) is projected to be passed: $70.00 by the end of the week at today\'s pace, $16.00 so far',
+    'budget alert: the weekly budget of $30.00 for every project (2026-01-12 to 2026-01-18) is projected to be passed: $38.50 by the end of the week, $16.00 so far',
   ]);
   assert.equal(b.budgets.map((x) => x.alerted), [false, false, true, true]);
 });
@@ -87,22 +89,23 @@ t('an alert fires once per budget and period: again when the next period is over
   s.budgets.check(NOW + HOUR);
   assert.is(alerts(), before, 'the same periods: nothing new');
   // Re-saving the same amount keeps the alert; a new amount may alert again in the same period.
-  assert.is((await post(JSON.stringify({ period: 'weekly', project: null, amount: 60 }))).status, 200);
+  assert.is((await post(JSON.stringify({ period: 'weekly', project: null, amount: 30 }))).status, 200);
   assert.is(alerts(), before);
-  assert.is((await post(JSON.stringify({ period: 'weekly', project: null, amount: 61 }))).status, 200);
+  assert.is((await post(JSON.stringify({ period: 'weekly', project: null, amount: 31 }))).status, 200);
   assert.is(alerts(), before + 1);
-  assert.match(s.logs.at(-1)!, /the weekly budget of \$61\.00/);
+  assert.match(s.logs.at(-1)!, /the weekly budget of \$31\.00/);
   // Thursday 08:00: the daily project budget is at $0 today, nothing to say; the same week and month stay alerted.
   clock = Date.UTC(2026, 0, 15, 8);
   s.budgets.check(clock);
   assert.is(alerts(), before + 1);
   const b = await list();
-  // No usage yet today: no pace, so the week is at its use alone; the week's alert stays recorded for this week.
-  assert.equal(b.budgets.map((x) => [x.period, x.project, x.use, x.projected, x.state, x.alerted]), [
-    ['daily', null, 0, 0, 'ok', false],
-    ['daily', PROJECT, 0, 0, 'ok', false],
-    ['weekly', null, 16, 16, 'ok', true],
-    ['monthly', null, 36, 36, 'over', true],
+  // No usage yet today: today is a usual day's 16 hours ahead ($16 over the 7 days before); the week's alert stays
+  // recorded for this week.
+  assert.equal(b.budgets.map((x) => [x.period, x.project, x.use, cents(x.projected), x.state, x.alerted]), [
+    ['daily', null, 0, cents((16 / 7) * (16 / 24)), 'ok', false],
+    ['daily', PROJECT, 0, cents((16 / 7) * (16 / 24)), 'ok', false],
+    ['weekly', null, 16, cents(16 + (16 / 3) * (3 + 16 / 24)), 'warn', true],
+    ['monthly', null, 36, cents(36 + (36 / 14) * (16 + 16 / 24)), 'over', true],
   ]);
   // Monday 19: a new week; $50 today at 10:00 puts the weekly budget over again, and it alerts once more.
   clock = Date.UTC(2026, 0, 19, 10);
@@ -114,7 +117,7 @@ t('an alert fires once per budget and period: again when the next period is over
   assert.equal(s.logs.slice(-3).map((l) => /the (\w+) budget of (\S+) for (every project|project \w+) \((\S+)/.exec(l)?.slice(1)), [
     ['daily', '$20.00', 'every project', '2026-01-19'],
     ['daily', '$14.00', 'project budget', '2026-01-19'],
-    ['weekly', '$61.00', 'every project', '2026-01-19'],
+    ['weekly', '$31.00', 'every project', '2026-01-19'],
   ]);
   assert.is(alerts(), before + 4, s.logs.join('\n'));
   s.budgets.check(clock + HOUR);

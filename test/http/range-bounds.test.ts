@@ -83,7 +83,7 @@ CrossSite.after(() => s.close());
 
 const READS = [
   '/api/overview?from=0000-01-01&to=9999-12-31', '/api/insights', '/api/projects', '/api/monthly', `/api/projects/${PROJECT}/sessions`,
-  '/api/sessions/sess-1', `/api/repository?id=${encodeURIComponent('/nowhere')}`, '/api/budgets', '/api/retention', '/api/limits',
+  '/api/sessions/sess-1', `/api/repository?id=${encodeURIComponent('/nowhere')}`, '/api/budgets', '/api/retention', '/api/limits', '/api/pace',
 ];
 
 CrossSite('Sec-Fetch-Site: cross-site is a plain-text 403 on GET and HEAD of every route that reads the index', async () => {

@@ -3,7 +3,7 @@
 // whole, and the ok / warn / over thresholds.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { budgetState, periodSpan, projectedUse } from '../../src/index-db/queries/budget-pace.ts';
+import { alerts, budgetState, periodSpan, projectedUse, usualDay } from '../../src/index-db/queries/budget-pace.ts';
 
 const HOUR = 3_600_000;
 const t = suite('budget periods and projections');
@@ -56,12 +56,12 @@ t('DST in New York: days of 23 and 25 hours, the week and month around them', ()
     const day = periodSpan('daily', fall);
     assert.equal([day.from, day.to, hours(day)], ['2026-11-01', '2026-11-01', 25]);
     assert.is(hours(periodSpan('monthly', fall)), 30 * 24 + 1);
-    // Today's pace runs over real hours: at noon of the 25-hour day 13 hours have passed and 12 are left.
-    assert.is(projectedUse(13, 13, fall, day), 13 + 12);
-    // The week of the 23-hour day at 13:00 EDT (12 hours in, the midnight before the change): $12 today, $1 an hour.
+    // Today's share runs over real hours: at noon of the 25-hour day 13 hours have passed and 12 of 25 are left.
+    assert.is(projectedUse(13, 25, fall, day), 13 + 12);
+    // The 23-hour day at 13:00 EDT (12 hours in, the midnight before the change): 11 of 23 hours left; the week ends today.
     const springDay = periodSpan('daily', spring);
-    assert.is(projectedUse(12, 12, spring, springDay), 12 + 11);
-    assert.is(projectedUse(30, 12, spring, week), 30 + 11);
+    assert.is(projectedUse(12, 23, spring, springDay), 12 + 11);
+    assert.is(projectedUse(30, 23, spring, week), 30 + 11);
   });
 });
 
@@ -87,32 +87,52 @@ t('a :30 zone: the day starts at local midnight, half an hour off the UTC hour',
     const day = periodSpan('daily', now);
     assert.is(day.start, Date.UTC(2026, 10, 23, 18, 30));
     assert.is(day.from, '2026-11-24');
-    assert.is(projectedUse(6, 6, now, day), 6 + 18);
+    assert.is(projectedUse(6, 24, now, day), 6 + 18);
   });
 });
 
-t('today\'s pace: the use so far plus today\'s cost per hour over the rest of the period; the first hour counts whole', () => {
+// Issue 36: one projection per period (the strip's), not today's cost per hour times the hours left.
+t('the projection: the use so far, a usual day for each day left, and the part of a usual day today has ahead', () => {
   inZone('UTC', () => {
     const now = Date.UTC(2026, 10, 25, 6); // Wednesday 06:00
     const week = periodSpan('weekly', now);
-    // $40 this week, $12 of it today: $2 an hour for the 4 days and 18 hours left.
-    assert.is(projectedUse(40, 12, now, week), 40 + 2 * (4 * 24 + 18));
-    // 15 minutes after midnight $1 is $1 an hour, not $4.
-    const early = Date.UTC(2026, 10, 25, 0, 15);
-    assert.is(projectedUse(1, 1, early, periodSpan('daily', early)), 1 + 23.75);
-    // Nothing today: the projection is the use.
+    // $40 this week, a usual day $10: Thursday to Sunday, and the 18 of 24 hours of today still ahead.
+    assert.is(projectedUse(40, 10, now, week), 40 + 10 * (4 + 0.75));
+    // A night session: $30 by 03:00 with a usual day of $8 is $30 + 21/24 of $8, not $10 an hour times the 21 hours left.
+    const night = Date.UTC(2026, 10, 25, 3);
+    assert.is(projectedUse(30, 8, night, periodSpan('daily', night)), 30 + 7);
+    // No usual day (nothing before today): the projection is the use.
     assert.is(projectedUse(40, 0, now, week), 40);
     // At the period's very end nothing is left to project.
-    assert.is(projectedUse(5, 5, week.end - 1, week), 5 + 5 / (24 * HOUR - 1) * 1);
+    assert.is(projectedUse(5, 5, week.end - 1, week), 5 + 5 / (24 * HOUR));
   });
 });
 
-t('state: ok below 80 % projected, warn from 80 %, over when projected or used past the amount', () => {
+t('a usual day: the period\'s ended days, else the 7 days before today (days without usage count as $0)', () => {
+  inZone('UTC', () => {
+    const now = Date.UTC(2026, 10, 25, 6); // Wednesday 25 November
+    const costs = new Map<number, number>();
+    const today = periodSpan('daily', now).firstDay;
+    costs.set(today - 2, 6); // Monday
+    costs.set(today - 1, 3); // Tuesday
+    costs.set(today - 5, 70); // the Friday before: not this week
+    costs.set(today, 100); // today never counts as a usual day
+    const of = (d: number) => costs.get(d) ?? 0;
+    assert.is(usualDay(periodSpan('weekly', now), today, of), (6 + 3) / 2);
+    assert.is(usualDay(periodSpan('daily', now), today, of), (6 + 3 + 70) / 7);
+    assert.is(usualDay(periodSpan('monthly', now), today, of), (6 + 3 + 70) / 24);
+  });
+});
+
+t('state: ok below 80 % projected, warn from 80 % (on pace, past the amount too), over only for money spent past it', () => {
   assert.is(budgetState(100, 10, 79.99), 'ok');
   assert.is(budgetState(100, 10, 80), 'warn');
   assert.is(budgetState(100, 10, 100), 'warn');
-  assert.is(budgetState(100, 10, 100.01), 'over');
+  assert.is(budgetState(100, 10, 100.01), 'warn');
   assert.is(budgetState(100, 100.5, 100.5), 'over');
+  assert.is(alerts({ amount: 100, use: 10, projected: 100 }), false);
+  assert.is(alerts({ amount: 100, use: 10, projected: 100.01 }), true, 'on pace to pass: alerted');
+  assert.is(alerts({ amount: 100, use: 100.5, projected: 100.5 }), true);
 });
 
 t.run();

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatMoney, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdAxis, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
+import { formatBucket, formatBytes, formatCount, formatDate, formatDateTime, formatDayRange, formatDuration, formatInt, formatMoment, formatMoney, formatPercent, formatRelative, formatTime, formatTokens, formatUsd, formatUsdAxis, formatUsdCompact, formatWeekday, shortModel } from '../../ui/src/format.ts';
 
 // Dates are built from local parts, so these hold in any TZ.
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -125,6 +125,14 @@ dates('formatDuration', () => {
   assert.is(formatDuration(12 * 60_000 + 5_000), '12m');
   assert.is(formatDuration(2 * 3_600_000 + 5 * 60_000), '2h 05m');
   assert.is(formatDuration(3 * 86_400_000 + 4 * 3_600_000), '3d 4h');
+});
+
+// Issue 36: "Last activity: Apr 18, 13:50 (Apr 18)" said the date twice.
+dates('formatMoment: the relative part only while it says something the date does not', () => {
+  const at = new Date(NOW.getTime() - 3 * 86_400_000);
+  assert.is(formatMoment(at, NOW), `${formatDateTime(at)} (3 days ago)`);
+  const old = new Date(NOW.getTime() - 90 * 86_400_000);
+  assert.is(formatMoment(old, NOW), formatDateTime(old));
 });
 
 dates('formatRelative, past and future', () => {

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { exportName, toCsv } from '../../ui/src/export.ts';
-import { OTHER, modelPalette, totalsByModel } from '../../ui/src/chart-colors.ts';
+import { OTHER, modelPalette, newer, totalsByModel } from '../../ui/src/chart-colors.ts';
 
 const csv = suite('toCsv');
 
@@ -42,6 +42,19 @@ pal('ranks models by cost; a model keeps its colour whatever its rank and the ot
   assert.is(q.color('claude-haiku-4-5'), p.color('claude-haiku-4-5'));
   assert.is(q.color('claude-sonnet-4-5'), p.color('claude-sonnet-4-5'));
   assert.is(new Set(['claude-haiku-4-5', 'claude-opus-4-5', 'claude-sonnet-4-5'].map(p.color)).size, 3);
+});
+
+// Issue 36: ids without a date suffix sorted as the oldest and gave up their slot, so opus-4-6 changed colour with the range.
+pal('an id without a date keeps its slot against older dated ids of its family, whatever the range holds', () => {
+  // opus-4-7 and opus-4-1 prefer the same slot: the newer keeps it.
+  const allTime = modelPalette([['claude-opus-4-1-20250805', 40], ['claude-opus-4-7', 30], ['claude-opus-4-20250514', 20], ['claude-sonnet-4-5-20250929', 10]]);
+  const lastYear = modelPalette([['claude-opus-4-7', 30], ['claude-sonnet-4-5-20250929', 10]]);
+  const lastWeek = modelPalette([['claude-opus-4-7', 30], ['claude-opus-4-1-20250805', 1]]);
+  assert.is(allTime.color('claude-opus-4-7'), lastYear.color('claude-opus-4-7'));
+  assert.is(lastWeek.color('claude-opus-4-7'), lastYear.color('claude-opus-4-7'));
+  assert.is.not(allTime.color('claude-opus-4-1-20250805'), allTime.color('claude-opus-4-7'));
+  assert.equal(['claude-opus-4-1-20250805', 'claude-opus-4-7', 'claude-3-5-sonnet-20241022', 'claude-opus-4-6'].sort(newer),
+    ['claude-opus-4-7', 'claude-opus-4-6', 'claude-opus-4-1-20250805', 'claude-3-5-sonnet-20241022']);
 });
 
 pal('two models of one chart never share a colour', () => {

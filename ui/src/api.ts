@@ -34,11 +34,14 @@ interface Flight {
 
 type IndexingListener = (state: IndexingState) => void;
 type ErrorListener = (err: Error, url: string) => void;
+/** `generation`: the index generation the server computed the answer at (X-Index-Generation). */
+type GenerationListener = (generation: number) => void;
 
 const cache = new Map<string, { at: number; data: unknown }>();
 const flights = new Map<string, Flight>();
 const indexingListeners = new Set<IndexingListener>();
 const errorListeners = new Set<ErrorListener>();
+const generationListeners = new Set<GenerationListener>();
 
 export function buildUrl(path: string, params: Record<string, string> = {}): string {
   const q = new URLSearchParams(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -80,10 +83,12 @@ async function load(url: string, init: RequestInit): Promise<unknown> {
   }
   if (!res.ok) throw new HttpError(await readError(res), res.status, url);
   const data = (await res.json()) as unknown;
+  const generation = Number(res.headers.get('x-index-generation') ?? NaN);
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   cache.delete(url);
   cache.set(url, { at: Date.now(), data });
   noticeIndexing(data);
+  if (Number.isInteger(generation)) for (const l of generationListeners) l(generation);
   return data;
 }
 
@@ -180,6 +185,12 @@ export const api = {
   onIndexing(fn: IndexingListener): () => void {
     indexingListeners.add(fn);
     return () => indexingListeners.delete(fn);
+  },
+
+  /** The index generation of every answer fetched from the server (not of cached ones); returns the unsubscribe function. */
+  onGeneration(fn: GenerationListener): () => void {
+    generationListeners.add(fn);
+    return () => generationListeners.delete(fn);
   },
 
   /** Every failed request (aborts excluded), for the shell's toasts. */

@@ -21,11 +21,25 @@ export const alertKey = (b: BudgetStatus): string => `cost-budget:${b.period}:${
 
 export const whoseText = (b: BudgetStatus): string => (b.project === null ? 'every project' : (b.projectName ?? b.project));
 
-/** "Daily budget for every project passed: $36.00 of $30.00" or "… projected to pass: $70.00 by the end of the week …". */
+/** "Daily budget for every project passed: $36.00 of $30.00" or "… on pace for $70.00 by the end of the week …". */
 export function alertText(b: BudgetStatus): string {
   const head = `${PERIOD_LABEL[b.period]} budget for ${whoseText(b)}`;
   if (b.use > b.amount) return `${head} passed: ${formatUsd(b.use)} of ${formatUsd(b.amount)}`;
-  return `${head} projected to pass: ${formatUsd(b.projected)} by the end of the ${PERIOD_NOUN[b.period]} at today's pace (${formatUsd(b.use)} of ${formatUsd(b.amount)} so far)`;
+  return `${head} on pace for ${formatUsd(b.projected)} by the end of the ${PERIOD_NOUN[b.period]} (${formatUsd(b.use)} of ${formatUsd(b.amount)} so far)`;
 }
 
-export const STATE_LABEL: Record<BudgetStatus['state'], string> = { ok: 'On track', warn: 'Near the limit', over: 'Over' };
+/** Whether a budget is alerted on: spent over, or on pace to be (the server's log alerts on the same). */
+export const isAlert = (b: BudgetStatus): boolean => b.use > b.amount || b.projected > b.amount;
+
+/** The state in words: "Over by $X" (red) only for money spent; "On pace for $X" (amber) for a projection past the amount. */
+export function stateText(b: BudgetStatus): string {
+  if (b.use > b.amount) return `Over by ${formatUsd(b.use - b.amount)}`;
+  if (b.projected > b.amount) return `On pace for ${formatUsd(b.projected)}`;
+  return b.state === 'warn' ? 'Near the limit' : 'On track';
+}
+
+/** The snooze of a budget's alert until its period ends (POST /api/budgets/snooze). */
+export function snoozePath(b: BudgetStatus): string {
+  const q = new URLSearchParams({ period: b.period, ...(b.project === null ? {} : { project: b.project }) });
+  return `/api/budgets/snooze?${q.toString()}`;
+}

@@ -41,7 +41,21 @@ export function modelSlot(model: string): number {
   return slots[h % slots.length]!;
 }
 
-const released = (model: string): string => /-(\d{8})$/.exec(model)?.[1] ?? '';
+/**
+ * How new a model is: its version numbers (opus-4-6 after opus-4-1, claude-3-5-sonnet before sonnet-4), then its date.
+ * An id without a date suffix (claude-opus-4-6) is ordered by its version like any other, not as the oldest.
+ */
+export function newer(a: string, b: string): number {
+  const parts = (m: string) => (m.match(/\d+/g) ?? []).filter((n) => n.length < 8).map(Number);
+  const va = parts(a);
+  const vb = parts(b);
+  for (let i = 0; i < Math.max(va.length, vb.length); i++) {
+    const d = (vb[i] ?? -1) - (va[i] ?? -1);
+    if (d) return d;
+  }
+  const date = (m: string) => /-(\d{8})$/.exec(m)?.[1] ?? '';
+  return date(b).localeCompare(date(a)) || b.localeCompare(a);
+}
 
 export function modelPalette(costByModel: Iterable<[string, number]>): ModelPalette {
   const ranked = [...costByModel].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([m]) => m);
@@ -49,8 +63,8 @@ export function modelPalette(costByModel: Iterable<[string, number]>): ModelPale
   const named = overflow ? ranked.slice(0, NAMED) : ranked;
   const slot = new Map<string, number>();
   const taken = new Set<number>();
-  // The newest model (by its date, then name) keeps its slot; an older one of the same family yields.
-  for (const m of [...named].sort((a, b) => released(b).localeCompare(released(a)) || b.localeCompare(a))) {
+  // The newest model (by its version, then date and name) keeps its slot; an older one of the same family yields.
+  for (const m of [...named].sort(newer)) {
     let s = modelSlot(m);
     while (taken.has(s)) s = (s + 1) % NAMED;
     taken.add(s);

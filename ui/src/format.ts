@@ -191,6 +191,17 @@ export function formatRelative(d: DateLike | null | undefined, now: Date = new D
 }
 
 /**
+ * "Apr 18, 13:50 (3 days ago)": a moment with how long ago it was; past 30 days the relative part would only repeat
+ * the date ("Apr 18, 13:50 (Apr 18)"), so it is left out.
+ */
+export function formatMoment(d: DateLike, now: Date = new Date()): string {
+  const t = toDate(d);
+  const rel = formatRelative(d, now);
+  const near = t !== null && Math.abs(now.getTime() - t.getTime()) < 31 * 86_400_000 && rel !== formatDate(t, now);
+  return near ? `${formatDateTime(d)} (${rel})` : formatDateTime(d);
+}
+
+/**
  * Inclusive day span "Mar 1 – Mar 5" (one day: "Mar 5"). Takes 'YYYY-MM-DD' strings. A span not inside the current
  * year carries the year on both ends ("Dec 20, 2025 – Jan 5, 2026"), so neither end reads as this year's.
  */

@@ -7,11 +7,11 @@ import type { BudgetChange } from '../budget-service.ts';
 import { parseBudget, parseBudgetRef, readBudgetBody } from '../budget-params.ts';
 import { HttpError } from '../errors.ts';
 import type { Query } from '../params.ts';
-import { sendJson } from '../send.ts';
+import { GENERATION_HEADER, sendJson } from '../send.ts';
 import type { RouteContext } from './context.ts';
 
 /** A refused change: 409 on a server that only reads the index, 404 for no such budget, 503 when the file cannot be written. */
-function answer(res: ServerResponse, change: BudgetChange): void {
+export function answer(res: ServerResponse, change: BudgetChange): void {
   if (change.ok) return sendJson(res, 200, change.budgets);
   const status = { 'read-only': 409, 'not-found': 404, 'write-failed': 503 }[change.reason];
   throw new HttpError(status, change.message);
@@ -21,7 +21,10 @@ function answer(res: ServerResponse, change: BudgetChange): void {
 export function mountBudgetRoutes(app: Polka, ctx: RouteContext, readGuard: Middleware): void {
   const knows = (id: string) => ctx.index.queries.knowsProject(id);
   app.get('/api/budgets', readGuard, function budgets(_req: Request, res: ServerResponse) {
-    sendJson(res, 200, ctx.budgets.list(ctx.now()));
+    const generation = ctx.index.generation();
+    const body = ctx.budgets.list(ctx.now());
+    res.setHeader(GENERATION_HEADER, String(generation));
+    sendJson(res, 200, body);
   });
   app.post('/api/budgets', async function setBudget(req: Request, res: ServerResponse) {
     const budget = parseBudget(await readBudgetBody(req), knows);

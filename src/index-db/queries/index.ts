@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
-import { createBudgets } from './budgets.ts';
+import { createBudgets, createPace } from './budgets.ts';
 import { insights } from './insights.ts';
 import { createLimits } from './limits.ts';
 import { createMetrics } from './metrics.ts';
@@ -38,6 +38,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
     budgets: createBudgets(db, reader),
     limits: createLimits(db, reader),
+    pace: createPace(reader),
     knowsRepository: (id) => [...reader.projects().values()].some((p) => p.repository.id === id),
     repository: (id, scope, machine = LOCAL) => repository(id, withSpans(scope), machine),
     retention: createRetention(db),

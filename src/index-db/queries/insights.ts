@@ -18,6 +18,15 @@ const TOP_TOOLS = 15;
 
 /** Blocks listed in an answer (most recent first). */
 export const MAX_BLOCKS = 100;
+/** The active block's yardstick looks this far back, whatever the range: the block does not change with the range. */
+const YARDSTICK_MS = 30 * 86_400_000;
+
+/** The finished blocks' average and most expensive cost. */
+function yardstick(blocks: readonly { cost: number; active: boolean }[]): InsightsData['blockYardstick'] {
+  const done = blocks.filter((b) => !b.active).map((b) => b.cost);
+  if (!done.length) return null;
+  return { average: done.reduce((s, c) => s + c, 0) / done.length, max: Math.max(...done), blocks: done.length };
+}
 
 export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope): InsightsData {
   const { range, now, zone } = scope;
@@ -32,6 +41,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
   // The active block is the one of now (the most recent one, if any), also when the range ends before now.
   const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? blocks : blocksOverlapping(reader, pid, models, now, now + 1, now).blocks;
   const activeBlock = nowBlocks.find((b) => b.active) ?? null;
+  const blockYardstick = pid === undefined || !activeBlock ? null : yardstick(blocksOverlapping(reader, pid, models, now - YARDSTICK_MS, now + 1, now).blocks);
   const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   const runRate = wholeDayRate(zone, localHours, start, Math.min(range.toMs, now));
 
@@ -48,6 +58,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
     blocks,
     blocksInRange: total,
     activeBlock,
+    blockYardstick,
     burnRate: activeBlock?.burn ?? null,
     runRate,
     cacheSavings: cacheSavings(groups, models, prices),

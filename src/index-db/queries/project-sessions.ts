@@ -14,6 +14,11 @@ import type { SpannedScope } from './spans.ts';
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
   cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
 
+/** Model names by their cost, the dearest first (ties by name). */
+export function byCost(names: ReadonlyMap<string, number>): string[] {
+  return [...names].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+}
+
 export function createProjectSessions(db: Database.Database, reader: Reader) {
   const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
   const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
@@ -50,7 +55,8 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
     for (const [session, g] of pids.flatMap((pid) => goneInfo.all(pid) as [number, number][])) gone.set(session, Math.min(g, gone.get(session) ?? 1));
     const branches = branchesOf(pids, h0, h1);
 
-    const bySession = new Map<number, SessionRow & { first: number; last: number; names: Set<string> }>();
+    // names: each model's cost in the session, so the models are listed by cost (the one that costs the money first).
+    const bySession = new Map<number, SessionRow & { first: number; last: number; names: Map<string, number> }>();
     for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
       let s = bySession.get(session);
       if (!s) {
@@ -58,7 +64,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
         s = {
           id: t?.sid ?? String(session), title: t?.title ?? String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
           cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
-          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], first: Infinity, last: -Infinity, names: new Set(),
+          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], first: Infinity, last: -Infinity, names: new Map(),
         };
         bySession.set(session, s);
       }
@@ -73,10 +79,10 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
       if (first !== null) s.first = Math.min(s.first, first);
       if (last !== null) s.last = Math.max(s.last, last);
       const m = models.get(model);
-      if (m && !m.hidden) s.names.add(m.name);
+      if (m && !m.hidden) s.names.set(m.name, (s.names.get(m.name) ?? 0) + cost);
     }
     const sessions: SessionRow[] = [...bySession.values()]
-      .map(({ first, last, names, ...row }) => ({ ...row, firstActivity: Number.isFinite(first) ? iso(first) : '', lastActivity: Number.isFinite(last) ? iso(last) : '', models: [...names].sort() }))
+      .map(({ first, last, names, ...row }) => ({ ...row, firstActivity: Number.isFinite(first) ? iso(first) : '', lastActivity: Number.isFinite(last) ? iso(last) : '', models: byCost(names) }))
       .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
 
     return {

@@ -5,7 +5,9 @@ import type { TopView } from '../state.ts';
 import { HubController } from '../controllers/hub.ts';
 import { KeysController } from '../controllers/keys.ts';
 import { NavigationController } from '../controllers/navigation.ts';
+import { LiveFeed } from '../controllers/live-feed.ts';
 import { RefreshClock } from '../controllers/refresh-clock.ts';
+import { TabTitle } from '../controllers/tab-title.ts';
 import { ThemeController } from '../controllers/theme.ts';
 import type { CostHelpOverlay } from './cost-help-overlay.ts';
 import type { CostToast } from './cost-toast.ts';
@@ -67,6 +69,8 @@ export class CostApp extends LitElement {
   });
   readonly navigation = new NavigationController(this);
   private readonly clock = new RefreshClock(this, (message) => this.toast(message));
+  private readonly tab = new TabTitle(this, () => this.navigation.scope, () => this.openName());
+  private readonly live = new LiveFeed(this, () => void this.clock.refresh(false), () => this.tab.refresh(true));
   private readonly hub: HubController = new HubController(this, {
     onProject: (p) => this.navigation.setScope(p?.encoded ?? null, p?.name ?? null, false),
     onSessionAction: (session) => {
@@ -133,6 +137,16 @@ export class CostApp extends LitElement {
     }
   }
 
+  /** What the tab's title names besides the figures: the open project, repository or session, else the scope. */
+  private openName(): string | null {
+    const { nav: n, scopeName } = this.navigation;
+    if (n.view === 'detail' && n.session) return `session ${n.session.slice(0, 8)}`;
+    // The encoded folder name as is: its dashes cannot be told from the path's separators.
+    if (n.view === 'project' && n.project) return n.project.replace(/^-/, '');
+    if (n.view === 'repository' && n.repository) return n.repository.split(/[\\/]/).filter(Boolean).at(-1) ?? n.repository;
+    return scopeName;
+  }
+
   private toast(message: string): void {
     this.querySelector<CostToast>('cost-toast')?.show(message);
   }
@@ -169,6 +183,8 @@ export class CostApp extends LitElement {
         .themes=${this.theme.themes}
         .indexing=${this.clock.indexing}
         ?refreshing=${this.clock.refreshing}
+        .updatedAt=${this.live.updatedAt}
+        ?live=${this.live.connected}
         @tab=${(e: CustomEvent<{ view: TopView }>) => nav.navigate({ view: e.detail.view })}
         @scope-clear=${() => nav.setScope(null, null)}
         @machine-clear=${() => nav.setMachine(null)}

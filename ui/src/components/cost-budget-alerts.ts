@@ -1,11 +1,13 @@
 import { css, html, nothing } from 'lit';
 import type { Budgets, BudgetStatus } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
-import { alertKey, alertText } from '../budgets.ts';
+import { alertKey, alertText, BUDGETS_CHANGED, isAlert, snoozePath } from '../budgets.ts';
 import { ViewData } from './view-kit.ts';
 import type { CostBudgetDialog } from './cost-budget-dialog.ts';
 import './cost-budget-dialog.ts';
 import { ScopedView } from './data-view.ts';
+
+const PERIOD_END: Record<BudgetStatus['period'], string> = { daily: 'tomorrow', weekly: 'next week', monthly: 'next month' };
 
 /** Desktop notifications sent by this page, one per budget and period (the tag also makes the system keep one). */
 const notified = new Set<string>();
@@ -14,7 +16,7 @@ const notified = new Set<string>();
  * The budget alerts, on every view: a banner line for each budget projected to pass at today's pace, or passed, with
  * a way to the budgets and, where the browser offers them and nobody decided yet, an opt-in to desktop notifications.
  * The opt-in is the browser's own permission (nothing is stored by the page); once granted, each alert is notified once.
- * A dismissed line stays hidden for this page's life. Under a hub this banner is the alert: Hub App Protocol v1 has no
+ * A line can be snoozed until its period ends: kept in the index, so a reload does not bring it back. Under a hub this banner is the alert: Hub App Protocol v1 has no
  * message for an app to mark its tab.
  */
 export class CostBudgetAlerts extends ScopedView {
@@ -37,7 +39,7 @@ export class CostBudgetAlerts extends ScopedView {
     refreshKey: () => this.refreshKey,
     load: async (_args, signal): Promise<Budgets> => {
       const budgets = await api.get<Budgets>('/api/budgets', {}, signal);
-      this.notify(budgets.budgets.filter((b) => b.state === 'over'));
+      this.notify(budgets.budgets.filter((b) => isAlert(b) && !b.snoozed));
       return budgets;
     },
   });
@@ -54,8 +56,22 @@ export class CostBudgetAlerts extends ScopedView {
 
   private async optIn(): Promise<void> {
     this._permission = await Notification.requestPermission();
-    const alerts = this._data.loaded?.data.budgets.filter((b) => b.state === 'over') ?? [];
+    const alerts = this._data.loaded?.data.budgets.filter((b) => isAlert(b) && !b.snoozed) ?? [];
     this.notify(alerts);
+  }
+
+  /** Snoozed in the index; where it cannot be written (a read-only server), hidden for this page's life instead. */
+  private async snooze(b: BudgetStatus): Promise<void> {
+    this._dismissed = new Set([...this._dismissed, alertKey(b)]);
+    try {
+      await api.send('POST', snoozePath(b));
+      this.dispatchEvent(new CustomEvent(BUDGETS_CHANGED, { bubbles: true, composed: true }));
+    } catch {
+      // the line is hidden already; the server said why in its answer, which the shell does not toast for a POST
+    }
+    // The banner's next focus stop, not the body: the button that had it is gone.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>('.snooze, .budgets')?.focus();
   }
 
   private openBudgets(): void {
@@ -66,13 +82,14 @@ export class CostBudgetAlerts extends ScopedView {
   }
 
   override render() {
-    const alerts = (this._data.loaded?.data.budgets ?? []).filter((b) => b.state === 'over' && !this._dismissed.has(alertKey(b)));
+    const alerts = (this._data.loaded?.data.budgets ?? []).filter((b) => isAlert(b) && !b.snoozed && !this._dismissed.has(alertKey(b)));
     return html`${alerts.length
         ? html`<section class="banner" role="alert" aria-label="Budget alerts">
-            <ul>${alerts.map((b) => html`<li data-key=${alertKey(b)}><span class="mark" aria-hidden="true">!</span>
+            <ul>${alerts.map((b) => html`<li data-key=${alertKey(b)} class=${b.use > b.amount ? 'over' : 'pace'}><span class="mark" aria-hidden="true">!</span>
               <span class="text">${alertText(b)}</span>
-              <button type="button" class="dismiss" aria-label=${`Dismiss: ${alertText(b)}`}
-                @click=${() => (this._dismissed = new Set([...this._dismissed, alertKey(b)]))}>Dismiss</button></li>`)}</ul>
+              <button type="button" class="snooze" aria-label=${`Snooze until the ${PERIOD_END[b.period]}: ${alertText(b)}`}
+                title=${`Hide this alert until the ${PERIOD_END[b.period]} (${b.to}); kept in the index`}
+                @click=${() => void this.snooze(b)}>Snooze until ${PERIOD_END[b.period]}</button></li>`)}</ul>
             <div class="actions">
               <button type="button" class="budgets" @click=${() => this.openBudgets()}>Budgets…</button>
               ${this._permission === 'default'
@@ -94,6 +111,7 @@ export class CostBudgetAlerts extends ScopedView {
     .text { flex: 1 1 auto; }
     .mark { display: inline-grid; place-items: center; flex: none; width: 16px; height: 16px; border-radius: 50%; font-size: 11px; font-weight: 700;
       color: var(--bg-elevated); background: var(--error); }
+    .pace .mark { background: var(--warning); }
     .actions { display: flex; gap: 8px; }
     button { font: inherit; font-size: 12px; color: var(--ink-1); background: var(--bg-surface); border: 1px solid var(--border); border-radius: 6px;
       padding: 3px 9px; cursor: pointer; }

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { BudgetPeriod, Budgets, BudgetStatus, ProjectRow } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
-import { BUDGETS_CHANGED, PERIOD_LABEL, PERIODS, STATE_LABEL, whoseText } from '../budgets.ts';
+import { BUDGETS_CHANGED, PERIOD_LABEL, PERIODS, stateText, whoseText } from '../budgets.ts';
 import { formatUsd } from '../format.ts';
 import { scopeRepository } from '../state.ts';
 import { emit } from './view-kit.ts';
@@ -58,6 +58,9 @@ export class CostBudgetDialog extends LitElement {
   }
 
   private async change(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void> {
+    // The button pressed is disabled while the change runs (or gone after a removal), which drops the focus to the
+    // page behind the dialog, where Escape then went to the shell's keys: it goes back into the dialog afterwards.
+    const pressed = this.renderRoot instanceof ShadowRoot ? (this.renderRoot.activeElement as HTMLElement | null) : null;
     this._busy = true;
     this._error = '';
     try {
@@ -70,6 +73,17 @@ export class CostBudgetDialog extends LitElement {
     } finally {
       this._busy = false;
     }
+    await this.updateComplete;
+    this.keepFocus(pressed);
+  }
+
+  private keepFocus(pressed: HTMLElement | null): void {
+    const d = this.renderRoot.querySelector('dialog');
+    if (!d?.open) return;
+    const active = this.renderRoot instanceof ShadowRoot ? this.renderRoot.activeElement : null;
+    if (active && d.contains(active)) return;
+    const back = pressed?.isConnected && !(pressed as HTMLButtonElement).disabled ? pressed : d.querySelector<HTMLElement>('input[name="amount"], select, button');
+    back?.focus();
   }
 
   private onSubmit(e: SubmitEvent): void {
@@ -94,7 +108,7 @@ export class CostBudgetDialog extends LitElement {
         <th scope="col" class="num">Used</th><th scope="col" class="num">Projected</th><th scope="col">State</th><th scope="col"><span class="sr">Remove</span></th></tr></thead>
       <tbody>${budgets.map((b) => html`<tr data-period=${b.period} data-project=${b.project ?? ''}>
         <td>${PERIOD_LABEL[b.period]}</td><td>${whoseText(b)}</td><td class="num">${formatUsd(b.amount)}</td>
-        <td class="num">${formatUsd(b.use)}</td><td class="num">${formatUsd(b.projected)}</td><td class="state ${b.state}">${STATE_LABEL[b.state]}</td>
+        <td class="num">${formatUsd(b.use)}</td><td class="num">${formatUsd(b.projected)}</td><td class="state ${b.state}">${stateText(b)}</td>
         <td>${writable ? html`<button type="button" class="remove" ?disabled=${this._busy} @click=${() => this.removeBudget(b)}
           aria-label=${`Remove the ${b.period} budget for ${whoseText(b)}`}>Remove</button>` : nothing}</td>
       </tr>`)}</tbody>

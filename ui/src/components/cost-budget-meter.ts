@@ -1,11 +1,12 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { BudgetStatus } from '../../../src/shared/api-types.ts';
-import { PERIOD_LABEL, STATE_LABEL } from '../budgets.ts';
+import { PERIOD_LABEL, stateText } from '../budgets.ts';
 import { formatUsd } from '../format.ts';
 
 /**
- * A budget's use as a meter under a strip card: the bar is the use, the tick the projection at today's pace, coloured
- * green (on track), amber (80 % projected) or red (projected over, or over). The state is also a word, never only a colour.
+ * A budget's use as a meter under a strip card: the bar is the use, the tick the period's one projection, coloured
+ * green (on track), amber (80 % projected: "On pace for $X" once past the amount) or red ("Over by $X": only money
+ * spent). The state is also a word, never only a colour.
  */
 export class CostBudgetMeter extends LitElement {
   static override properties = { budget: { attribute: false } };
@@ -16,13 +17,15 @@ export class CostBudgetMeter extends LitElement {
     const b = this.budget;
     if (!b) return nothing;
     const share = (n: number) => `${Math.min(100, (n / b.amount) * 100)}%`;
-    const text = `${formatUsd(b.use)} of ${formatUsd(b.amount)} · ${formatUsd(b.projected)} projected`;
+    const state = stateText(b);
+    // "On pace for" already names the projection.
+    const text = `${formatUsd(b.use)} of ${formatUsd(b.amount)}${b.projected > b.amount && b.use <= b.amount ? '' : ` · ${formatUsd(b.projected)} projected`}`;
     return html`<div class="meter" role="meter" aria-label=${`${PERIOD_LABEL[b.period]} budget`} aria-valuemin="0"
-        aria-valuemax=${b.amount} aria-valuenow=${Math.min(b.use, b.amount)} aria-valuetext=${`${STATE_LABEL[b.state]}: ${text}`}
-        title=${`${PERIOD_LABEL[b.period]} budget, ${b.from === b.to ? b.from : `${b.from} to ${b.to}`}. Projected: the use so far plus today's cost per hour until the period ends.`}>
+        aria-valuemax=${b.amount} aria-valuenow=${Math.min(b.use, b.amount)} aria-valuetext=${`${state}: ${text}`}
+        title=${`${PERIOD_LABEL[b.period]} budget, ${b.from === b.to ? b.from : `${b.from} to ${b.to}`}. Projected: the use so far plus a usual day for each day left, and for today the part of a usual day still ahead.`}>
         <div class="track"><div class="fill" style=${`width: ${share(b.use)}`}></div><div class="tick" style=${`left: ${share(b.projected)}`}></div></div>
       </div>
-      <div class="line"><span class="state">${STATE_LABEL[b.state]}</span> ${text}</div>`;
+      <div class="line"><span class="state">${state}</span> ${text}</div>`;
   }
 
   static override styles = css`

@@ -1,7 +1,6 @@
 import { css, html, nothing } from 'lit';
-import type { BudgetPeriod, Budgets, Insights, Overview, UsageLimits } from '../../../src/shared/api-types.ts';
+import type { BudgetPeriod, Budgets, Insights, Overview, PeriodPace, UsageLimits } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
-import { dateOfDay, daysInMonth, parseDayKey } from '../../../src/calendar/days.ts';
 import { budgetOf } from '../budgets.ts';
 import { soFar } from '../indexing.ts';
 import { scopeParams } from '../state.ts';
@@ -14,31 +13,14 @@ import './cost-budget-dialog.ts';
 import './cost-limits-card.ts';
 import { ScopedView } from './data-view.ts';
 
-export interface MonthPace {
-  /** Month so far + the average of its ended days × the days after today; null before a day has ended. */
-  projected: number | null;
-  wholeDays: number;
-}
-
-/**
- * The month end at the pace of the month's ended days (today's part of a day would make a morning count as a day).
- * `to` is today ('YYYY-MM-DD', the server's day); `days` the month's day series so far.
- */
-export function monthPace(monthCost: number, to: string, days: { key: string; cost: number }[]): MonthPace {
-  const ended = days.filter((p) => p.key < to);
-  if (!ended.length) return { projected: null, wholeDays: 0 };
-  const avg = ended.reduce((s, p) => s + p.cost, 0) / ended.length;
-  const today = parseDayKey(to) ?? Number.NaN;
-  const daysLeft = daysInMonth(today) - dateOfDay(today).d;
-  return { projected: monthCost + avg * daysLeft, wholeDays: ended.length };
-}
-
 interface Glance {
   week: Overview;
   month: Overview;
   block: Insights['activeBlock'];
   /** Whether today's figures are final (the first index has read every transcript that may hold today). */
   todayFinal: boolean;
+  /** The month's one projection, as its budget meter has it (GET /api/pace). */
+  monthPace: PeriodPace | undefined;
   limits: UsageLimits | null;
   budgets: Budgets;
 }
@@ -54,14 +36,15 @@ export class CostGlanceStrip extends ScopedView {
     refreshKey: () => this.refreshKey,
     load: async ([scope], signal): Promise<Glance> => {
       const p = scopeParams(scope);
-      const [week, month, today, recent, budgets] = await Promise.all([
+      const [week, month, today, recent, budgets, pace] = await Promise.all([
         api.get<Overview>('/api/overview', { range: 'week', ...p }, signal),
         api.get<Overview>('/api/overview', { range: 'month', ...p }, signal),
         api.get<Insights>('/api/insights', { range: 'today', ...p }, signal),
         api.get<{ limits: UsageLimits | null }>('/api/usage-limits/recent', {}, signal),
         api.get<Budgets>('/api/budgets', {}, signal),
+        api.get<PeriodPace[]>('/api/pace', p, signal),
       ]);
-      return { week, month, block: today.activeBlock, todayFinal: today.final, limits: recent.limits, budgets };
+      return { week, month, block: today.activeBlock, todayFinal: today.final, limits: recent.limits, budgets, monthPace: pace.find((x) => x.period === 'monthly') };
     },
   });
 
@@ -96,7 +79,7 @@ export class CostGlanceStrip extends ScopedView {
     const l = this._data.loaded;
     if (!l) return nothing;
     const g = l.data;
-    const pace = monthPace(g.month.totals.cost, g.month.range.to, g.month.costSeries.bucket === 'day' ? g.month.costSeries.points : []);
+    const projected = g.monthPace?.projected;
     const today = g.month.today;
     return html`<section class="strip" aria-label="At a glance">
       <cost-stat-card data-stat="glance-today" label=${soFar('Today', g.todayFinal)} value=${formatUsd(today?.cost ?? 0)}
@@ -105,8 +88,8 @@ export class CostGlanceStrip extends ScopedView {
       <cost-stat-card data-stat="glance-week" label=${soFar('This week', g.week.final)} value=${formatUsd(g.week.totals.cost)} sub=${`since Monday`}
         hint="Cost since Monday, local midnight.">${this._meter(g, 'weekly')}</cost-stat-card>
       <cost-stat-card data-stat="glance-month" label=${soFar('This month', g.month.final)} value=${formatUsd(g.month.totals.cost)}
-        sub=${pace.projected === null ? 'Cannot project the month end yet' : `${formatUsd(pace.projected)} by month end`}
-        hint="Cost since the 1st. Month end: so far + the average of the month's ended days × the days left after today.">${this._meter(g, 'monthly')}</cost-stat-card>
+        sub=${projected === undefined ? '' : `${formatUsd(projected)} by month end`}
+        hint="Cost since the 1st. Month end: so far + a usual day (the average of the month's ended days, else of the last 7 days) for each day left, and for today the part of a usual day still ahead. The budget meters project the same way.">${this._meter(g, 'monthly')}</cost-stat-card>
       ${this._block(g)}
       <cost-limits-card .refreshKey=${this.refreshKey}></cost-limits-card>
     </section>

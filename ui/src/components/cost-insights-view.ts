@@ -33,17 +33,14 @@ const isEmpty = (d: Insights): boolean => !d.blocks.length && d.tokenComposition
 const weekEnd = (key: string): string => dayKey((parseDayKey(key) ?? Number.NaN) + 6);
 
 /**
- * The active block's projection against the finished blocks of the range: above their average is
- * 'warn', above the most expensive one is 'critical'. With no history there is nothing to compare.
+ * The active block's projection against the finished blocks of the last 30 days (the server's yardstick, the same on
+ * every range): above their average is 'warn', above the most expensive one is 'critical'.
  */
-export function blockPace(projected: number, blocks: Block[]): { tone: Pace | ''; text: string } {
-  const done = blocks.filter((b) => !b.active).map((b) => b.cost);
-  if (!done.length) return { tone: '', text: 'No finished block in this range to compare with' };
-  const avg = done.reduce((s, c) => s + c, 0) / done.length;
-  const max = Math.max(...done);
-  if (projected > max) return { tone: 'critical', text: `Above your most expensive block (${formatUsd(max)})` };
-  if (projected > avg) return { tone: 'warn', text: `Above your average block (${formatUsd(avg)})` };
-  return { tone: 'ok', text: `Within your average block (${formatUsd(avg)})` };
+export function blockPace(projected: number, y: Insights['blockYardstick']): { tone: Pace | ''; text: string } {
+  if (!y) return { tone: '', text: 'No finished block in the last 30 days to compare with' };
+  if (projected > y.max) return { tone: 'critical', text: `Above your most expensive block of the last 30 days (${formatUsd(y.max)})` };
+  if (projected > y.average) return { tone: 'warn', text: `Above your average block of the last 30 days (${formatUsd(y.average)})` };
+  return { tone: 'ok', text: `Within your average block of the last 30 days (${formatUsd(y.average)})` };
 }
 
 /**
@@ -106,7 +103,7 @@ export class CostInsightsView extends DataView {
       </section>`;
     }
     const burn = b.burn ?? d.burnRate;
-    const pace = burn ? blockPace(burn.projectedCost, d.blocks) : { tone: '' as const, text: '' };
+    const pace = burn ? blockPace(burn.projectedCost, d.blockYardstick) : { tone: '' as const, text: '' };
     return html`<section class="panel block" data-block="active">
       <div class="bh"><h3>Active 5-hour block <span class="muted">${formatTime(b.start)}–${formatTime(b.end)}</span></h3>${usage}</div>
       <div class="cards">
@@ -189,17 +186,19 @@ export class CostInsightsView extends DataView {
             : html`<p class="muted">No tool calls in this range.</p>`}
         </section>
       </div>
-      <div class="grid">
-        <section class="panel">
-          <h3 title="Cost by local weekday and hour of day, summed over the range">When you spend</h3>
-          <cost-heatmap .data=${d.heatmap}></cost-heatmap>
-        </section>
-        <section class="panel">
-          <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
-          <cost-chart-series label="Weekly cost" bucket="day" partial-label="partial week" .partial=${this._partialWeeks(d)}
-            .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
-        </section>
-      </div>
+      ${d.range.from === d.range.to
+        ? nothing // one day: a weekday grid with one row and a week chart with a part of one week say nothing
+        : html`<div class="grid">
+            <section class="panel">
+              <h3 title="Cost by local weekday and hour of day, summed over the range">When you spend</h3>
+              <cost-heatmap .data=${d.heatmap}></cost-heatmap>
+            </section>
+            <section class="panel">
+              <h3 title="Cost per week, weeks starting Monday (local time)">Weekly cost</h3>
+              <cost-chart-series label="Weekly cost" bucket="day" partial-label="partial week" .partial=${this._partialWeeks(d)}
+                .points=${d.weeklyCost.map((w) => ({ key: w.weekStart, start: Date.parse(w.weekStart), cost: w.cost, byModel: { 'All models': w.cost } }))}></cost-chart-series>
+            </section>
+          </div>`}
       <section class="panel">
         <cost-table view="insights" caption=${d.blocksInRange > d.blocks.length ? `Latest 5-hour blocks (${d.blocksInRange} in range)` : 'Recent 5-hour blocks'} .columns=${this._blockColumns()} .rows=${d.blocks} .rowKey=${(b: Block) => b.start}
           .defaultSort=${{ key: 'start', dir: 'desc' }} export-file=${exportName('blocks', d.range, 'csv').replace(/\.csv$/, '')}></cost-table>

@@ -5,7 +5,7 @@ import { customRange, rangeParams, scopeParams } from '../state.ts';
 import { dayKey } from '../../../src/calendar/days.ts';
 import { lastDays } from '../../../src/calendar/periods.ts';
 import { dayOf, systemZone } from '../../../src/calendar/zone.ts';
-import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, formatMoment, formatPercent, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { indexingPhase, indexingRatio, soFar } from '../indexing.ts';
@@ -154,7 +154,7 @@ export class CostOverviewView extends DataView {
     if (!last) return nothing;
     const days = lastDays(30, dayOf(systemZone, Date.parse(last)));
     const range = customRange(dayKey(days.from), dayKey(days.to));
-    return html`<p class="last">Last activity: ${formatDateTime(last)} (${formatRelative(last)}).</p>
+    return html`<p class="last">Last activity: ${formatMoment(last)}.</p>
       <button class="show-last" @click=${() => range && emit(this, 'range-change', { range })}>Show the 30 days up to ${formatDate(last)}</button>`;
   }
 

@@ -8,6 +8,7 @@ import './cost-range-picker.ts';
 import './cost-scope-chip.ts';
 import './cost-theme-picker.ts';
 import './cost-indexing.ts';
+import './cost-updated-note.ts';
 import { adoptDocumentStyles, base, buttons, spinners } from './shared-styles.ts';
 
 const styles = css`
@@ -133,7 +134,8 @@ const styles = css`
   }
 
   @media (max-width: 560px) {
-    .brand-name {
+    .brand-name,
+    .updated {
       display: none;
     }
 
@@ -184,6 +186,8 @@ export class CostTopBar extends LitElement {
     themes: { attribute: false },
     indexing: { attribute: false },
     refreshing: { type: Boolean },
+    updatedAt: { attribute: false },
+    live: { type: Boolean },
   };
 
   declare view: View;
@@ -197,6 +201,9 @@ export class CostTopBar extends LitElement {
   declare themes: { id: string; label: string }[];
   declare indexing: IndexingState | null;
   declare refreshing: boolean;
+  /** When the newest figures arrived (epoch ms), and whether they follow the index live (controllers/live-feed.ts). */
+  declare updatedAt: number | null;
+  declare live: boolean;
 
   constructor() {
     super();
@@ -210,6 +217,8 @@ export class CostTopBar extends LitElement {
     this.themes = [];
     this.indexing = null;
     this.refreshing = false;
+    this.updatedAt = null;
+    this.live = false;
   }
 
   protected override createRenderRoot() {
@@ -250,6 +259,7 @@ export class CostTopBar extends LitElement {
         <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}</nav>
         <span class="spacer"></span>
         <cost-indexing .state=${this.indexing}></cost-indexing>
+        <cost-updated-note class="updated" .at=${this.updatedAt} ?live=${this.live}></cost-updated-note>
         <div class="tools">
           <button class="icon-btn" type="button" aria-label="Refresh now" title="Refresh now (r)" @click=${() => this.fire('refresh')}>
             <span class=${this.refreshing ? 'spin' : ''}>${icons.refresh()}</span>

@@ -8,6 +8,7 @@ import type { RangeInfo } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
 import { formatDayRange } from '../format.ts';
 import { downloadJson } from '../export.ts';
+import { joinRound } from '../refresh-rounds.ts';
 import './cost-skeleton.ts';
 import './cost-empty.ts';
 
@@ -34,7 +35,13 @@ export class ViewData<A extends readonly unknown[], D> {
       args: () => [...opts.args(), opts.refreshKey()] as const,
       task: async (all, { signal }) => {
         const args = all.slice(0, -1) as unknown as A;
-        return { data: await opts.load(args, signal), key: JSON.stringify(args) };
+        const done = joinRound(all[all.length - 1] as number);
+        try {
+          return { data: await opts.load(args, signal), key: JSON.stringify(args) };
+        } finally {
+          // Shown with the rest of its refresh (refresh-rounds.ts).
+          await done();
+        }
       },
       onComplete: (v) => {
         this.loaded = v;
