@@ -135,7 +135,8 @@ test('done in one answer: every view asks again at once', async () => {
   await page.waitForFunction(noteGone, null, { timeout: 10_000 });
   // The refresh aborted loads in flight; their views load again (a new call must not join an aborted request).
   await page.locator('cost-glance-strip cost-stat-card').first().waitFor({ timeout: 5_000 });
-  assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 4);
+  // Today, this week, this month, the block and the plan limits.
+  assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 5);
   assert.equal(browser.problems, []);
   await page.close();
 });

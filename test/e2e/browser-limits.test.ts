@@ -123,7 +123,7 @@ for (const setup of SETUPS) {
     assert.is(await form.locator('input[name="price"]').inputValue(), '100');
     await form.locator('input[name="price"]').fill('90');
     await form.locator('input[name="thresholds"]').fill('70, 95');
-    await form.locator('button.save').click();
+    await form.locator('button.save-plan').click();
     await form.locator('.status').filter({ hasText: 'Saved' }).waitFor();
     const saved = await getJson<LimitsData>(server, '/api/limits');
     assert.equal(saved.plan, { plan: 'max5', monthlyPrice: 90 });

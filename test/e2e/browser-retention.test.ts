@@ -78,10 +78,16 @@ Views('the note before a sweep with the offer to keep; none with a longer period
     await page.locator('cost-session-view').getByText('$1.25').first().waitFor({ timeout: 5000 });
     assert.equal(browser.problems, []);
   } finally {
+    await closePages();
     await server?.close();
     tmp.cleanup();
   }
 });
+
+/** The pages of a server about to stop: their live feed would otherwise retry it and fail, in every later test. */
+async function closePages(): Promise<void> {
+  for (const p of browser.context.pages()) await p.close();
+}
 
 Views('with keeping on, the note says where the transcripts are kept instead of offering it', async () => {
   const tmp = tempDir('cost-retention-ui-kept-');
@@ -97,6 +103,7 @@ Views('with keeping on, the note says where the transcripts are kept instead of 
     assert.is(await note.locator('.offer').count(), 0);
     assert.equal(browser.problems, []);
   } finally {
+    await closePages();
     await server?.close();
     tmp.cleanup();
   }
@@ -123,6 +130,7 @@ Views('the offer turns keeping on: the transcripts are kept beside the index, an
     assert.is(r.kept!.dir, kept);
     await browser.screenshot(page, 'retention-kept');
     assert.equal(browser.problems, []);
+    await closePages();
     await server.close();
 
     // The next start keeps them too: a new transcript lands in the kept folder.
@@ -131,6 +139,7 @@ Views('the offer turns keeping on: the transcripts are kept beside the index, an
     writeJsonl(path.join(project, 'later.jsonl'), [usageLine({ sessionId: 'later', messageId: 'm-later', requestId: 'r-later', timestamp: new Date().toISOString() })]);
     await waitFor(async () => (await getJson<Retention>(server!, '/api/retention')).kept?.files === 5, 'the new transcript kept after a restart', 15_000);
   } finally {
+    await closePages();
     await server?.close();
     tmp.cleanup();
   }

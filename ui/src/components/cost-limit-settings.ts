@@ -93,7 +93,7 @@ export class CostLimitSettings extends LitElement {
       <label>Alert at (% used)
         <input name="thresholds" class="thresholds" .value=${l.thresholds.join(', ')}
           title="Comma-separated whole percents; an alert also comes when a window is forecast to reach 100 % before its reset"></label>
-      <button type="submit" class="save">Save</button>
+      <button type="submit" class="save-plan">Save</button>
       <p class="status" role="status">${this._error ? html`<span class="error">${this._error}</span>` : this._saved ? 'Saved' : ''}</p>
     </form>`;
   }
