@@ -22,6 +22,14 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/**
+ * The page's live feed (GET /api/events) retrying a server the test has stopped: the browser reconnects an event
+ * stream by itself, and a refused connection is what a stopped server gives. Not a problem of the page.
+ */
+function liveFeedRetry(url: string, why: string): boolean {
+  return /\/api\/events(?:\?|$)/.test(url) && /ERR_CONNECTION_REFUSED/.test(why);
+}
+
 export interface BrowserOptions {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
@@ -52,7 +60,7 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
   const problems: string[] = [];
   context.on('page', (page) => {
     page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      if (m.type() === 'error' && !liveFeedRetry(m.location().url, m.text())) problems.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('response', (r) => {
@@ -60,7 +68,7 @@ export async function launchBrowser(opts: BrowserOptions = {}): Promise<Browser>
     });
     page.on('requestfailed', (r) => {
       const why = r.failure()?.errorText ?? '';
-      if (!/ERR_ABORTED/.test(why)) problems.push(`requestfailed: ${r.url()} ${why}`);
+      if (!/ERR_ABORTED/.test(why) && !liveFeedRetry(r.url(), why)) problems.push(`requestfailed: ${r.url()} ${why}`);
     });
   });
   return {
