@@ -156,12 +156,14 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
   };
   let opened: StatusReader | null = null;
   let model = 'Claude';
+  /** The plan limit windows of this render's input: they come from stdin, so every line shows them, a fallback too. */
+  let limits = '';
   /** The line is a wrapped command's (--wrap): a stop prints none of ours. */
   let wrapping = false;
   // The hard cap, and Claude Code stopping a render it no longer needs: a line now if none came yet, exit 0.
   const stop = (why: string): void => {
     warn(`statusline: ${why}`);
-    if (!wrapping) print(`🤖 ${model} | 💰 cost not ready yet`);
+    if (!wrapping) print(`🤖 ${model}${limits} | 💰 cost not ready yet`);
     try {
       opened?.close();
     } finally {
@@ -194,6 +196,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
     const file = args.config.indexPath;
     const now = Date.now();
     const readings = keepReadings(input, file, args.config.machine, now, warn);
+    limits = limitsSegment(readings, now);
     if (args.wrap !== null) {
       // Their line, not ours: the cap no longer applies (the wrapped command has its own time limit).
       clearTimeout(cap);
@@ -201,7 +204,7 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       return await runWrapped(args.wrap, raw, (text) => writeOut(1, text), warn);
     }
     if (!fs.existsSync(file)) {
-      print(`🤖 ${model} | 💰 building the cost index (first run), back in a moment`);
+      print(`🤖 ${model}${limits} | 💰 building the cost index (first run), back in a moment`);
       startBackgroundUpdate(args);
       return 0;
     }
@@ -215,17 +218,17 @@ export async function runStatusline(args: CliArgs, warn: (msg: string) => void):
       warn(`statusline: ${err.message}`);
       if (err instanceof OlderSchemaError) {
         // After an upgrade with no server running: the update (none if a writer holds the index) migrates it.
-        print(`🤖 ${model} | 💰 updating the cost index to this version, back in a moment`);
+        print(`🤖 ${model}${limits} | 💰 updating the cost index to this version, back in a moment`);
         startBackgroundUpdate(args);
         return 0;
       }
       // Busy: its writer is still creating it (a first index being built).
-      print(`🤖 ${model} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
+      print(`🤖 ${model}${limits} | 💰 ${err.kind === 'busy' ? 'cost index not ready yet' : 'cost index unavailable'}`);
       return 0;
     }
     const reader = opened;
     if (args.timezone) process.env.TZ = args.timezone;
-    print(statusLine(model, reader.status(sessionId, now), limitsSegment(readings, now)));
+    print(statusLine(model, reader.status(sessionId, now), limits));
     // An update is wanted when this session has lines the index lacks, when the rest of the history went unchecked
     // for a while, or when the file is still marked open (a live writer, or one that died: the next writer runs
     // the integrity check). Only then is the writer lock probed (startBackgroundUpdate): with a live writer (a

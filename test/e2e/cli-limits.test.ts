@@ -53,6 +53,16 @@ const sideLines = (index: string): string[] => (fs.existsSync(`${index}.limits`)
 
 const t = suite('plan limits on the command line');
 
+t('a statusline line that cannot give the costs yet (no index so far) still shows the windows, from its input', async () => {
+  const c = setup();
+  const first = await run(['statusline', ...c.flags], { input: status(c.transcript, windows(42, 63)) });
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^🤖 Opus 4\.5 \| ⏳ 5h 42% → \d+% @\d\d:\d\d · 7d 63%[^|]* \| 💰 building the cost index/, first.stdout);
+  // The background update it started builds the index; wait for it so the folder can go.
+  const started = Date.now();
+  while (!fs.existsSync(c.index) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 100));
+});
+
 t('the statusline keeps each changed reading and shows the windows; `limits` lists them with the hits', async () => {
   const c = setup();
   assert.is((await run(['update', ...c.flags])).code, 0);
