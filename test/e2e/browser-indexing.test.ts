@@ -135,8 +135,9 @@ test('done in one answer: every view asks again at once', async () => {
   await page.waitForFunction(noteGone, null, { timeout: 10_000 });
   // The refresh aborted loads in flight; their views load again (a new call must not join an aborted request).
   await page.locator('cost-glance-strip cost-stat-card').first().waitFor({ timeout: 5_000 });
-  // Today, this week, this month, the block and the plan limits.
-  assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 5);
+  // Today, this week, this month and the block: no plan limits card without a reading.
+  assert.is(await page.locator('cost-glance-strip cost-stat-card').count(), 4);
+  assert.ok(await page.locator('cost-glance-strip cost-limits-card').isHidden(), 'no limits card before a reading');
   assert.equal(browser.problems, []);
   await page.close();
 });

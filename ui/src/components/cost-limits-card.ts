@@ -41,6 +41,10 @@ export class CostLimitsCard extends ScopedView {
     const l = this._data.loaded;
     if (!l) return nothing;
     const { limits, block } = l.data;
+    // Never a reading (an API key, or the statusline not set up): no card, so the strip keeps its four; docs/limits.md
+    // says how to turn it on.
+    this.hidden = limits.windows.length === 0;
+    if (this.hidden) return nothing;
     const five = limits.windows.find((w) => w.window === 'five_hour');
     const week = limits.windows.find((w) => w.window === 'seven_day');
     const weekText = week && !week.ended ? ` · weekly ${pct(week.usedPercent)}` : '';
@@ -63,6 +67,7 @@ export class CostLimitsCard extends ScopedView {
   // The strip's other cards' height (cost-glance-strip.ts), so a card that changes its second line shifts nothing.
   static override styles = css`
     :host { display: block; min-width: 0; min-height: 124px; }
+    :host([hidden]) { display: none; }
     cost-stat-card { height: 100%; }
   `;
 }
