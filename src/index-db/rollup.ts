@@ -27,6 +27,7 @@ export interface Msg extends UsageCounts {
   cost: number;
   tools: string;
   branch: number | null;
+  entrypoint: number | null;
 }
 
 interface Cell extends UsageCounts {

@@ -194,6 +194,7 @@ export class BatchApplier {
       cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
       fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
       tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
+      entrypoint: c.entrypoint(strs[strIdx[s + STR.entrypoint]!]!),
     };
     m.cost = this.costs.costOf(g.modelName, m);
     return m;
