@@ -164,6 +164,15 @@ export interface Block {
   active: boolean;
   /** Only on the active block. */
   burn: BurnRate | null;
+  /** The first plan limit hit inside the block (the account's, whatever the scope); null: none. */
+  limitHit: BlockHit | null;
+}
+
+/** A plan limit hit that stopped a 5-hour block: when, the window its text names (null: none), the reset it gives. */
+export interface BlockHit {
+  at: string;
+  window: string | null;
+  resetsAt: string | null;
 }
 
 export interface BurnRate {

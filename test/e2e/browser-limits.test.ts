@@ -1,7 +1,8 @@
-// Plan limits in Chromium against the real server (dist/main.js, TZ=UTC): the readings the statusline left in the
-// side file and the hits of the transcripts, shown as the strip's limits card, one banner line per alert (75 % passed,
-// 100 % forecast before the reset) with a desktop notification once, and the Insights section's chart per window with
-// its resets, hits and forecast, and the overview's real-money block with programmatic use apart. At 1440 and 800 px, light and dark; screenshots in test-artifacts/. Needs the build.
+// Plan limits in Chromium against the real server (dist/main.js, TZ=UTC): the readings the statusline left in the side
+// file and the hits of the transcripts, shown as the strip's limits card, one banner line per alert (75 % passed, 100 %
+// forecast before the reset) with a desktop notification once, and the Insights section's chart per window with its
+// resets, hits and forecast, the blocks table's mark on the block a hit stopped, and the overview's real-money block
+// with programmatic use apart. At 1440 and 800 px, light and dark; screenshots in test-artifacts/. Needs the build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -109,6 +110,11 @@ for (const setup of SETUPS) {
     assert.match((await five.locator('figcaption').textContent()) ?? '', /pace [\d.]+×/);
     assert.is(await section.locator('figure[data-window="seven_day"] polyline.reading').count(), 1);
     assert.match((await section.locator('p.hits').textContent()) ?? '', /Limit hits in the transcripts: 5-hour 1/);
+    // The blocks table marks the block the session limit stopped (30 h to 25 h ago), and that one only.
+    const hitTags = page.locator('cost-insights-view cost-table tbody .tag.hit');
+    assert.is(await hitTags.count(), 1);
+    assert.is((await hitTags.textContent())?.trim(), '5-hour limit hit');
+    assert.match((await hitTags.getAttribute('title')) ?? '', /^5-hour limit hit at .*, resets /);
     await section.scrollIntoViewIfNeeded();
     assert.ok(await noOverflow(page), 'no horizontal scroll');
     await browser.screenshot(page, `limits-insights-${setup.width}-${setup.mode}`);
