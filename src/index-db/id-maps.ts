@@ -156,9 +156,9 @@ export class IdMaps {
     return id;
   }
 
-  /** An entrypoint name's id; null for none (''). */
-  entrypoint(name: string): number | null {
-    if (!name) return null;
+  /** An entrypoint name's id; 0 for none (''). */
+  entrypoint(name: string): number {
+    if (!name) return 0;
     let id = this.entrypoints.get(name);
     if (id === undefined) {
       id = Number(this.insEntrypoint.run(name).lastInsertRowid);

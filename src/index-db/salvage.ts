@@ -198,7 +198,7 @@ function nameTheLost(to: Database.Database): void {
     INSERT INTO branches (id, name) SELECT id, '(lost branch ' || id || ')' FROM ${used('branch_id')}
       WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM branches);
     INSERT INTO entrypoints (id, name) SELECT id, '(lost entrypoint ' || id || ')' FROM ${used('entrypoint_id')}
-      WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM entrypoints);
+      WHERE id != 0 AND id NOT IN (SELECT id FROM entrypoints);
     INSERT INTO files (id, path, gone) SELECT id, '(lost file ' || id || ')', 1 FROM ${used('file_id')}
       WHERE id NOT IN (SELECT id FROM files);`);
 }

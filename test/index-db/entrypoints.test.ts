@@ -1,6 +1,7 @@
 // Every usage entry keeps its line's `entrypoint` (issue 33), and /api/overview's byEntrypoint sums a range's entries
-// per entrypoint from a real index file: the copies of one response in two files count once (under the winning copy's
-// entrypoint), a scope keeps its folders' entries, and an index of schema v11 migrates with its rows' entrypoint unknown.
+// per entrypoint from a real index file (its rollup usage_hourly_entrypoint, the messages of the hours a range cuts):
+// the copies of one response in two files count once (under the winning copy's entrypoint), a scope keeps its folders'
+// entries, and an index of schema v11 migrates with its rows' entrypoint unknown.
 process.env.TZ = 'Europe/Berlin';
 
 import fs from 'node:fs';
@@ -70,6 +71,11 @@ t('byEntrypoint sums the range per entrypoint, a response copied in two files on
     assert.is(o.byEntrypoint.reduce((s, r) => s + r.totalTokens, 0), o.totals.totalTokens);
     assert.equal(brief(idx.queries.overview(scope('p1')).byEntrypoint), [[null, false, 1, 3000], ['claude-vscode', false, 1, 2000], ['cli', false, 1, 1000]]);
     assert.equal(idx.queries.overview(scope('nope')).byEntrypoint, []);
+    // A range that cuts hours (a rolling one, or a local day of a :45 zone): the cut hours' messages, the others' rollup.
+    const cut = (fromMs: number, toMs: number): QueryScope => ({ range: { ...NOV, fromMs, toMs, bucket: 'hour' }, project: null, now: NOW });
+    assert.equal(brief(idx.queries.overview(cut(utc('2026-11-16T08:15:00'), utc('2026-11-16T08:25:00'))).byEntrypoint), [['claude-vscode', false, 1, 2000]]);
+    assert.equal(brief(idx.queries.overview(cut(utc('2026-11-16T08:15:00'), utc('2026-11-17T09:02:00'))).byEntrypoint),
+      [['sdk-py', true, 1, 5000], [null, false, 1, 3000], ['claude-vscode', false, 1, 2000]]);
   } finally {
     idx.close();
     cleanup();

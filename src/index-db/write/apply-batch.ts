@@ -126,6 +126,7 @@ export class BatchApplier {
       const m = winner(w);
       const g = groups[fold.groupOf[w]!]!;
       g.cost += m.cost;
+      delta.addEntrypoint(m, 1);
       const placed = this.copies.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
