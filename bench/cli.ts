@@ -38,6 +38,8 @@ export interface CliFigures {
   /** A/B in one run, interleaved: renders without `rate_limits`, and renders whose reading changed (one kept each). */
   statuslineNoReadings: Spread;
   statuslineReadings: Spread;
+  /** The 1-minute load average before and after the A/B (other work on the machine moves its p95s). */
+  readingsLoad: [number, number];
   daily: Spread;
   /** `daily --json` while a server runs over the same index (the report only reads). */
   dailyWithServer: Spread;
@@ -160,8 +162,11 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     const resets = Math.floor(Date.now() / 1000) + 3600;
     return JSON.stringify({ ...o, rate_limits: { five_hour: { used_percentage: (used++ % 100) + 0.5, resets_at: resets }, seven_day: { used_percentage: 40, resets_at: resets + 86_400 } } });
   };
+  // Three times the runs: a p95 of 20 renders is their second slowest, one stray pause on a shared machine.
   const ab: (() => void)[] = [render(indexFlags, input), () => render(indexFlags, withReadings())()];
-  const [statuslineNoReadings, statuslineReadings] = interleaved(runs, ab) as [Spread, Spread];
+  const loadBefore = os.loadavg()[0]!;
+  const [statuslineNoReadings, statuslineReadings] = interleaved(3 * runs, ab) as [Spread, Spread];
+  const readingsLoad: [number, number] = [loadBefore, os.loadavg()[0]!];
 
   // A copy of the session in a config dir of the bench's own, growing by three responses before each render.
   const own = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-bench-cli-'));
@@ -194,7 +199,7 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     const ccusageStatusline = ccusageRender([], 5);
     // Without its cache it reads the whole history: tens of seconds a render per GiB.
     const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], dirs.length > 1 ? 1 : 3);
-    return { statusline, statuslineStale, statuslineAfterAppend, statuslineNoReadings, statuslineReadings, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
+    return { statusline, statuslineStale, statuslineAfterAppend, statuslineNoReadings, statuslineReadings, readingsLoad, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
   } finally {
     fs.rmSync(own, { recursive: true, force: true });
   }
@@ -202,6 +207,7 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
 
 export function describeCli(cli: CliFigures): string[] {
   const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
+  const delta = (ms: number): string => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)} ms`;
   const spread = (s: Spread | string): string =>
     typeof s === 'string'
       ? s
@@ -212,6 +218,8 @@ export function describeCli(cli: CliFigures): string[] {
     `cli statusline      ${spread(cli.statuslineAfterAppend)}, 3 lines appended before each`,
     `cli statusline      ${spread(cli.statuslineNoReadings)}, A: no rate_limits (interleaved with B)`,
     `cli statusline      ${spread(cli.statuslineReadings)}, B: rate_limits changed, a reading kept each render`,
+    `cli statusline      B - A: p50 ${delta(cli.statuslineReadings.p50 - cli.statuslineNoReadings.p50)}, p95 ${
+      delta(cli.statuslineReadings.p95 - cli.statuslineNoReadings.p95)} (load average ${cli.readingsLoad.map((l) => l.toFixed(1)).join(' -> ')})`,
     `cli daily --json    ${spread(cli.daily)}`,
     `cli daily --json    ${spread(cli.dailyWithServer)}, a server running`,
     `ccusage statusline  ${spread(cli.ccusageStatusline)}, its cache on (transcript unchanged)`,

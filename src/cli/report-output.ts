@@ -113,6 +113,8 @@ export function blocksJson(blocks: ReportBlock[]): unknown {
         totalCost: b.burn.projectedCost,
         remainingMinutes: Math.round(b.burn.minutesLeft),
       },
+      // Beyond ccusage's shape, only on a block that a plan limit hit stopped.
+      ...(b.limitHit ? { limitHit: b.limitHit } : {}),
     });
   }
   return { blocks: out };

@@ -31,6 +31,7 @@ export class IdMaps {
   /** `${sessionId} ${agent}` -> id and the type/description stored for it */
   readonly agents = new Map<string, AgentInfo>();
   readonly branches = new Map<string, number>();
+  readonly entrypoints = new Map<string, number>();
   readonly files = new Map<string, FileInfo>();
   readonly filesById = new Map<number, FileInfo>();
 
@@ -42,6 +43,7 @@ export class IdMaps {
   private readonly setAgentInfo: Database.Statement;
   private readonly insFile: Database.Statement;
   private readonly insBranch: Database.Statement;
+  private readonly insEntrypoint: Database.Statement;
 
   constructor(db: Database.Database, private readonly undo: UndoLog) {
     for (const r of db.prepare('SELECT id, name FROM machines').all() as { id: number; name: string }[]) this.machines.set(r.name, r.id);
@@ -68,6 +70,8 @@ export class IdMaps {
     this.insFile = db.prepare('INSERT INTO files (path) VALUES (?)');
     for (const r of db.prepare('SELECT id, name FROM branches').all() as { id: number; name: string }[]) this.branches.set(r.name, r.id);
     this.insBranch = db.prepare('INSERT INTO branches (name) VALUES (?)');
+    for (const r of db.prepare('SELECT id, name FROM entrypoints').all() as { id: number; name: string }[]) this.entrypoints.set(r.name, r.id);
+    this.insEntrypoint = db.prepare('INSERT INTO entrypoints (name) VALUES (?)');
   }
 
   /** The folder `encoded` of `machine` (a --dir label; null: this machine's unlabelled dirs). */
@@ -148,6 +152,18 @@ export class IdMaps {
       id = Number(this.insBranch.run(name).lastInsertRowid);
       this.branches.set(name, id);
       this.undo.push(() => this.branches.delete(name));
+    }
+    return id;
+  }
+
+  /** An entrypoint name's id; 0 for none (''). */
+  entrypoint(name: string): number {
+    if (!name) return 0;
+    let id = this.entrypoints.get(name);
+    if (id === undefined) {
+      id = Number(this.insEntrypoint.run(name).lastInsertRowid);
+      this.entrypoints.set(name, id);
+      this.undo.push(() => this.entrypoints.delete(name));
     }
     return id;
   }

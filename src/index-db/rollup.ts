@@ -27,6 +27,8 @@ export interface Msg extends UsageCounts {
   cost: number;
   tools: string;
   branch: number | null;
+  /** The entrypoint's id; 0: the line names none. */
+  entrypoint: number;
 }
 
 interface Cell extends UsageCounts {
@@ -68,6 +70,7 @@ export class RollupDelta {
   private toolsDaily = new Map<string, ToolCell>();
   private localHours = new Map<string, LocalCell>();
   private sessionDays = new Map<string, CountCell>();
+  private entrypoints = new Map<string, Cell>();
   private last: Group | null = null;
   /** The group before `last`. */
   private before: Group | null = null;
@@ -98,6 +101,15 @@ export class RollupDelta {
     cur.local.cost += sign * m.cost;
     cur.sessionDay.n += sign;
     if (m.tools) for (const c of this.toolCellsOf(this.toolHour!, m.tools)) c.n += sign;
+    this.addEntrypoint(m, sign, hour);
+  }
+
+  /**
+   * A message's entrypoint cell alone: the groups a worker folds do not hold the entrypoint, so a batch's winners add
+   * here one by one (a winner the index does not store is then taken out with `add`, as from its group).
+   */
+  addEntrypoint(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
+    bump(cell(this.entrypoints, `${hour},${m.project},${m.model},${m.entrypoint}`, [hour, m.project, m.model, m.entrypoint]), m, sign);
   }
 
   /**
@@ -165,6 +177,7 @@ export class RollupDelta {
     write(this.toolsDaily.values(), s.of('tools_daily'));
     write(this.localHours.values(), s.of('cost_local_hourly'));
     write(this.sessionDays.values(), s.of('sessions_daily'));
+    write(this.entrypoints.values(), s.of('usage_hourly_entrypoint'));
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
@@ -178,6 +191,7 @@ export class RollupDelta {
     this.toolsDaily.clear();
     this.localHours.clear();
     this.sessionDays.clear();
+    this.entrypoints.clear();
     this.last = null;
     this.before = null;
     this.toolHour = null;

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { HOUR_MS } from './time.ts';
 
 /** Tables with a rowid, in an order that names come before the rows that use them. */
-const ROWID_TABLES = ['machines', 'projects', 'sessions', 'models', 'agents', 'branches', 'files', 'messages', 'alternates'] as const;
+const ROWID_TABLES = ['machines', 'projects', 'sessions', 'models', 'agents', 'branches', 'entrypoints', 'files', 'messages', 'alternates'] as const;
 /** Meta rows the new file must not inherit: the rollups and the key dump are not the new file's. */
 const NOT_CARRIED = ['open', 'key_dump', 'daily_tz', 'price_fingerprint', 'price_models', 'recovered'];
 /** Rows a read takes at a time. */
@@ -181,7 +181,7 @@ function copyAll(src: Database.Database, to: Database.Database, table: string, o
 }
 
 /**
- * Rows whose names were lost (a row of files, projects, sessions, models, agents or branches that could not be read)
+ * Rows whose names were lost (a row of files, projects, sessions, models, agents, branches or entrypoints that could not be read)
  * get a stand-in name, so that every carried message is still counted and shown.
  */
 function nameTheLost(to: Database.Database): void {
@@ -197,6 +197,8 @@ function nameTheLost(to: Database.Database): void {
       WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM agents);
     INSERT INTO branches (id, name) SELECT id, '(lost branch ' || id || ')' FROM ${used('branch_id')}
       WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM branches);
+    INSERT INTO entrypoints (id, name) SELECT id, '(lost entrypoint ' || id || ')' FROM ${used('entrypoint_id')}
+      WHERE id != 0 AND id NOT IN (SELECT id FROM entrypoints);
     INSERT INTO files (id, path, gone) SELECT id, '(lost file ' || id || ')', 1 FROM ${used('file_id')}
       WHERE id NOT IN (SELECT id FROM files);`);
 }

@@ -72,6 +72,13 @@ export interface ModelCost extends Tokens {
   messages: number;
 }
 
+/** Usage per entrypoint (what started Claude Code): `entrypoint` null for lines that name none (older versions). */
+export interface EntrypointCost extends Totals {
+  entrypoint: string | null;
+  /** SDK and print-mode use (shared/entrypoints.ts): drawn from its own credit at API prices, not the plan's limits. */
+  programmatic: boolean;
+}
+
 export interface ProjectRow {
   /** Encoded project folder name. */
   id: string;
@@ -119,6 +126,8 @@ export interface Overview {
   unpricedModels: UnpricedModel[];
   /** Per machine, most expensive first, when the index holds more than one machine; empty with one. */
   machines: MachineRow[];
+  /** Per entrypoint of the range's entries, most expensive first. */
+  byEntrypoint: EntrypointCost[];
   /** The config dirs read (for empty-state messages). */
   dirs: string[];
   health: DataHealth;
@@ -155,6 +164,15 @@ export interface Block {
   active: boolean;
   /** Only on the active block. */
   burn: BurnRate | null;
+  /** The first plan limit hit inside the block (the account's, whatever the scope); null: none. */
+  limitHit: BlockHit | null;
+}
+
+/** A plan limit hit that stopped a 5-hour block: when, the window its text names (null: none), the reset it gives. */
+export interface BlockHit {
+  at: string;
+  window: string | null;
+  resetsAt: string | null;
 }
 
 export interface BurnRate {

@@ -138,6 +138,7 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
     agentId: str(line.agentId),
     tools: toolNames(message.content),
     branch: str(line.gitBranch),
+    entrypoint: str(line.entrypoint),
   };
 }
 
@@ -152,7 +153,8 @@ export function extractProgressUsage(line: Rec, offset: number): UsageRow | 'out
   const data = line.data;
   const outer = data.message;
   if (!isRecord(outer) || !isRecord(outer.message) || !isRecord(outer.message.usage)) return null;
-  const nested = { timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, gitBranch: line.gitBranch, message: outer.message };
+  const nested = { timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, gitBranch: line.gitBranch, entrypoint: line.entrypoint,
+    message: outer.message };
   const row = extractUsage(nested, offset);
   if (!row || row === 'outOfRange') return row;
   row.sidechain = true;

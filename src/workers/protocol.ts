@@ -60,8 +60,9 @@ export const STR = {
   agentId: 4, // the line's agentId ('' when absent)
   tools: 5, // tool_use names of this line's content, joined by ',' ('' when none)
   branch: 6, // the line's gitBranch ('' when absent or empty)
+  entrypoint: 7, // the line's top-level entrypoint: cli, sdk-ts, ... ('' when absent)
 } as const;
-export const STR_COLS = 7;
+export const STR_COLS = 8;
 
 export interface ParseStats {
   /** Complete lines consumed. */
@@ -208,6 +209,8 @@ export interface UsageRow extends UsageCounts {
   tools: string[];
   /** The line's gitBranch: '' none, 'HEAD' detached. */
   branch: string;
+  /** The line's top-level `entrypoint` (what started Claude Code: cli, claude-vscode, sdk-ts, ...): '' none. */
+  entrypoint: string;
 }
 
 export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
@@ -237,6 +240,7 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
       agentId: strs[strIdx[s + STR.agentId]!]!,
       tools: tools ? tools.split(',') : [],
       branch: strs[strIdx[s + STR.branch]!]!,
+      entrypoint: strs[strIdx[s + STR.entrypoint]!]!,
     };
   }
 }
@@ -303,6 +307,7 @@ export function encodeBatch(
     strIdx[s + STR.agentId] = intern(r.agentId);
     strIdx[s + STR.tools] = intern(r.tools.join(','));
     strIdx[s + STR.branch] = intern(r.branch);
+    strIdx[s + STR.entrypoint] = intern(r.entrypoint);
   });
   const strTable = rows.length ? new TextEncoder().encode(table.join('\0')) : new Uint8Array(0);
   return { ...init, rows: rows.length, nums, flags, strIdx, strTable };

@@ -1,13 +1,14 @@
-// Plan limits in Chromium against the real server (dist/main.js, TZ=UTC): the readings the statusline left in the
-// side file and the hits of the transcripts, shown as the strip's limits card, one banner line per alert (75 % passed,
-// 100 % forecast before the reset) with a desktop notification once, and the Insights section's chart per window with
-// its resets, hits and forecast. At 1440 and 800 px, light and dark; screenshots in test-artifacts/. Needs the build.
+// Plan limits in Chromium against the real server (dist/main.js, TZ=UTC): the readings the statusline left in the side
+// file and the hits of the transcripts, shown as the strip's limits card, one banner line per alert (75 % passed, 100 %
+// forecast before the reset) with a desktop notification once, and the Insights section's chart per window with its
+// resets, hits and forecast, the blocks table's mark on the block a hit stopped, and the overview's real-money block
+// with programmatic use apart. At 1440 and 800 px, light and dark; screenshots in test-artifacts/. Needs the build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { LimitsData } from '../../src/shared/api-types.ts';
+import type { LimitsData, Overview } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchThemed, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
@@ -18,7 +19,9 @@ const now = Date.now();
 const work = tempDir('cost-limits-ui-');
 const indexFile = path.join(work.dir, 'index.db');
 writeJsonl(path.join(work.dir, 'projects', '-home-dev-limits', 's1.jsonl'), [
-  ...[30, 20, 10, 4, 3, 2].map((hAgo, i) => usageLine({ sessionId: 's1', messageId: `m${i}`, requestId: `r${i}`, timestamp: new Date(now - hAgo * H).toISOString(), extra: { costUSD: 2 + i } })),
+  // What started each entry: none (an older line), the terminal, then the Agent SDK and print mode (programmatic use).
+  ...[30, 20, 10, 4, 3, 2].map((hAgo, i) => usageLine({ sessionId: 's1', messageId: `m${i}`, requestId: `r${i}`, timestamp: new Date(now - hAgo * H).toISOString(),
+    extra: { costUSD: 2 + i, ...(i > 0 ? { entrypoint: ['cli', 'cli', 'cli', 'sdk-ts', 'sdk-cli'][i - 1] } : {}) } })),
   hitLine("You've hit your session limit · resets 11pm (UTC)", now - 27 * H, { sessionId: 's1' }),
   throttleLine(now - 26 * H),
 ]);
@@ -107,6 +110,11 @@ for (const setup of SETUPS) {
     assert.match((await five.locator('figcaption').textContent()) ?? '', /pace [\d.]+×/);
     assert.is(await section.locator('figure[data-window="seven_day"] polyline.reading').count(), 1);
     assert.match((await section.locator('p.hits').textContent()) ?? '', /Limit hits in the transcripts: 5-hour 1/);
+    // The blocks table marks the block the session limit stopped (30 h to 25 h ago), and that one only.
+    const hitTags = page.locator('cost-insights-view cost-table tbody .tag.hit');
+    assert.is(await hitTags.count(), 1);
+    assert.is((await hitTags.textContent())?.trim(), '5-hour limit hit');
+    assert.match((await hitTags.getAttribute('title')) ?? '', /^5-hour limit hit at .*, resets /);
     await section.scrollIntoViewIfNeeded();
     assert.ok(await noOverflow(page), 'no horizontal scroll');
     await browser.screenshot(page, `limits-insights-${setup.width}-${setup.mode}`);
@@ -136,6 +144,18 @@ for (const setup of SETUPS) {
     const month = (await getJson<{ totals: { cost: number } }>(server, '/api/overview?range=month')).totals.cost;
     const apiCard = page.locator('cost-plan-money cost-stat-card[data-stat="plan-api-equivalent"]');
     assert.match((await apiCard.locator('.sub').textContent()) ?? '', new RegExp(`^${(month / 90).toFixed(1).replace('.', '\\.')}× the plan's price$`));
+    // Programmatic use (SDK, claude -p) apart from interactive, with their cost: this month's byEntrypoint split.
+    const { byEntrypoint } = await getJson<Overview>(server, '/api/overview?range=month');
+    const split = (programmatic: boolean) => byEntrypoint.filter((e) => e.programmatic === programmatic);
+    assert.equal(split(true).map((e) => e.entrypoint).sort(), ['sdk-cli', 'sdk-ts'], 'the SDK and print-mode entries of the month');
+    for (const [stat, rows, tail] of [['plan-programmatic', split(true), 'at API prices'], ['plan-interactive', split(false), 'API-equivalent']] as const) {
+      const card = page.locator(`cost-plan-money cost-stat-card[data-stat="${stat}"]`);
+      const cost = rows.reduce((sum, e) => sum + e.cost, 0);
+      assert.ok(cost > 0, stat);
+      assert.is((await card.locator('.value').textContent())?.trim(), `$${cost.toFixed(2)}`, stat);
+      assert.is((await card.locator('.sub').textContent())?.trim(), `${rows.map((e) => e.entrypoint ?? 'unknown').join(', ')} · ${tail}`, stat);
+    }
+    await browser.screenshot(page, `limits-money-${setup.width}-${setup.mode}`);
     assert.ok(await noOverflow(page), 'no horizontal scroll');
     // Back to no plan and the default thresholds for the next setup.
     await fetch(`${server.url}/api/limits/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: null, thresholds: [75, 90] }) });

@@ -48,6 +48,7 @@ Usage('every field of a real subagent line', () => {
     agentId: 'aae161c',
     tools: ['Bash'],
     branch: 'develop',
+    entrypoint: '', // the fixture's lines predate the field
   });
 });
 
@@ -69,6 +70,20 @@ Usage('costUSD, fast, web search and 1-hour cache writes', () => {
   assert.is(rowOf(line, 0).cache1h, 8901, '1h writes are clamped to all cache writes');
   usage.speed = 'standard';
   assert.is(rowOf(line, 0).fast, false);
+});
+
+Usage('the line\'s top-level entrypoint, and the parent line\'s for usage nested in a progress line', () => {
+  const line = fixtureLine(SUBAGENT, 3);
+  line.entrypoint = 'sdk-ts';
+  assert.is(rowOf(line, 0).entrypoint, 'sdk-ts');
+  line.entrypoint = 42;
+  assert.is(rowOf(line, 0).entrypoint, '', 'not a string: none');
+  delete line.entrypoint;
+  assert.is(rowOf(line, 0).entrypoint, '');
+  const progress = fs.readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.type === 'progress' && extractProgressUsage(l, 0) !== null)!;
+  progress.entrypoint = 'claude-vscode';
+  assert.is((extractProgressUsage(progress, 0) as UsageRow).entrypoint, 'claude-vscode');
 });
 
 Usage('cache writes from the 5m/1h split when the total is absent', () => {
@@ -106,6 +121,7 @@ Usage('counts that are not numbers count as 0; strings default to empty', () => 
     agentId: '',
     tools: [],
     branch: '',
+    entrypoint: '', // the fixture's lines predate the field
   });
 });
 
@@ -209,6 +225,7 @@ Usage('usage nested in a real agent_progress line: the nested message, data.mess
     agentId: 'afb92ff',
     tools: rows[0]!.tools,
     branch: 'master', // the parent line's
+    entrypoint: '', // the fixture's lines predate the field
   });
   assert.is(new Set(rows.map((r) => `${r.messageId} ${r.requestId}`)).size, 5, 'five responses, streamed as several lines each');
   assert.is(extractUsage(progress[0]!, 0), null, 'a progress line has no usage of its own');
@@ -307,7 +324,7 @@ Prompt.run();
 const Collapse = suite('collapseRows');
 const row = (o: Partial<UsageRow>): UsageRow => ({
   ts: 0, input: 1, output: 1, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', ...o,
+  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', entrypoint: '', ...o,
 });
 
 Collapse('copies of one response keep the most output tokens and all tool names', () => {

@@ -9,8 +9,9 @@
 // before it ended before it. From there the walk reads hourly rollup rows (every entry of one UTC
 // hour joins the same block, except in the hour where a block ends: entries exactly at its end stay,
 // later ones start the next block; that hour alone is read entry by entry). The models of a block are read
-// afterwards, for the blocks an answer lists: a read per hour x project x model costs more than the walk itself.
-import type { Block, BurnRate, Totals } from '../../shared/api-types.ts';
+// afterwards, for the blocks an answer lists: a read per hour x project x model costs more than the walk itself, and so
+// are the plan limit hits that fall inside them (a block that ended in a hit says so).
+import type { Block, BlockHit, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
 import { totalTokens } from '../schema/measures.ts';
 import { addTotals, emptyTotals } from './fold.ts';
@@ -91,6 +92,7 @@ export function blocksOverlapping(
   const picked = inRange.slice(Math.max(0, inRange.length - limit)).reverse();
   const named = picked.flatMap((a) => a.hours);
   const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, number[]>();
+  const hits = picked.length ? reader.limitHits(picked[picked.length - 1]!.start, picked[0]!.start + BLOCK_MS) : [];
   const blocks = picked.map((a): Block => {
     const end = a.start + BLOCK_MS;
     const active = now < end && now - a.last < BLOCK_MS;
@@ -104,7 +106,7 @@ export function blocksOverlapping(
     return {
       start: iso(a.start), end: iso(end), lastActivity: iso(a.last), cost: a.cost, totalTokens: a.totalTokens, inputTokens: a.inputTokens,
       outputTokens: a.outputTokens, cacheCreationTokens: a.cacheCreationTokens, cacheReadTokens: a.cacheReadTokens, messages: a.messages,
-      models: [...names].sort(), active, burn: active ? burnOf(a, now) : null,
+      models: [...names].sort(), active, burn: active ? burnOf(a, now) : null, limitHit: hitIn(hits, a.start, end),
     };
   });
   return { blocks, total: inRange.length };
@@ -129,6 +131,12 @@ function chainStart(reader: Reader, project: ProjectSet, t: number): number | nu
     to = from;
   }
   return next && next[1] <= t ? next[0] : null;
+}
+
+/** The first hit of [start, end] (an entry at the very end is in the block), as the API gives it. */
+function hitIn(hits: readonly [number, string | null, number | null][], start: number, end: number): BlockHit | null {
+  const h = hits.find(([at]) => at >= start && at <= end);
+  return h ? { at: iso(h[0]), window: h[1], resetsAt: h[2] === null ? null : iso(h[2]) } : null;
 }
 
 /** Adds a piece (in time order) to the current block, or starts the next block with it. */

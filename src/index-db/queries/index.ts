@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { createBudgets, createPace } from './budgets.ts';
+import { createEntrypoints } from './entrypoints.ts';
 import { insights } from './insights.ts';
 import { createLimits } from './limits.ts';
 import { createMetrics } from './metrics.ts';
@@ -25,10 +26,11 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
   const projectSessions = createProjectSessions(db, reader);
   const session = createSession(db);
   const repository = createRepository(db, reader);
+  const entrypoints = createEntrypoints(db);
   // Each ranged query gets its range's spans, resolved here once per call.
   return {
     metrics: createMetrics(db, reader),
-    overview: (scope, machine = LOCAL) => overview(reader, withSpans(scope), machine),
+    overview: (scope, machine = LOCAL) => overview(reader, entrypoints, withSpans(scope), machine),
     insights: (scope) => insights(reader, prices(), withSpans(scope)),
     monthly: createMonthly(reader),
     projects: (scope, machine = LOCAL) => projects(reader, withSpans(scope), machine),

@@ -1,4 +1,5 @@
-// GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models.
+// GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models,
+// cost by entrypoint.
 import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
 import type { OverviewData } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
@@ -7,9 +8,10 @@ import { iso } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
+import type { Entrypoints } from './entrypoints.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, scope: SpannedScope, machine: string): OverviewData {
+export function overview(reader: Reader, entrypoints: Entrypoints, scope: SpannedScope, machine: string): OverviewData {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
@@ -17,6 +19,7 @@ export function overview(reader: Reader, scope: SpannedScope, machine: string): 
   const empty: OverviewData = {
     totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
     costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [], machines: [],
+    byEntrypoint: [],
   };
   if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, scope, seriesStart(scope, null), models) };
 
@@ -44,6 +47,7 @@ export function overview(reader: Reader, scope: SpannedScope, machine: string): 
     projects,
     unpricedModels: unpriced(rows, models),
     machines: machineRows(rows, sessions, folders, machine),
+    byEntrypoint: entrypoints(range.fromMs, range.toMs, pid),
   };
 }
 

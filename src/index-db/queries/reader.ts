@@ -122,6 +122,7 @@ export class Reader {
     this.models = untilChange(mark, () => this.readModels());
     this.projects = untilChange(mark, () => this.readProjects());
     this.s.localZone = p("SELECT value FROM meta WHERE key = 'daily_tz'").pluck();
+    this.s.limitHits = p('SELECT at, window, resets_at FROM limit_hits WHERE at >= ? AND at <= ? ORDER BY at').raw(true);
     // The ends of the hourly primary key: where the history starts and ends.
     this.s.hourBounds = p('SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)').raw(true);
 
@@ -245,6 +246,11 @@ export class Reader {
   /** Every usage entry of [fromMs, toMs), in time order. */
   entries(fromMs: number, toMs: number, scope: ProjectSet): EntryRow[] {
     return this.all('entries', scope, ...spanHours(fromMs, toMs), fromMs, toMs) as EntryRow[];
+  }
+
+  /** [at, window, resets at] of the plan limit hits of [fromMs, toMs] (the account's: no project), in time order. */
+  limitHits(fromMs: number, toMs: number): [number, string | null, number | null][] {
+    return this.s.limitHits!.all(fromMs, toMs) as [number, string | null, number | null][];
   }
 
   /** Totals per hour of [hourFrom, hourTo) (all models and projects in scope), ordered by hour. */

@@ -9,12 +9,15 @@ import { COST, FIRST_TS, LAST_TS, MESSAGES, TOKEN_KINDS, TOTAL_KINDS, USES, type
  */
 export type Grain = 'utc-hour' | 'local-hour' | 'local-day' | 'all-time';
 
-/** A key column: its name says what it holds (ids are the index's integers; sub is 0 main thread, 1 subagent). */
-export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool';
+/**
+ * A key column: its name says what it holds (ids are the index's integers; sub is 0 main thread, 1 subagent;
+ * entrypoint_id 0 none).
+ */
+export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool' | 'entrypoint_id';
 
 export const KEY_TYPES: Readonly<Record<Key, 'INTEGER' | 'TEXT'>> = {
   hour: 'INTEGER', lhour: 'INTEGER', day: 'INTEGER', project_id: 'INTEGER', session_id: 'INTEGER', model_id: 'INTEGER',
-  sub: 'INTEGER', tool: 'TEXT',
+  sub: 'INTEGER', tool: 'TEXT', entrypoint_id: 'INTEGER',
 };
 
 export interface Rollup {
@@ -32,13 +35,16 @@ export interface Rollup {
 
 export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
-  | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily';
+  | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
+  | 'usage_hourly_entrypoint';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
 /** usage_hourly_all: the 5-hour blocks' figures, which need only the kinds of a total of tokens. */
 const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS, LAST_TS];
 const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
+/** usage_hourly_entrypoint: what /api/overview's byEntrypoint sums (the model is kept for a reprice of some models). */
+const BY_ENTRYPOINT: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
 
 const rollup = (table: RollupName, grain: Grain, keys: readonly Key[], measures: readonly Measure[], from?: RollupName): Rollup =>
   (from === undefined ? { table, grain, keys, measures } : { table, grain, keys, measures, from });
@@ -57,6 +63,7 @@ export const ROLLUPS = {
   tools_daily: rollup('tools_daily', 'local-day', ['day', 'project_id', 'tool'], [USES]),
   tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
   sessions_daily: rollup('sessions_daily', 'local-day', ['day', 'project_id', 'session_id'], [MESSAGES]),
+  usage_hourly_entrypoint: rollup('usage_hourly_entrypoint', 'utc-hour', ['hour', 'project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT),
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */

@@ -126,6 +126,7 @@ export class BatchApplier {
       const m = winner(w);
       const g = groups[fold.groupOf[w]!]!;
       g.cost += m.cost;
+      delta.addEntrypoint(m, 1);
       const placed = this.copies.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
@@ -194,6 +195,7 @@ export class BatchApplier {
       cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
       fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
       tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
+      entrypoint: c.entrypoint(strs[strIdx[s + STR.entrypoint]!]!),
     };
     m.cost = this.costs.costOf(g.modelName, m);
     return m;

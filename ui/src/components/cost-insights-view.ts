@@ -9,6 +9,7 @@ import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, anyIndexed, emit, exportJsonButton, indexingEmpty, rangeText, viewBody, viewStyles } from './view-kit.ts';
+import { windowName } from '../limits.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -24,6 +25,15 @@ interface Loaded {
   data: Insights;
   /** False when the whole index is empty (not only this range). */
   anyData: boolean;
+}
+
+/** The mark of a block that a plan limit hit stopped (the transcripts' hit inside it), else nothing. */
+function hitTag(b: Block) {
+  const h = b.limitHit;
+  if (!h) return nothing;
+  const what = h.window === null ? 'Limit hit' : `${windowName(h.window)} limit hit`;
+  const title = `${what} at ${formatDateTime(h.at)}${h.resetsAt ? `, resets ${formatDateTime(h.resetsAt)}` : ''}`;
+  return html` <span class="tag hit" data-hit=${h.window ?? 'unknown'} title=${title}>${what}</span>`;
 }
 
 /** No usage in the range: no block, no token and no tool. */
@@ -81,7 +91,7 @@ export class CostInsightsView extends DataView {
   private _blockColumns(): Column<Block>[] {
     return [
       { key: 'start', label: 'Start', value: (b) => b.start, render: (b) => html`${formatDateTime(b.start)}${b.active ? html` <span class="tag live">active</span>` : nothing}` },
-      { key: 'last', label: 'Last activity', value: (b) => b.lastActivity, render: (b) => formatTime(b.lastActivity), title: 'Time of the last usage entry in the block' },
+      { key: 'last', label: 'Last activity', value: (b) => b.lastActivity, render: (b) => html`${formatTime(b.lastActivity)}${hitTag(b)}`, title: 'Time of the last usage entry in the block; marked when a plan limit hit stopped the block' },
       { key: 'span', label: 'Active for', numeric: true, value: (b) => Date.parse(b.lastActivity) - Date.parse(b.start), render: (b) => formatDuration(Date.parse(b.lastActivity) - Date.parse(b.start)), title: 'From the block start (first entry floored to the hour) to its last entry' },
       { key: 'cost', label: 'Cost', numeric: true, value: (b) => b.cost, render: (b) => html`<b>${formatUsd(b.cost)}</b>` },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (b) => b.totalTokens, render: (b) => formatTokens(b.totalTokens) },

@@ -287,6 +287,7 @@ export class CostTable<T = unknown> extends LitElement {
     .tag { font-size: 11px; color: var(--ink-3); border: 1px solid var(--border); border-radius: 999px; padding: 0 6px; }
     .tag.sub { color: var(--ink-accent); border-color: var(--accent-dim); }
     .tag.live { color: var(--success, #3fb950); border-color: var(--success, #3fb950); }
+    .tag.hit { color: var(--error, #f85149); border-color: var(--error, #f85149); }
     button.icon { display: inline-grid; place-items: center; padding: 3px; border: 1px solid transparent; border-radius: 5px;
       background: none; color: var(--ink-3); cursor: pointer; }
     button.icon:hover { border-color: var(--border); color: var(--ink-1); }

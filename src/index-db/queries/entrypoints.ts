@@ -1,0 +1,66 @@
+// Cost and tokens per entrypoint (what started Claude Code: cli, claude-vscode, sdk-ts, ...) of a range's messages:
+// the whole UTC hours of the range from usage_hourly_entrypoint, and the messages of an hour the range cuts (a local
+// day in a :30 or :45 zone, a rolling range) through the (file_id, ts) index (span-files.ts).
+import type Database from 'better-sqlite3';
+import type { EntrypointCost } from '../../shared/api-types.ts';
+import { isProgrammatic } from '../../shared/entrypoints.ts';
+import { totalTokens } from '../schema/measures.ts';
+import { HOUR_MS } from '../time.ts';
+import type { ProjectSet } from './scope.ts';
+import { spanFiles, spanHours } from './span-files.ts';
+
+type Cell = [entrypoint: string | null, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
+
+export type Entrypoints = (fromMs: number, toMs: number, projects: ProjectSet) => EntrypointCost[];
+
+const SUMS = 'count(*), sum(m.input), sum(m.output), sum(m.cache_create), sum(m.cache_read), sum(m.cost)';
+const SET = 'AND project_id IN (SELECT value FROM json_each(@p))';
+
+export function createEntrypoints(db: Database.Database): Entrypoints {
+  const hours = (scope: string): Database.Statement => db.prepare(`SELECT e.name, sum(r.messages), sum(r.input), sum(r.output),
+      sum(r.cache_create), sum(r.cache_read), sum(r.cost)
+    FROM usage_hourly_entrypoint r LEFT JOIN entrypoints e ON e.id = r.entrypoint_id
+    WHERE r.hour >= ? AND r.hour < ? ${scope.replace('project_id', 'r.project_id')} GROUP BY r.entrypoint_id`).raw(true);
+  const messages = (scope: string): Database.Statement => db.prepare(`SELECT e.name, ${SUMS}
+    FROM messages m LEFT JOIN entrypoints e ON e.id = m.entrypoint_id
+    WHERE m.file_id IN (${spanFiles('?', '?', scope)}) AND m.ts >= ? AND m.ts < ? ${scope.replace('project_id', 'm.project_id')}
+    GROUP BY m.entrypoint_id`).raw(true);
+  const every = { hours: hours(''), messages: messages('') };
+  const some = { hours: hours(SET), messages: messages(SET) };
+
+  /** Most expensive first; `entrypoint` null for the entries whose line names none. */
+  return function entrypoints(fromMs, toMs, projects) {
+    const s = projects === null ? every : some;
+    const p = projects === null ? [] : [{ p: JSON.stringify(projects) }];
+    const cells: Cell[] = [];
+    const exact = (from: number, to: number): void => {
+      if (from < to) cells.push(...(s.messages.all(...spanHours(from, to), from, to, ...p) as Cell[]));
+    };
+    const h0 = Math.ceil(fromMs / HOUR_MS);
+    const h1 = Math.floor(toMs / HOUR_MS);
+    if (h0 < h1) {
+      exact(fromMs, h0 * HOUR_MS);
+      cells.push(...(s.hours.all(h0, h1, ...p) as Cell[]));
+      exact(h1 * HOUR_MS, toMs);
+    } else {
+      exact(fromMs, toMs);
+    }
+    const by = new Map<string | null, EntrypointCost>();
+    for (const [name, messages, input, output, cacheCreate, cacheRead, cost] of cells) {
+      let e = by.get(name);
+      if (!e) {
+        e = { entrypoint: name, programmatic: isProgrammatic(name), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
+          cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+        by.set(name, e);
+      }
+      e.cost += cost;
+      e.messages += messages;
+      e.inputTokens += input;
+      e.outputTokens += output;
+      e.cacheCreationTokens += cacheCreate;
+      e.cacheReadTokens += cacheRead;
+      e.totalTokens += totalTokens({ input, output, cacheCreate, cacheRead });
+    }
+    return [...by.values()].sort((a, b) => b.cost - a.cost || (a.entrypoint ?? '').localeCompare(b.entrypoint ?? ''));
+  };
+}
