@@ -151,7 +151,10 @@ export interface Block {
   cacheCreationTokens: number;
   cacheReadTokens: number;
   messages: number;
+  /** The models that ran in the block, the dearest first. */
   models: string[];
+  /** What each of them cost in the block, in the same order. */
+  modelCosts: { model: string; cost: number }[];
   active: boolean;
   /** Only on the active block. */
   burn: BurnRate | null;
