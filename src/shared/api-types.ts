@@ -220,6 +220,8 @@ export interface SessionRow extends Tokens {
   gone: boolean;
   /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
   branches: string[];
+  /** Only Claude Code's "Warmup" side calls: no prompt or title of its own, its subagents' first prompt "Warmup". */
+  warmup: boolean;
 }
 
 /** The usage read from one machine's dirs in the range (decisions.md "Several machines"). */

@@ -32,7 +32,8 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
       SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
         FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
     GROUP BY session_id, model_id, sub`).raw(true);
-  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title
+  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
+      s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup' AS warmup
     FROM sessions s WHERE s.project_id = ?`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
   const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
@@ -49,7 +50,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
     const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids);
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = slice.hours;
     const rows = pids.flatMap((pid) => (slice.hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[]);
-    const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string][]).map(([id, sid, title]) => [id, { sid, title }]));
+    const titles = new Map(pids.flatMap((pid) => sessionInfo.all(pid) as [number, string, string, number][]).map(([id, sid, title, warmup]) => [id, { sid, title, warmup: warmup === 1 }]));
     // A session with transcripts under two machines' copies of the folder is gone when all of them are.
     const gone = new Map<number, number>();
     for (const [session, g] of pids.flatMap((pid) => goneInfo.all(pid) as [number, number][])) gone.set(session, Math.min(g, gone.get(session) ?? 1));
@@ -64,7 +65,7 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
         s = {
           id: t?.sid ?? String(session), title: t?.title ?? String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
           cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
-          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], first: Infinity, last: -Infinity, names: new Map(),
+          subagentCost: 0, gone: gone.get(session) === 1, branches: branches.bySession.get(session) ?? [], warmup: t?.warmup ?? false, first: Infinity, last: -Infinity, names: new Map(),
         };
         bySession.set(session, s);
       }

@@ -71,6 +71,9 @@ export class CostProjectView extends DataView {
       return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
+    // Warmup-only sessions are folded into one line under the table rather than listed as rows without a prompt.
+    const sessions = d.sessions.filter((s) => !s.warmup);
+    const warmups = d.sessions.filter((s) => s.warmup);
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
     // Long ranges come summed by week or month (the server's bucketing).
     const series = d.costSeries;
@@ -102,10 +105,12 @@ export class CostProjectView extends DataView {
           </section>`
         : nothing}
       <section class="panel">
-        <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
+        <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName(`sessions-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
+        ${warmups.length ? html`<p class="folded" data-folded="warmup" title="Claude Code's start-up side calls: no prompt of their own. Their cost is in the project's figures above.">
+            ${formatCount(warmups.length, 'Warmup side call')} folded here · ${formatUsd(warmups.reduce((sum, s) => sum + s.cost, 0))}</p>` : nothing}
       </section>
     `;
   }
@@ -137,6 +142,7 @@ export class CostProjectView extends DataView {
     css`
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
       .panel.branches { margin-bottom: 16px; }
+      .folded { margin: 8px 0 0; color: var(--ink-2); font-size: 12px; }
     `,
   ];
 }

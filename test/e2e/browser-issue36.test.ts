@@ -1,0 +1,109 @@
+// Issue 36 in Chromium against the real server (dist/main.js) over crafted transcripts, at 1440 px dark and 800 px
+// light: the blocks table lists a block's models the dearest first with what each cost; a project's sessions that are
+// only Claude Code's Warmup side calls are folded into one line under its sessions table, not listed as rows; a session
+// that began with /clear is titled by the prompt after it. Screenshots in test-artifacts/. Needs `npm run build`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
+import { launchThemed, type Browser } from '../helpers/browser.ts';
+import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
+
+const now = Date.now();
+const at = (ms: number) => new Date(ms).toISOString();
+const HAIKU = 'claude-haiku-4-5-20251001';
+const SONNET = 'claude-sonnet-4-5-20250929';
+const PROJECT = '-home-dev-beta';
+
+const work = tempDir('cost-issue36-');
+const dir = path.join(work.dir, 'projects', PROJECT);
+let n = 0;
+const line = (o: Parameters<typeof usageLine>[0]) => {
+  n++;
+  return usageLine({ cwd: '/home/dev/beta', messageId: `m${n}`, requestId: `r${n}`, ...o });
+};
+// The active block: a lot of haiku lines that cost little, one sonnet line that costs the money.
+writeJsonl(path.join(dir, 'sess-work.jsonl'), [
+  userLine('<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>', { sessionId: 'sess-work', timestamp: at(now - 30 * 60_000) }),
+  userLine('speed up the report query', { sessionId: 'sess-work', timestamp: at(now - 29 * 60_000) }),
+  ...Array.from({ length: 5 }, (_, i) => line({ sessionId: 'sess-work', timestamp: at(now - 20 * 60_000 + i * 1000), model: HAIKU, input: 100, output: 100 })),
+  line({ sessionId: 'sess-work', timestamp: at(now - 10 * 60_000), model: SONNET, input: 10_000, output: 50_000 }),
+]);
+// Two Warmup side calls: an empty session file beside the subagent file of its warm-up call (Claude Code 2.0.x).
+for (const sid of ['warm-a', 'warm-b']) {
+  fs.writeFileSync(path.join(dir, `${sid}.jsonl`), '');
+  writeJsonl(path.join(dir, sid, 'subagents', `agent-${sid}.jsonl`), [
+    userLine('Warmup', { sessionId: sid, isSidechain: true, agentId: sid, timestamp: at(now - 40 * 60_000) }),
+    line({ sessionId: sid, timestamp: at(now - 40 * 60_000), model: HAIKU, input: 1000, output: 10, extra: { isSidechain: true, agentId: sid } }),
+  ]);
+}
+
+interface Setup {
+  name: string;
+  width: number;
+  theme: string;
+  mode: 'dark' | 'light';
+}
+const SETUPS: Setup[] = [
+  { name: '1440 px, synthwave dark', width: 1440, theme: 'synthwave', mode: 'dark' },
+  { name: '800 px, solarized light', width: 800, theme: 'solarized', mode: 'light' },
+];
+
+let server: AppServer;
+
+for (const setup of SETUPS) {
+  let browser: Browser;
+  let page: Page;
+  const test = suite(`issue 36, ${setup.name}`);
+  const shot = (view: string) => browser.screenshot(page, `issue36-${view}-${setup.width}-${setup.theme}-${setup.mode}`);
+
+  test.before(async () => {
+    server ??= await startAppServer({ dir: work.dir, env: { TZ: 'UTC' }, timeoutMs: 30_000 });
+    await untilIndexed(server, 30_000);
+    ({ browser, page } = await launchThemed(server.url, setup));
+  });
+
+  test.after(async () => {
+    await browser?.close();
+  });
+
+  test('the blocks table lists the models the dearest first, with what each cost', async () => {
+    await page.goto(`${server.url}/?view=insights&range=7`);
+    const cell = page.locator('cost-insights-view cost-table tbody tr').first().locator('.models');
+    await cell.waitFor();
+    const text = (await cell.textContent()) ?? '';
+    assert.match(text, /^sonnet-4-5 \$[\d.]+, haiku-4-5 \$[\d.]+$/, text);
+    const tip = (await cell.getAttribute('title')) ?? '';
+    assert.ok(tip.startsWith(`${SONNET}: $`) && tip.includes(`\n${HAIKU}: $`), tip);
+    await page.locator('cost-insights-view cost-table').first().scrollIntoViewIfNeeded();
+    await shot('insights-blocks');
+  });
+
+  test('Warmup side calls are folded into one line under the sessions table; /clear does not title a session', async () => {
+    await page.goto(`${server.url}/?view=project&project=${PROJECT}&range=7`);
+    const rows = page.locator('cost-project-view cost-table[view="project"] tbody tr');
+    await rows.first().waitFor();
+    const titles = await rows.locator('.primary').allTextContents();
+    assert.equal(titles, ['speed up the report query'], 'one row: the real session, titled by the prompt after /clear');
+    const folded = page.locator('cost-project-view .folded[data-folded="warmup"]');
+    assert.match((await folded.textContent()) ?? '', /^\s*2 Warmup side calls folded here · \$[\d.]+\s*$/);
+    await folded.scrollIntoViewIfNeeded();
+    await shot('project-sessions');
+  });
+
+  test('no console errors or failed requests', () => {
+    assert.equal(browser.problems, []);
+  });
+
+  test.run();
+}
+
+// The server is shared by both setups; uvu runs suites in order, so this one closes it.
+const done = suite('issue 36: the server stops');
+done('closes', async () => {
+  await server?.close();
+  work.cleanup();
+});
+done.run();
