@@ -16,7 +16,7 @@ import { totalTokens } from '../schema/measures.ts';
 import { addTotals, emptyTotals } from './fold.ts';
 import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
-import { byCost } from './project-sessions.ts';
+import { byCost } from './session-rows.ts';
 
 export const BLOCK_MS = 5 * HOUR_MS;
 
