@@ -256,6 +256,29 @@ export interface ProjectSessions {
   branches: BranchRow[];
 }
 
+/** A session of the Sessions view: its row with the project folder and the machine it was read on. */
+export interface SessionListRow extends SessionRow {
+  project: { id: string; name: string };
+  /** The folder's --dir label, or this machine's name for the unlabelled dirs. */
+  machine: string;
+}
+
+/** GET /api/sessions: the range's sessions across the projects in scope, the dearest first. */
+export interface SessionList {
+  range: RangeInfo;
+  project: string | null;
+  repository: string | null;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
+  /** The dearest sessions, at most `limit`, Warmup side calls left out (counted in `warmup`). */
+  sessions: SessionListRow[];
+  limit: number;
+  /** Sessions with usage in the range, Warmup side calls left out. */
+  total: number;
+  /** The sessions that are only Claude Code's Warmup side calls, folded: how many and what they cost. */
+  warmup: { sessions: number; cost: number };
+}
+
 /** GET /api/repository?id=: a repository's folders (its main checkout and worktrees) summed, and its branches. */
 export interface RepositoryDetail {
   range: RangeInfo;
