@@ -289,6 +289,9 @@ export interface RepositoryDetail {
   /** Its folders with usage in the range, most expensive first. */
   projects: ProjectRow[];
   branches: BranchRow[];
+  /** Cost over the range, as a project's (ProjectSessions.costSeries). */
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
+  costByModel: ModelCost[];
 }
 
 export interface SessionMessage extends Tokens {

@@ -31,6 +31,11 @@ writeJsonl(path.join(dir, 'sess-work.jsonl'), [
   ...Array.from({ length: 5 }, (_, i) => line({ sessionId: 'sess-work', timestamp: at(now - 20 * 60_000 + i * 1000), model: HAIKU, input: 100, output: 100 })),
   line({ sessionId: 'sess-work', timestamp: at(now - 10 * 60_000), model: SONNET, input: 10_000, output: 50_000 }),
 ]);
+// Another project's cheaper session.
+writeJsonl(path.join(work.dir, 'projects', '-home-dev-gamma', 'sess-small.jsonl'), [
+  userLine('fix a typo', { sessionId: 'sess-small', cwd: '/home/dev/gamma', timestamp: at(now - 50 * 60_000) }),
+  line({ sessionId: 'sess-small', cwd: '/home/dev/gamma', timestamp: at(now - 50 * 60_000), model: HAIKU, input: 100, output: 2000 }),
+]);
 // Two Warmup side calls: an empty session file beside the subagent file of its warm-up call (Claude Code 2.0.x).
 for (const sid of ['warm-a', 'warm-b']) {
   fs.writeFileSync(path.join(dir, `${sid}.jsonl`), '');
@@ -91,6 +96,36 @@ for (const setup of SETUPS) {
     assert.match((await folded.textContent()) ?? '', /^\s*2 Warmup side calls folded here · \$[\d.]+\s*$/);
     await folded.scrollIntoViewIfNeeded();
     await shot('project-sessions');
+  });
+
+  test('the Sessions tab lists the sessions of every project, the dearest first, Warmup side calls folded', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    await page.locator('cost-top-bar a.tab[data-view="sessions"]').click();
+    const rows = page.locator('cost-sessions-view cost-table tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.locator('.primary').allTextContents(), ['speed up the report query', 'fix a typo']);
+    assert.equal(await rows.first().locator('td').nth(2).textContent(), 'beta');
+    assert.match((await page.locator('cost-sessions-view [data-folded="warmup"]').textContent()) ?? '', /^2 Warmup side calls folded · \$/);
+    assert.match(page.url(), /view=sessions/);
+    await shot('sessions');
+    await rows.first().click();
+    await page.locator('cost-session-view').waitFor();
+    assert.match(page.url(), /view=detail/);
+  });
+
+  test('the repository view has the chart, cost by model and the sessions of its folders', async () => {
+    const projects = await (await fetch(`${server.url}/api/projects?range=7`)).json() as { id: string; repository: { id: string } }[];
+    const repo = projects.find((p) => p.id === PROJECT)!.repository.id;
+    await page.goto(`${server.url}/?view=repository&repository=${encodeURIComponent(repo)}&range=7`);
+    const view = page.locator('cost-repository-view');
+    await view.locator('cost-chart-series').waitFor();
+    const bars = view.locator('cost-chart-bars .row .name');
+    await bars.first().waitFor();
+    assert.equal(await bars.allTextContents(), ['sonnet-4-5', 'haiku-4-5']);
+    const sessions = view.locator('cost-table[view="repository-sessions"] tbody tr');
+    await sessions.first().waitFor();
+    assert.equal(await sessions.locator('.primary').allTextContents(), ['speed up the report query']);
+    await shot('repository');
   });
 
   test('no console errors or failed requests', () => {

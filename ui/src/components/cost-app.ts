@@ -159,6 +159,8 @@ export class CostApp extends LitElement {
         return html`<cost-overview-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-overview-view>`;
       case 'insights':
         return html`<cost-insights-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-insights-view>`;
+      case 'sessions':
+        return html`<cost-sessions-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-sessions-view>`;
       case 'project':
         return html`<cost-project-view .range=${range} .scope=${scope} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
       case 'detail':
@@ -198,7 +200,7 @@ export class CostApp extends LitElement {
           ? html`<div class="crumbs">
               <button class="btn ghost back" type="button" @click=${() => nav.up()} title="Go up (Backspace)">
                 <span class="back-arrow" aria-hidden="true">←</span>
-                ${view === 'detail' && nav.nav.project ? 'Project' : nav.lastTop === 'insights' ? 'Insights' : 'Overview'}
+                ${view === 'detail' && nav.nav.project ? 'Project' : ({ overview: 'Overview', insights: 'Insights', sessions: 'Sessions' } as const)[nav.lastTop]}
               </button>
             </div>`
           : ''}

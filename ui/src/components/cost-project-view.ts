@@ -9,6 +9,7 @@ import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
+import { modelList } from './model-list.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -16,12 +17,6 @@ import './cost-stat-card.ts';
 import './cost-empty.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
-
-/** The first two models and a count of the rest: a session that used six models must not widen the table. */
-function modelList(models: string[]) {
-  const more = models.length - 2;
-  return html`<span title=${models.join('\n')}>${models.slice(0, 2).map(shortModel).join(', ')}${more > 0 ? html` <span class="tag">+${more}</span>` : nothing}</span>`;
-}
 
 /**
  * One project: its cost series and model split, and its sessions table.

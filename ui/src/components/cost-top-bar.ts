@@ -2,6 +2,7 @@ import { LitElement, css, html } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { DEFAULT_RANGE } from '../state.ts';
 import type { RangeSel, TopView, View } from '../state.ts';
+import { isTopView } from '../state.ts';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';
 import './cost-range-picker.ts';
@@ -246,7 +247,7 @@ export class CostTopBar extends LitElement {
   }
 
   protected override render() {
-    const showScope = this.view === 'overview' || this.view === 'insights';
+    const showScope = isTopView(this.view);
     return html`<header class="top-bar">
       <div class="top-row">
         <a class="brand" href="?view=overview" @click=${(e: MouseEvent) => {
@@ -256,7 +257,7 @@ export class CostTopBar extends LitElement {
           <span class="brand-mark" aria-hidden="true">$</span>
           <span class="brand-name">Cost</span>
         </a>
-        <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}</nav>
+        <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}${this.tab('sessions', 'Sessions')}</nav>
         <span class="spacer"></span>
         <cost-indexing .state=${this.indexing}></cost-indexing>
         <cost-updated-note class="updated" .at=${this.updatedAt} ?live=${this.live}></cost-updated-note>
