@@ -108,9 +108,34 @@ for (const setup of SETUPS) {
     assert.match((await page.locator('cost-sessions-view [data-folded="warmup"]').textContent()) ?? '', /^2 Warmup side calls folded · \$/);
     assert.match(page.url(), /view=sessions/);
     await shot('sessions');
+    // The filter box: a row stays when a column holds the text (the title here, the project name below).
+    const filter = page.locator('cost-sessions-view cost-table input.filter');
+    await filter.fill('TYPO');
+    assert.equal(await rows.locator('.primary').allTextContents(), ['fix a typo']);
+    assert.is(await page.locator('cost-sessions-view cost-table .count').textContent(), '1 of 2');
+    await filter.fill('beta');
+    assert.equal(await rows.locator('.primary').allTextContents(), ['speed up the report query']);
+    await filter.fill('');
+    assert.is(await rows.count(), 2);
     await rows.first().click();
     await page.locator('cost-session-view').waitFor();
     assert.match(page.url(), /view=detail/);
+  });
+
+  test('the overview\'s projects table and the project\'s sessions table have a filter box', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    const projects = page.locator('cost-overview-view cost-table[view="overview"]');
+    await projects.locator('tbody tr').first().waitFor();
+    assert.is(await projects.locator('tbody tr').count(), 2);
+    await projects.locator('input.filter').fill('gam');
+    assert.is(await projects.locator('tbody tr').count(), 1);
+    assert.match((await projects.locator('tbody tr').first().textContent()) ?? '', /gamma/);
+    await page.goto(`${server.url}/?view=project&project=${PROJECT}&range=7`);
+    const sessions = page.locator('cost-project-view cost-table[view="project"]');
+    await sessions.locator('tbody tr').first().waitFor();
+    await sessions.locator('input.filter').fill('nothing like this');
+    assert.is(await sessions.locator('tbody tr').count(), 0);
+    assert.is(await sessions.locator('.count').textContent(), '0 of 1');
   });
 
   test('the repository view has the chart, cost by model and the sessions of its folders', async () => {

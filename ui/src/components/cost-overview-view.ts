@@ -316,7 +316,7 @@ export class CostOverviewView extends DataView {
       </div>
       ${this._machines(d)}
       <section class="panel">
-        <cost-table view="overview" caption="Projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" filter="Filter projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>

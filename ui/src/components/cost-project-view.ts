@@ -100,7 +100,7 @@ export class CostProjectView extends DataView {
           </section>`
         : nothing}
       <section class="panel">
-        <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
+        <cost-table view="project" caption="Sessions" filter="Filter sessions" .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName(`sessions-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>

@@ -110,7 +110,7 @@ export class CostRepositoryView extends DataView {
           export-file=${exportName(`branches-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
       </section>
       <section class="panel">
-        <cost-table view="repository-sessions" caption="Sessions" .columns=${this._sessionColumns()} .rows=${d.sessions.sessions}
+        <cost-table view="repository-sessions" caption="Sessions" filter="Filter sessions" .columns=${this._sessionColumns()} .rows=${d.sessions.sessions}
           .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`} .defaultSort=${{ key: 'cost', dir: 'desc' }}
           export-file=${exportName(`sessions-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionListRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: e.detail.row.project.id })}></cost-table>

@@ -59,7 +59,7 @@ export class CostSessionsView extends DataView {
     const shown = d.total > d.sessions.length ? `the ${formatInt(d.sessions.length)} dearest of ${formatInt(d.total)}` : formatCount(d.total, 'session');
     return html`
       <section class="panel">
-        <cost-table view="sessions" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`}
+        <cost-table view="sessions" caption="Sessions" filter="Filter sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} .rowClass=${(s: SessionListRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName('sessions', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionListRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: e.detail.row.project.id })}></cost-table>

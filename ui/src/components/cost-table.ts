@@ -46,7 +46,9 @@ export class CostTable<T = unknown> extends LitElement {
     pageSize: { type: Number, attribute: 'page-size' },
     rowClass: { attribute: false },
     childrenOf: { attribute: false },
+    filter: {},
     _sort: { state: true },
+    _query: { state: true },
     _expanded: { state: true },
     _selected: { state: true },
     _limit: { state: true },
@@ -64,7 +66,10 @@ export class CostTable<T = unknown> extends LitElement {
   declare pageSize: number;
   declare rowClass: ((row: T) => string) | null;
   declare childrenOf: ((row: T) => T[]) | null;
+  /** Placeholder of a filter box over the rows (shown when set): a row stays when a column's value holds the text. */
+  declare filter: string;
   private declare _sort: SortSpec | null;
+  private declare _query: string;
   private declare _expanded: ReadonlySet<string>;
   private declare _selected: string | null;
   private declare _limit: number;
@@ -81,7 +86,9 @@ export class CostTable<T = unknown> extends LitElement {
     this.pageSize = 200;
     this.rowClass = null;
     this.childrenOf = null;
+    this.filter = '';
     this._sort = null;
+    this._query = '';
     this._expanded = new Set();
     this._selected = null;
     this._limit = 0;
@@ -96,10 +103,18 @@ export class CostTable<T = unknown> extends LitElement {
 
   /** The rows in display order (all of them, not only the rendered page). */
   get sortedRows(): T[] {
-    const top = this._sorted(this.rows);
+    const top = this._sorted(this._filtered(this.rows));
     const kids = this.childrenOf;
     if (!kids || !this._expanded.size) return top;
     return top.flatMap((r) => (this._expanded.has(this.rowKey(r)) ? [r, ...this._sorted(kids(r))] : [r]));
+  }
+
+  /** The rows whose column values (or a child's) hold the filter text, in any case; all of them without one. */
+  private _filtered(rows: T[]): T[] {
+    const q = this._query.trim().toLowerCase();
+    if (!q) return rows;
+    const holds = (r: T): boolean => this.columns.some((c) => String(c.value(r) ?? '').toLowerCase().includes(q));
+    return rows.filter((r) => holds(r) || (this.childrenOf?.(r) ?? []).some(holds));
   }
 
   private _sorted(rows: T[]): T[] {
@@ -180,7 +195,13 @@ export class CostTable<T = unknown> extends LitElement {
     const children = new Set(this.childrenOf ? this.rows.flatMap((r) => this.childrenOf!(r).map((c) => this.rowKey(c))) : []);
     return html`
       <div class="bar">
-        <span class="caption" id="cap">${this.caption}${this.caption ? html` <span class="count">${this.rows.length}</span>` : nothing}</span>
+        <span class="caption" id="cap">${this.caption}${this.caption
+          ? html` <span class="count">${this._query.trim() ? `${this._filtered(this.rows).length} of ${this.rows.length}` : this.rows.length}</span>`
+          : nothing}</span>
+        ${this.filter
+          ? html`<input class="filter" type="search" placeholder=${this.filter} aria-label=${this.filter} .value=${this._query}
+              @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}>`
+          : nothing}
         <slot name="actions"></slot>
         ${this.exportFile ? html`<button class="export" @click=${this._exportCsv} ?disabled=${!rows.length}>Export CSV</button>` : nothing}
       </div>
@@ -254,6 +275,9 @@ export class CostTable<T = unknown> extends LitElement {
     }
     button.export:hover, button.more:hover { background: var(--bg-hover); color: var(--ink-1); }
     button.more { margin-top: 8px; }
+    input.filter { font: inherit; font-size: 12px; color: var(--ink-1); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 8px; width: 16em; min-width: 0; }
+    input.filter:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     .scroll { overflow: auto; max-height: var(--table-max-height, none); border: 1px solid var(--border); border-radius: 8px; }
     table { width: 100%; border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
     th { position: sticky; top: 0; z-index: 1; background: var(--bg-elevated); text-align: left; font-weight: 500;
