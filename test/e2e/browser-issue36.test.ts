@@ -153,6 +153,35 @@ for (const setup of SETUPS) {
     await shot('repository');
   });
 
+  test('g jumps to the first table row; Backspace goes up and back on the row you came from', async () => {
+    const focusedKey = () => page.evaluate(() => {
+      let a = document.activeElement;
+      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      return a?.tagName === 'TR' ? a.getAttribute('data-key') : null;
+    });
+    await page.goto(`${server.url}/?view=sessions&range=7`);
+    await page.locator('cost-sessions-view cost-table tbody tr').first().waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    assert.is(await focusedKey(), null);
+    await page.keyboard.press('g');
+    assert.is(await focusedKey(), `${PROJECT}/sess-work`, 'the first row of the Sessions table');
+    // down to the second row, open it, then up: the project of that session, on its row
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.locator('cost-session-view').waitFor();
+    await page.keyboard.press('Backspace');
+    await page.locator('cost-project-view').waitFor();
+    await page.waitForFunction(() => {
+      let a = document.activeElement;
+      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      return a?.getAttribute('data-key') === 'sess-small';
+    }, undefined, { timeout: 5000 });
+    assert.match(page.url(), /project=-home-dev-gamma/);
+    // and up again: the last tab, the Sessions view
+    await page.keyboard.press('Backspace');
+    await page.locator('cost-sessions-view').waitFor();
+  });
+
   test('no console errors or failed requests', () => {
     assert.equal(browser.problems, []);
   });

@@ -136,6 +136,21 @@ export class CostTable<T = unknown> extends LitElement {
     this._expanded = next;
   }
 
+  /**
+   * Selects and focuses the row keyed `key` (or `<anything>/key`, the key of a row that also names its project), or the
+   * first row for null; false when there is no such row (yet).
+   */
+  focusRow(key: string | null): boolean {
+    const rows = this.sortedRows;
+    const i = key === null ? (rows.length ? 0 : -1) : rows.findIndex((r) => {
+      const k = this.rowKey(r);
+      return k === key || k.endsWith(`/${key}`);
+    });
+    if (i < 0) return false;
+    void this._move(rows, i);
+    return true;
+  }
+
   get selectedKey(): string | null {
     return this._selected;
   }
