@@ -134,18 +134,24 @@ const styles = css`
     }
   }
 
+  /* Three tabs beside the tools: below this the brand keeps its mark only and the tabs draw closer. */
+  @media (max-width: 760px) {
+    .brand-name {
+      display: none;
+    }
+
+    .tab {
+      padding: 0 var(--space-2);
+    }
+  }
+
   @media (max-width: 560px) {
-    .brand-name,
     .updated {
       display: none;
     }
 
     .top-row {
       gap: var(--space-2);
-    }
-
-    .tab {
-      padding: 0 var(--space-2);
     }
   }
 
