@@ -36,6 +36,13 @@ writeJsonl(path.join(work.dir, 'projects', '-home-dev-gamma', 'sess-small.jsonl'
   userLine('fix a typo', { sessionId: 'sess-small', cwd: '/home/dev/gamma', timestamp: at(now - 50 * 60_000) }),
   line({ sessionId: 'sess-small', cwd: '/home/dev/gamma', timestamp: at(now - 50 * 60_000), model: HAIKU, input: 100, output: 2000 }),
 ]);
+// Usage three calendar months back: the two months between have none.
+const OLD = new Date(now);
+const OLD_MONTH = Date.UTC(OLD.getUTCFullYear(), OLD.getUTCMonth() - 3, 15, 12);
+writeJsonl(path.join(work.dir, 'projects', '-home-dev-gamma', 'sess-old.jsonl'), [
+  userLine('an old question', { sessionId: 'sess-old', cwd: '/home/dev/gamma', timestamp: at(OLD_MONTH) }),
+  line({ sessionId: 'sess-old', cwd: '/home/dev/gamma', timestamp: at(OLD_MONTH), model: HAIKU, input: 100, output: 100 }),
+]);
 // Two Warmup side calls: an empty session file beside the subagent file of its warm-up call (Claude Code 2.0.x).
 for (const sid of ['warm-a', 'warm-b']) {
   fs.writeFileSync(path.join(dir, `${sid}.jsonl`), '');
@@ -136,6 +143,23 @@ for (const setup of SETUPS) {
     await sessions.locator('input.filter').fill('nothing like this');
     assert.is(await sessions.locator('tbody tr').count(), 0);
     assert.is(await sessions.locator('.count').textContent(), '0 of 1');
+  });
+
+  test('Every month shows the months without usage between, at $0 with no change', async () => {
+    await page.goto(`${server.url}/?view=overview&range=7`);
+    await page.locator('cost-overview-view details.months summary').click();
+    const rows = page.locator('cost-monthly-table cost-table tbody tr');
+    await rows.first().waitFor();
+    assert.is(await rows.count(), 4, 'this month, two empty ones, the old one');
+    const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
+    for (const i of [1, 2]) {
+      const [, cost, , messages, top, change] = await cells(i);
+      assert.equal([cost, messages, top], ['$0.00', '0', '—']);
+      assert.is(change, i === 2 ? '−100%' : '—');
+    }
+    assert.is((await cells(0))[5], 'new');
+    await page.locator('cost-monthly-table').scrollIntoViewIfNeeded();
+    await shot('monthly');
   });
 
   test('the repository view has the chart, cost by model and the sessions of its folders', async () => {
