@@ -93,6 +93,19 @@ for (const setup of SETUPS) {
     await shot('insights-blocks');
   });
 
+  test('a table wider than its box says that more columns lie to the right, until scrolled there', async () => {
+    const table = page.locator('cost-insights-view cost-table').first();
+    const hint = table.locator('.more-hint');
+    if (setup.width >= 1440) {
+      assert.is(await hint.count(), 0, 'the whole table fits');
+      return;
+    }
+    await hint.waitFor();
+    assert.is(await hint.textContent(), 'More columns →');
+    await table.locator('.scroll').evaluate((s) => s.scrollTo({ left: s.scrollWidth }));
+    await hint.waitFor({ state: 'detached' });
+  });
+
   test('Warmup side calls are folded into one line under the sessions table; /clear does not title a session', async () => {
     await page.goto(`${server.url}/?view=project&project=${PROJECT}&range=7`);
     const rows = page.locator('cost-project-view cost-table[view="project"] tbody tr');

@@ -49,6 +49,7 @@ export class CostTable<T = unknown> extends LitElement {
     filter: {},
     _sort: { state: true },
     _query: { state: true },
+    _more: { state: true },
     _expanded: { state: true },
     _selected: { state: true },
     _limit: { state: true },
@@ -70,6 +71,9 @@ export class CostTable<T = unknown> extends LitElement {
   declare filter: string;
   private declare _sort: SortSpec | null;
   private declare _query: string;
+  /** Columns lie beyond the right edge (a narrow window): the bar says so. */
+  private declare _more: boolean;
+  private readonly _resize = new ResizeObserver(() => this._measure());
   private declare _expanded: ReadonlySet<string>;
   private declare _selected: string | null;
   private declare _limit: number;
@@ -89,9 +93,29 @@ export class CostTable<T = unknown> extends LitElement {
     this.filter = '';
     this._sort = null;
     this._query = '';
+    this._more = false;
     this._expanded = new Set();
     this._selected = null;
     this._limit = 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._resize.disconnect();
+  }
+
+  protected override firstUpdated(): void {
+    const scroll = this.renderRoot.querySelector('.scroll');
+    const table = this.renderRoot.querySelector('table');
+    if (scroll) this._resize.observe(scroll);
+    if (table) this._resize.observe(table);
+  }
+
+  /** Whether columns are hidden to the right: wider than the box and not scrolled to the end. */
+  private _measure(): void {
+    const s = this.renderRoot.querySelector<HTMLElement>('.scroll');
+    const more = s !== null && s.scrollWidth - s.clientWidth - s.scrollLeft > 2;
+    if (more !== this._more) this._more = more;
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -217,10 +241,11 @@ export class CostTable<T = unknown> extends LitElement {
           ? html`<input class="filter" type="search" placeholder=${this.filter} aria-label=${this.filter} .value=${this._query}
               @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}>`
           : nothing}
+        ${this._more ? html`<span class="more-hint" title="Scroll the table sideways (or Shift + wheel) for the other columns">More columns →</span>` : nothing}
         <slot name="actions"></slot>
         ${this.exportFile ? html`<button class="export" @click=${this._exportCsv} ?disabled=${!rows.length}>Export CSV</button>` : nothing}
       </div>
-      <div class="scroll">
+      <div class=${this._more ? 'scroll more' : 'scroll'} @scroll=${() => this._measure()}>
         <table aria-labelledby="cap">
           <thead>
             <tr>
@@ -292,6 +317,8 @@ export class CostTable<T = unknown> extends LitElement {
     button.more { margin-top: 8px; }
     input.filter { font: inherit; font-size: 12px; color: var(--ink-1); background: var(--bg-elevated); border: 1px solid var(--border);
       border-radius: 6px; padding: 4px 8px; width: 16em; min-width: 0; }
+    .more-hint { font-size: 12px; color: var(--ink-3); white-space: nowrap; }
+    .scroll.more { box-shadow: inset -14px 0 10px -10px var(--ink-3); }
     input.filter:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     .scroll { overflow: auto; max-height: var(--table-max-height, none); border: 1px solid var(--border); border-radius: 8px; }
     table { width: 100%; border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
