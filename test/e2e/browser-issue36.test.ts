@@ -175,6 +175,16 @@ for (const setup of SETUPS) {
     await shot('monthly');
   });
 
+  test('the axis ticks of a range across a year end all carry their year', async () => {
+    await page.goto(`${server.url}/?view=overview&range=365`);
+    const ticks = page.locator('cost-overview-view cost-chart-series text.xl');
+    await ticks.first().waitFor();
+    const labels = await ticks.allTextContents();
+    assert.ok(labels.length > 2, labels.join(' | '));
+    for (const l of labels) assert.match(l, /\b\d{4}$/, labels.join(' | '));
+    await shot('overview-year');
+  });
+
   test('the repository view has the chart, cost by model and the sessions of its folders', async () => {
     const projects = await (await fetch(`${server.url}/api/projects?range=7`)).json() as { id: string; repository: { id: string } }[];
     const repo = projects.find((p) => p.id === PROJECT)!.repository.id;
