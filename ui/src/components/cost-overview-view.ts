@@ -79,6 +79,8 @@ export class CostOverviewView extends DataView {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
+        // A previous period the first build has not read in full yet would make every change read "new" or "+900%".
+        if (!prev.final) return null;
         const series = { label: span.label, points: prev.costSeries.points };
         return { totals: prev.totals, series, label: span.label, for: `${range!.from}|${range!.to}` };
       },
