@@ -141,7 +141,7 @@ export class CostRepositoryView extends DataView {
     `;
   }
 
-  static override styles = [viewStyles, css`.panel { margin-bottom: 16px; }`];
+  static override styles = [viewStyles, css`.panel { margin-bottom: 16px; } .grid .panel { margin-bottom: 0; }`];
 }
 
 customElements.define('cost-repository-view', CostRepositoryView);
