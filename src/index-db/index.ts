@@ -189,6 +189,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projects: guard(q.projects),
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
+    sessions: guard(q.sessions),
     knowsRepository: guard(q.knowsRepository),
     knowsMachine: guard(q.knowsMachine),
     knowsProject: guard(q.knowsProject),

@@ -4,7 +4,7 @@
 import type { IndexFailure } from './errors.ts';
 import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
-import type { BudgetStatus, LimitsData, PeriodPace, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, RepositoryDetail } from '../shared/api-types.ts';
+import type { BudgetStatus, LimitsData, PeriodPace, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, SessionList, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
 import type { RetentionQueries } from './queries/retention.ts';
@@ -86,6 +86,7 @@ export type InsightsData = Omit<Insights, 'range' | 'project' | 'repository' | '
 export type MonthlyData = Omit<Monthly, 'project' | 'final'>;
 export type ProjectSessionsData = Omit<ProjectSessions, 'range' | 'final'>;
 export type RepositoryData = Omit<RepositoryDetail, 'range' | 'final'>;
+export type SessionListData = Omit<SessionList, 'range' | 'final' | 'project' | 'repository'>;
 export type SessionData = Omit<SessionDetail, 'range' | 'final'>;
 
 export interface Queries {
@@ -100,6 +101,8 @@ export interface Queries {
   projects(scope: QueryScope, machine?: string): ProjectRow[];
   /** null when the project is unknown. */
   projectSessions(project: string, scope: QueryScope): ProjectSessionsData | null;
+  /** The range's sessions across the projects in scope, the dearest first. `machine` as for projects(). */
+  sessions(scope: QueryScope, machine?: string): SessionListData;
   /** null when the session is unknown. `machine`: this machine's name, the session's when its folder is unlabelled. */
   session(sessionId: string, scope: QueryScope, machine?: string): SessionData | null;
   /** Whether some project folder belongs to the repository (its main checkout's path). */

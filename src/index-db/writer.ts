@@ -4,6 +4,7 @@
 // failed write or a failed commit rolled back is rolled back in memory too (UndoLog).
 import type Database from 'better-sqlite3';
 import type { UsageBatch } from '../workers/protocol.ts';
+import { isHousekeeping } from '../shared/housekeeping.ts';
 import { IdMaps } from './id-maps.ts';
 import { IndexWriteError, type IndexFailure } from './errors.ts';
 import { StoredKeys } from './stored-keys.ts';
@@ -69,12 +70,12 @@ export class Writer {
 
   cursorOf(file: string): FileCursor | undefined {
     const r = this.files.readCursor.get(file) as
-      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; sub: number; hasPrompt: number | null; hasAgentPrompt: number | null }
+      | { size: number; mtimeMs: number; offset: number; head: string; gone: number; main: number; sub: number; prompt: string | null; hasAgentPrompt: number | null }
       | undefined;
     if (!r) return undefined;
     // A session's own transcript supplies its first prompt; its subagents' files one for a session that has none
-    // (its title then); other files never ask for one.
-    const hasPrompt = r.main === 1 ? r.hasPrompt === 1 : r.sub === 1 ? r.hasPrompt === 1 || r.hasAgentPrompt === 1 : true;
+    // (its title then); other files never ask for one. A stored housekeeping command waits for a real prompt.
+    const hasPrompt = r.main === 1 ? r.prompt !== null && !isHousekeeping(r.prompt) : r.sub === 1 ? r.prompt !== null || r.hasAgentPrompt === 1 : true;
     return { size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, head: r.head, gone: r.gone === 1, hasPrompt };
   }
 

@@ -160,7 +160,10 @@ export interface Block {
   cacheCreationTokens: number;
   cacheReadTokens: number;
   messages: number;
+  /** The models that ran in the block, the dearest first. */
   models: string[];
+  /** What each of them cost in the block, in the same order. */
+  modelCosts: { model: string; cost: number }[];
   active: boolean;
   /** Only on the active block. */
   burn: BurnRate | null;
@@ -235,6 +238,8 @@ export interface SessionRow extends Tokens {
   gone: boolean;
   /** Git branches its usage in the range was recorded on, most expensive first ('HEAD': detached). */
   branches: string[];
+  /** Only Claude Code's "Warmup" side calls: no prompt or title of its own, its subagents' first prompt "Warmup". */
+  warmup: boolean;
 }
 
 /** The usage read from one machine's dirs in the range (decisions.md "Several machines"). */
@@ -269,6 +274,29 @@ export interface ProjectSessions {
   branches: BranchRow[];
 }
 
+/** A session of the Sessions view: its row with the project folder and the machine it was read on. */
+export interface SessionListRow extends SessionRow {
+  project: { id: string; name: string };
+  /** The folder's --dir label, or this machine's name for the unlabelled dirs. */
+  machine: string;
+}
+
+/** GET /api/sessions: the range's sessions across the projects in scope, the dearest first. */
+export interface SessionList {
+  range: RangeInfo;
+  project: string | null;
+  repository: string | null;
+  /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
+  final: boolean;
+  /** The dearest sessions, at most `limit`, Warmup side calls left out (counted in `warmup`). */
+  sessions: SessionListRow[];
+  limit: number;
+  /** Sessions with usage in the range, Warmup side calls left out. */
+  total: number;
+  /** The sessions that are only Claude Code's Warmup side calls, folded: how many and what they cost. */
+  warmup: { sessions: number; cost: number };
+}
+
 /** GET /api/repository?id=: a repository's folders (its main checkout and worktrees) summed, and its branches. */
 export interface RepositoryDetail {
   range: RangeInfo;
@@ -279,6 +307,9 @@ export interface RepositoryDetail {
   /** Its folders with usage in the range, most expensive first. */
   projects: ProjectRow[];
   branches: BranchRow[];
+  /** Cost over the range, as a project's (ProjectSessions.costSeries). */
+  costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
+  costByModel: ModelCost[];
 }
 
 export interface SessionMessage extends Tokens {
@@ -314,102 +345,11 @@ export interface SessionDetail extends Tokens {
   range: RangeInfo;
 }
 
-export interface PriceEntry {
-  model: string;
-  inputCostPerToken: number;
-  outputCostPerToken: number;
-  cacheCreationInputTokenCost: number | null;
-  cacheCreationInputTokenCostAbove1hr: number | null;
-  cacheReadInputTokenCost: number | null;
-  inputCostPerTokenAbove200k: number | null;
-  outputCostPerTokenAbove200k: number | null;
-  fastMultiplier: number | null;
-}
-
-export interface Pricing {
-  source: string;
-  loadedAt: string;
-  models: PriceEntry[];
-}
-
-export interface UsageWindow {
-  /** The CLI's key (`five_hour`, `seven_day`, `seven_day_opus`, …) or `model:<display_name>` for a per-model weekly window. */
-  id: string;
-  /** e.g. 'Session (5h)', 'Week (all models)', 'Week (Opus)', 'Week (Fable)'. */
-  label: string;
-  /** 0..100 */
-  percent: number;
-  resetsAt: string | null;
-  severity: 'ok' | 'warn' | 'critical';
-  /** The window that limits the user first. */
-  binding: boolean;
-}
-
-export interface UsageLimits {
-  /**
-   * False when plan limits do not apply to the CLI's login (an API key, Bedrock, Vertex, or a login without the
-   * profile scope): `windows` is empty and `note` says so.
-   */
-  limitsApply: boolean;
-  /** A sentence for the user when there is nothing to show, else null. */
-  note: string | null;
-  windows: UsageWindow[];
-  /** The claude.ai plan ('pro', 'max', 'team', 'enterprise'), null for an API key or cloud provider. */
-  subscription: string | null;
-  /** Extra usage (pay as you go past the plan), in the account's currency; null when it is off. */
-  spend: { used: number; limit: number | null; percent: number | null; currency: string } | null;
-  fetchedAt: string;
-  cached: boolean;
-}
-
-/** A share of the weighted local usage (0-100); shares overlap, they do not sum to 100. */
-export interface UsageShare {
-  name: string;
-  percent: number;
-}
-
-export interface UsageBehavior {
-  /** The CLI's key: cache_miss, long_context, subagent_heavy, high_parallel, cron, max_effort, … */
-  key: string;
-  label: string;
-  percent: number;
-  /** Requests that show it. */
-  count: number;
-}
-
-export interface UsageRecommendation {
-  key: string;
-  percent: number;
-  /** The CLI's own wording, verb first. */
-  title: string;
-  detail: string | null;
-}
-
-/** What drove usage over one window (the last 24 hours or 7 days), from the CLI's scan of local transcripts. */
-export interface UsageDriversWindow {
-  requests: number;
-  sessions: number;
-  behaviors: UsageBehavior[];
-  recommendations: UsageRecommendation[];
-  agents: UsageShare[];
-  skills: UsageShare[];
-  plugins: UsageShare[];
-  mcpServers: UsageShare[];
-}
-
-export interface UsageDrivers {
-  /** False when the CLI made no analysis (it makes one only for claude.ai subscriptions): `note` says why. */
-  available: boolean;
-  note: string | null;
-  day: UsageDriversWindow | null;
-  week: UsageDriversWindow | null;
-  fetchedAt: string;
-  cached: boolean;
-}
-
 export interface ApiError {
   error: string;
 }
 
 export type * from './budget-types.ts';
+export type * from './plan-usage-types.ts';
+export type * from './pricing-types.ts';
 export type * from './limits-types.ts';

@@ -3,6 +3,7 @@
 // most of the bytes, is never turned into a string.
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
 import { extractLimitHit } from './limit-hit.ts';
+import { isHousekeeping } from '../shared/housekeeping.ts';
 import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, parseIsoUtc, timestampOf } from './extract.ts';
 import { BigLineCopy } from './shrink.ts';
 
@@ -211,10 +212,11 @@ class LineScanner {
     }
     if (user) {
       const prompt = extractPrompt(line);
-      if (prompt !== null) {
+      // A housekeeping command stands in until a real prompt follows it (then the search ends).
+      if (prompt !== null && !isHousekeeping(prompt)) {
         this.meta.firstPrompt = prompt;
         this.wantPrompt = false;
-      }
+      } else if (prompt !== null) this.meta.firstPrompt ??= prompt;
     }
   }
 

@@ -86,7 +86,7 @@ export interface FileMeta {
   /** Latest custom-title / ai-title of the range, with its kind. */
   title?: string;
   titleKind?: 'custom' | 'ai';
-  /** First real user prompt (only when the task asked for it). */
+  /** First real user prompt, else the first housekeeping command (shared/housekeeping.ts); only when asked for. */
   firstPrompt?: string;
   /** Earliest timestamp (epoch ms) seen on any line of the range. */
   firstTs?: number;

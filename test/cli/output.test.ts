@@ -70,7 +70,7 @@ const Blocks = suite('blocks as ccusage shapes them');
 
 const block = (start: string, first: string, last: string, active = false): ReportBlock => ({
   start, end: new Date(Date.parse(start) + 5 * 3_600_000).toISOString(), firstActivity: first, lastActivity: last, cost: 2, totalTokens: 600,
-  inputTokens: 100, outputTokens: 200, cacheCreationTokens: 100, cacheReadTokens: 200, messages: 3, models: ['m'], active,
+  inputTokens: 100, outputTokens: 200, cacheCreationTokens: 100, cacheReadTokens: 200, messages: 3, models: ['m'], modelCosts: [{ model: 'm', cost: 2 }], active,
   burn: active ? { costPerHour: 1.5, tokensPerMinute: 10, projectedCost: 7.5, minutesLeft: 100.4 } : null, limitHit: null,
 });
 

@@ -127,4 +127,28 @@ Blocks('a project filter makes the blocks of that project\'s entries', () => {
   idx.close();
 });
 
+Blocks('a block lists its models the dearest first, with what each cost, from hour rows and from its end hour alike', () => {
+  // 10:00-15:00: haiku $0.005, sonnet $0.015, opus $0.025 in hour rows; at 15:00 sharp (the end hour, read entry by
+  // entry, as 15:30 starts the next block) a little more haiku ($0.0005) that stays in the block. Alphabetical would read haiku, opus, sonnet.
+  const idx = openIndex(path.join(dir, 'models.db'), { log: () => {} });
+  idx.setPrices(prices);
+  const at = (s: string) => Date.parse(`2026-11-18T${s}Z`);
+  idx.applyBatch(batchOf(path.join(dir, 'projects', 'p', 's.jsonl'), [
+    { ts: at('10:10:00'), messageId: 'h1', requestId: 'rh1', model: HAIKU, output: 1000 },
+    { ts: at('11:10:00'), messageId: 'o1', requestId: 'ro1', model: 'claude-opus-4-5-20251101', output: 1000 },
+    { ts: at('12:10:00'), messageId: 's1', requestId: 'rs1', model: 'claude-sonnet-4-5-20250929', output: 1000 },
+    { ts: at('15:00:00'), messageId: 'h2', requestId: 'rh2', model: HAIKU, output: 100 },
+    { ts: at('15:30:00'), messageId: 'h3', requestId: 'rh3', model: HAIKU, output: 100 },
+  ]), { project: 'p', session: 's', agentId: null, agentType: null, agentDescription: null }, 100, 1);
+  const [next, b] = insights(idx, { range: 'today' }, at('16:00:00')).blocks;
+  assert.equal(next!.models, [HAIKU], '15:30 starts the next block');
+  assert.is(b!.messages, 4, 'the 15:00 entry is in the block');
+  assert.equal(b!.models, ['claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929', HAIKU]);
+  assert.equal(b!.modelCosts.map((m) => m.model), b!.models);
+  near(b!.modelCosts[0]!.cost, 0.025, 'opus');
+  near(b!.modelCosts[1]!.cost, 0.015, 'sonnet');
+  near(b!.modelCosts[2]!.cost, 0.0055, 'haiku: its hour row and its entry at the end');
+  idx.close();
+});
+
 Blocks.run();

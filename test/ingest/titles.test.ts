@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
+import { appendJsonl, tempDir, usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 
 const allTime: QueryScope = {
@@ -67,17 +67,53 @@ Titles('crafted sessions: IDE tags, caveats, slash commands, shell input, subage
   }
 });
 
+Titles('housekeeping commands title a session only while no prompt follows them, also across appends', async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const project = path.join(dir, 'projects/-home-dev-proj');
+    const command = (name: string, args = '') =>
+      userLine(`<command-name>/${name}</command-name>\n<command-message>${name}</command-message>\n<command-args>${args}</command-args>`);
+    const session = (sid: string, ...first: Record<string, unknown>[]) =>
+      writeJsonl(path.join(project, `${sid}.jsonl`), [...first.map((l) => ({ ...l, sessionId: sid })), usageLine({ sessionId: sid, messageId: `m-${sid}`, requestId: `r-${sid}` })]);
+    session('cleared', command('clear'), userLine('<local-command-stdout></local-command-stdout>'), command('model', 'sonnet'), userLine('refactor the parser'), userLine('and the tests'));
+    session('compacted', command('compact', 'keep the plan'), command('cost'), userLine('continue with step 3'));
+    session('work-command', command('init'), userLine('now add a README'));
+    session('only-usage', command('usage'), command('status'));
+    const file = path.join(dir, 'index.db');
+    let index = await indexDir(path.join(dir, 'projects'), { file });
+    assert.is(titleOf(index, 'cleared'), 'refactor the parser', 'the first prompt after /clear and /model');
+    assert.is(titleOf(index, 'compacted'), 'continue with step 3');
+    assert.is(titleOf(index, 'work-command'), '/init', 'a command that does work is a prompt');
+    assert.is(titleOf(index, 'only-usage'), '/usage', 'no prompt follows: the command stays the title');
+    index.close();
+
+    // the prompt comes in a later append: it replaces the stored command, and a later prompt does not replace it
+    const more = (sid: string, ...lines: Record<string, unknown>[]) => appendJsonl(path.join(project, `${sid}.jsonl`), lines.map((l) => ({ ...l, sessionId: sid })));
+    more('only-usage', command('help'), userLine('why is the build slow?'), userLine('try again'));
+    more('cleared', userLine('something else'));
+    index = await indexDir(path.join(dir, 'projects'), { file });
+    assert.is(titleOf(index, 'only-usage'), 'why is the build slow?');
+    assert.is(index.queries.session('only-usage', allTime)!.firstPrompt, 'why is the build slow?');
+    assert.is(titleOf(index, 'cleared'), 'refactor the parser');
+    index.close();
+  } finally {
+    cleanup();
+  }
+});
+
 Titles('real fixtures: the orphan subagents of both fixtures are titled by their prompt', async () => {
   const root = new URL('../../../shared/fixtures/transcripts', import.meta.url).pathname;
   const worktrees = await indexOf(path.join(root, 'worktrees/projects'));
   const orphan = titleOf(worktrees, '6c2214d7-b87e-4432-8e41-22ba294ea584');
   assert.ok(orphan.startsWith('Explore the Elixir/Phoenix project structure.'), orphan);
   assert.ok(orphan.endsWith(' · subagent'), orphan);
+  assert.is(titleOf(worktrees, 'tool_heavy'), 'start phoenix in background', 'a later /mcp changes nothing');
   assert.ok(titleOf(worktrees, 'subagent').startsWith('/handgemacht:create-beads websearch to learn how to fastest setup credo'), 'a plugin\'s slash command');
   worktrees.close();
   const config = await indexOf(path.join(root, 'config/projects'));
   const c04 = titleOf(config, 'c04f363a-5592-4c56-b4af-8d9533b5bca1');
   assert.ok(c04.startsWith('Create a new worktree for feature/phase10-html-quality') && c04.endsWith(' · subagent'), c04);
+  assert.is(titleOf(config, '1af7fc5e-8455-4414-9ccd-011d40f70b2a'), '/init', '/init does work: it is a prompt');
   config.close();
 });
 

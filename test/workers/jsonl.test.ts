@@ -256,7 +256,11 @@ Scan('first prompt: only when asked, skipping tool results, meta lines and comma
     userLine('the second prompt'),
   ]);
   assert.is(read(file, 0, false).meta.firstPrompt, undefined);
-  assert.is(read(file, 0, true).meta.firstPrompt, '/model haiku');
+  // Issue 36: a housekeeping command (/model) gives way to the prompt after it; alone, it is the first prompt.
+  assert.is(read(file, 0, true).meta.firstPrompt, 'the second prompt');
+  const alone = path.join(tmp.dir, 'prompt-alone.jsonl');
+  writeJsonl(alone, [userLine('<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>haiku</command-args>')]);
+  assert.is(read(alone, 0, true).meta.firstPrompt, '/model haiku');
 });
 
 Scan('first prompts of the real fixtures', () => {

@@ -123,6 +123,12 @@ export function formatDate(d: DateLike | null | undefined, now: Date = new Date(
   return t.getFullYear() === now.getFullYear() ? dayFmt.format(t) : dayYearFmt.format(t);
 }
 
+/** "Mar 5, 2026" whatever the year: the ticks of an axis across a year end all say theirs. */
+export function formatDateWithYear(d: DateLike | null | undefined): string {
+  const t = d == null ? null : toDate(d);
+  return t ? dayYearFmt.format(t) : '—';
+}
+
 /** "Mar 5, 14:07" in local time. */
 export function formatDateTime(d: DateLike | null | undefined, now: Date = new Date()): string {
   const t = d == null ? null : toDate(d);

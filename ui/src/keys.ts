@@ -1,19 +1,21 @@
 // Keyboard shortcuts of the shell: event -> command, and the "is the user typing" test. Pure apart from reading the event.
 
-export type Command = 'toggle-mode' | 'usage' | 'help' | 'up' | 'refresh' | 'overview' | 'insights' | 'range-prev' | 'range-next';
+export type Command = 'toggle-mode' | 'usage' | 'help' | 'up' | 'refresh' | 'overview' | 'insights' | 'sessions' | 'first-row' | 'range-prev' | 'range-next';
 
 /** Shown by the help overlay, in this order. `keys` lists alternatives; a combo is written 'Ctrl+Shift+S'. */
 export const SHORTCUTS: { keys: string[]; label: string }[] = [
   { keys: ['1'], label: 'Overview' },
   { keys: ['2'], label: 'Insights' },
+  { keys: ['3'], label: 'Sessions' },
   { keys: ['[', ']'], label: 'Previous / next range preset' },
   { keys: ['r'], label: 'Refresh now' },
   { keys: ['t'], label: 'Switch light / dark' },
   { keys: ['Ctrl+Shift+S'], label: 'Plan usage' },
-  { keys: ['Backspace'], label: 'Go up (session → project → overview)' },
+  { keys: ['Backspace'], label: 'Go up (session → project → overview), back on the row you came from' },
   { keys: ['Esc'], label: 'Close a dialog, or go up' },
   { keys: ['?'], label: 'This help' },
   // Handled by cost-table on its focused row, listed here so the overlay tells them.
+  { keys: ['g'], label: 'Table: jump to the first row' },
   { keys: ['↑', '↓', 'j', 'k'], label: 'Table: previous / next row' },
   { keys: ['PageUp', 'PageDown', 'Home', 'End'], label: 'Table: 10 rows up / down, first / last row' },
   { keys: ['Enter'], label: 'Table: open the selected row' },
@@ -53,6 +55,10 @@ export function commandFor(e: KeyboardEvent): Command | null {
       return 'overview';
     case '2':
       return 'insights';
+    case '3':
+      return 'sessions';
+    case 'g':
+      return 'first-row';
     case '[':
       return 'range-prev';
     case ']':

@@ -2,6 +2,7 @@
 import { installThemeCss } from './theme.ts';
 import './components/cost-overview-view.ts';
 import './components/cost-insights-view.ts';
+import './components/cost-sessions-view.ts';
 import './components/cost-project-view.ts';
 import './components/cost-repository-view.ts';
 import './components/cost-session-view.ts';

@@ -8,8 +8,13 @@ import { customRange, parseRangeString, rangeToString, type RangeSel } from '../
 
 export { customRange, rangeParams, type RangeSel } from '../../src/calendar/range.ts';
 
-export type View = 'overview' | 'insights' | 'project' | 'detail' | 'repository';
-export type TopView = 'overview' | 'insights';
+export type View = 'overview' | 'insights' | 'sessions' | 'project' | 'detail' | 'repository';
+export type TopView = 'overview' | 'insights' | 'sessions';
+
+/** The views of the top bar's tabs (the others open from them). */
+export function isTopView(v: View): v is TopView {
+  return v === 'overview' || v === 'insights' || v === 'sessions';
+}
 
 export interface Nav {
   view: View;
@@ -52,7 +57,7 @@ export const KEYS = {
 
 /** The server's pattern for encoded project folder names; session ids use the same safe set. */
 const ID_RE = /^[A-Za-z0-9._-]+$/;
-const VIEWS: readonly View[] = ['overview', 'insights', 'project', 'detail', 'repository'];
+const VIEWS: readonly View[] = ['overview', 'insights', 'sessions', 'project', 'detail', 'repository'];
 
 export function isId(s: unknown): s is string {
   return typeof s === 'string' && s.length > 0 && s.length <= 512 && ID_RE.test(s);
@@ -169,7 +174,7 @@ export function normalizeNav(n: Partial<Nav> | null | undefined): Nav {
   if (view === 'detail' && session) return { view, project, session, repository: null };
   if (view === 'project' && project) return { view, project, session: null, repository: null };
   if (view === 'repository' && repository) return { view, project: null, session: null, repository };
-  if (view === 'insights') return { view, project: null, session: null, repository: null };
+  if (view === 'insights' || view === 'sessions') return { view, project: null, session: null, repository: null };
   return { view: 'overview', project: null, session: null, repository: null };
 }
 
@@ -198,7 +203,7 @@ export function toUrl(nav: Nav, range: RangeSel, base: string = location.search,
   const q = new URLSearchParams(base);
   for (const k of ['view', 'project', 'session', 'repository', 'range', 'from', 'to', 'machine']) q.delete(k);
   q.set('view', nav.view);
-  if (nav.project && nav.view !== 'overview' && nav.view !== 'insights') q.set('project', nav.project);
+  if (nav.project && !isTopView(nav.view)) q.set('project', nav.project);
   if (nav.session) q.set('session', nav.session);
   if (nav.repository) q.set('repository', nav.repository);
   q.set('range', rangeToString(range));
@@ -220,7 +225,7 @@ export function saveNav(nav: Nav): void {
   // The repository only where it applies, so every other nav keeps its stored shape.
   const { repository, ...rest } = nav;
   writeStore(KEYS.nav, JSON.stringify(repository === null ? rest : nav), 'session');
-  if (nav.view === 'overview' || nav.view === 'insights') writeStore(KEYS.view, nav.view);
+  if (isTopView(nav.view)) writeStore(KEYS.view, nav.view);
 }
 
 /** Start-up state: the URL wins, then this tab's cost:nav, then the last tab (cost:view); range from URL, then cost:range. */
@@ -230,7 +235,7 @@ export function initialState(search: string = location.search): { nav: Nav; rang
   const nav =
     url.nav ??
     loadNavSession() ??
-    normalizeNav({ view: lastView === 'insights' ? 'insights' : 'overview' });
+    normalizeNav({ view: lastView === 'insights' || lastView === 'sessions' ? lastView : 'overview' });
   const range = url.range ?? parseRangeString(readStore(KEYS.range)) ?? DEFAULT_RANGE;
   return { nav, range, scope: loadScope() };
 }

@@ -10,7 +10,7 @@ import { isProjectName } from '../../shared/project-name.ts';
 import { MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
-import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, RepositoryDetail, SessionDetail } from '../../shared/api-types.ts';
+import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, RepositoryDetail, SessionDetail, SessionList } from '../../shared/api-types.ts';
 import type { RouteContext } from './context.ts';
 import { healthOf } from '../health.ts';
 
@@ -99,6 +99,12 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext, readGuard: Middle
     project: scope.project,
     final,
     ...q().monthly(scope),
+  }));
+
+  dataRoute(app, ctx, readGuard, '/api/sessions', { fallback: 'days30', projectParam: true }, ({ scope, final }): SessionList => ({
+    ...scopeOf(scope),
+    final,
+    ...q().sessions(scope, ctx.config.machine),
   }));
 
   const projectOf = (req: Request) => req.params.path ?? '';

@@ -17,6 +17,7 @@ import { totalTokens } from '../schema/measures.ts';
 import { addTotals, emptyTotals } from './fold.ts';
 import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
+import { byCost } from './session-rows.ts';
 
 export const BLOCK_MS = 5 * HOUR_MS;
 
@@ -27,8 +28,8 @@ const WALK_HOURS = 7 * 24;
 interface Acc extends Totals {
   start: number;
   last: number;
-  /** Models of the entries read one by one. */
-  models: Set<number>;
+  /** Models of the entries read one by one, with what they cost. */
+  models: Map<number, number>;
   /** The hours whose every entry is in the block (their models are read for the blocks listed). */
   hours: number[];
 }
@@ -91,22 +92,23 @@ export function blocksOverlapping(
   const inRange = out.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs);
   const picked = inRange.slice(Math.max(0, inRange.length - limit)).reverse();
   const named = picked.flatMap((a) => a.hours);
-  const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, number[]>();
+  const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, [number, number][]>();
   const hits = picked.length ? reader.limitHits(picked[picked.length - 1]!.start, picked[0]!.start + BLOCK_MS) : [];
   const blocks = picked.map((a): Block => {
     const end = a.start + BLOCK_MS;
     const active = now < end && now - a.last < BLOCK_MS;
-    const names = new Set<string>();
-    const add = (id: number): void => {
+    const names = new Map<string, number>();
+    const add = (id: number, cost: number): void => {
       const m = models.get(id);
-      if (m && !m.hidden) names.add(m.name);
+      if (m && !m.hidden) names.set(m.name, (names.get(m.name) ?? 0) + cost);
     };
-    a.models.forEach(add);
-    for (const h of a.hours) hourModels.get(h)?.forEach(add);
+    a.models.forEach((cost, id) => add(id, cost));
+    for (const h of a.hours) for (const [id, cost] of hourModels.get(h) ?? []) add(id, cost);
+    const listed = byCost(names);
     return {
       start: iso(a.start), end: iso(end), lastActivity: iso(a.last), cost: a.cost, totalTokens: a.totalTokens, inputTokens: a.inputTokens,
       outputTokens: a.outputTokens, cacheCreationTokens: a.cacheCreationTokens, cacheReadTokens: a.cacheReadTokens, messages: a.messages,
-      models: [...names].sort(), active, burn: active ? burnOf(a, now) : null, limitHit: hitIn(hits, a.start, end),
+      models: listed, modelCosts: listed.map((model) => ({ model, cost: names.get(model)! })), active, burn: active ? burnOf(a, now) : null, limitHit: hitIn(hits, a.start, end),
     };
   });
   return { blocks, total: inRange.length };
@@ -143,12 +145,12 @@ function hitIn(hits: readonly [number, string | null, number | null][], start: n
 function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
   if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
     const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
-    cur = { start, last: p.first, ...emptyTotals(), models: new Set(), hours: [] };
+    cur = { start, last: p.first, ...emptyTotals(), models: new Map(), hours: [] };
     out.push(cur);
   }
   addTotals(cur, p);
   cur.last = Math.max(cur.last, p.last);
-  if (p.model !== null) cur.models.add(p.model);
+  if (p.model !== null) cur.models.set(p.model, (cur.models.get(p.model) ?? 0) + p.cost);
   if (p.hour !== null) cur.hours.push(p.hour);
   return cur;
 }

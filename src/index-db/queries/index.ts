@@ -15,6 +15,7 @@ import { Reader } from './reader.ts';
 import { createRepository } from './repository.ts';
 import { createRetention } from './retention.ts';
 import { createSession } from './session.ts';
+import { createSessions } from './sessions.ts';
 import { withSpans } from './spans.ts';
 
 /** The name of the unlabelled dirs' machine when the caller gives none. */
@@ -25,6 +26,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
   const reader = new Reader(db);
   const projectSessions = createProjectSessions(db, reader);
   const session = createSession(db);
+  const sessions = createSessions(db, reader);
   const repository = createRepository(db, reader);
   const entrypoints = createEntrypoints(db);
   // Each ranged query gets its range's spans, resolved here once per call.
@@ -36,6 +38,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     projects: (scope, machine = LOCAL) => projects(reader, withSpans(scope), machine),
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
     session: (id, scope, machine = LOCAL) => session(id, withSpans(scope), machine),
+    sessions: (scope, machine = LOCAL) => sessions(withSpans(scope), machine),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
     budgets: createBudgets(db, reader),

@@ -171,8 +171,8 @@ export class Reader {
     const hourCols = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
     this.scoped('hours', `SELECT hour, ${hourCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour`,
       `SELECT hour, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ?`);
-    this.scoped('hour-models', `SELECT hour, group_concat(DISTINCT model_id) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
-      GROUP BY hour`);
+    this.scoped('hour-models', `SELECT hour, model_id, sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
+      GROUP BY hour, model_id`);
     this.scoped('hourTimes', `SELECT hour, min(first_ts), max(last_ts) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE}
       GROUP BY hour ORDER BY hour DESC`,
       'SELECT hour, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ? ORDER BY hour DESC');
@@ -258,10 +258,15 @@ export class Reader {
     return this.all('hours', scope, hourFrom, hourTo) as HourRow[];
   }
 
-  /** The model ids of each hour with usage in [hourFrom, hourTo). */
-  hourModels(hourFrom: number, hourTo: number, scope: ProjectSet): Map<number, number[]> {
-    const rows = this.all('hour-models', scope, hourFrom, hourTo) as [number, string][];
-    return new Map(rows.map(([hour, ids]) => [hour, ids.split(',').map(Number)]));
+  /** The models of each hour with usage in [hourFrom, hourTo), with what each cost in the hour: [model id, cost]. */
+  hourModels(hourFrom: number, hourTo: number, scope: ProjectSet): Map<number, [number, number][]> {
+    const out = new Map<number, [number, number][]>();
+    for (const [hour, model, cost] of this.all('hour-models', scope, hourFrom, hourTo) as [number, number, number][]) {
+      const cells = out.get(hour);
+      if (cells) cells.push([model, cost]);
+      else out.set(hour, [[model, cost]]);
+    }
+    return out;
   }
 
   /** Distinct sessions with usage in the span (local days, or UTC hours for a rolling range), per project id. */

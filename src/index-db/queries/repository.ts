@@ -3,7 +3,8 @@
 import type Database from 'better-sqlite3';
 import type { RepositoryData } from '../types.ts';
 import { createBranches } from './branches.ts';
-import { addTotals, emptyTotals } from './fold.ts';
+import { addTotals, costByModel, costSeries, emptyTotals, seriesStart } from './fold.ts';
+import { sliceOf } from './slice.ts';
 import { projects } from './projects.ts';
 import type { Reader } from './reader.ts';
 import type { SpannedScope } from './spans.ts';
@@ -20,6 +21,13 @@ export function createRepository(db: Database.Database, reader: Reader) {
     for (const b of branches) addTotals(totals, b);
     // A session belongs to one folder, so the folders' counts add up.
     for (const p of rows) totals.sessions += p.sessions;
-    return { repository: folders[0]![1].repository, totals, projects: rows, branches };
+    // The project view's chart and model split, over all the folders.
+    const pids = folders.map(([pid]) => pid);
+    const slice = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pids);
+    const models = reader.models();
+    return {
+      repository: folders[0]![1].repository, totals, projects: rows, branches,
+      costSeries: costSeries(slice, scope, seriesStart(scope, reader.firstHour(pids)), models), costByModel: costByModel(slice.modelGroups, models),
+    };
   };
 }

@@ -8,6 +8,7 @@ import {
   decodeStrings, FLAG, GROUP, GROUP_COLS, hashKey, NUM, NUM_COLS, STR, STR_COLS, TOOL, TOOL_COLS, type BatchFold, type UsageBatch,
 } from '../../workers/protocol.ts';
 import { isEnvironmental, writeErrorOf } from '../errors.ts';
+import { isHousekeeping } from '../../shared/housekeeping.ts';
 import type { FileInfo, IdMaps } from '../id-maps.ts';
 import { RollupDelta, type GroupSums, type Msg, type RollupStatements } from '../rollup.ts';
 import { TOKEN_KINDS } from '../schema/measures.ts';
@@ -74,7 +75,7 @@ export class BatchApplier {
       if (session !== null) f.sessionCwd.run(meta.cwd, session);
     }
     if (session !== null && meta.title && meta.titleKind) f.sessionTitle.run(meta.title, meta.titleKind, session, meta.titleKind);
-    if (session !== null && meta.firstPrompt && main) f.sessionPrompt.run(meta.firstPrompt, session);
+    if (session !== null && meta.firstPrompt && main) this.storePrompt(session, meta.firstPrompt);
     if (agent !== null && meta.firstPrompt) f.agentPrompt.run(meta.firstPrompt, session);
 
     const strs = decodeStrings(batch.strTable);
@@ -147,6 +148,17 @@ export class BatchApplier {
     const zone = this.zone.zone;
     if (f && f.zone === zone && f.session === role.session && f.agentId === role.agentId) return f;
     return foldBatch(batch, strs, { session: role.session, agentId: role.agentId, zone }, this.zone.lhourOf);
+  }
+
+  /** A session's first prompt: the first one stored stays, unless it is a housekeeping command and this one is not. */
+  private storePrompt(session: number, prompt: string): void {
+    const f = this.files;
+    if (isHousekeeping(prompt)) {
+      f.sessionPrompt.run(prompt, session);
+      return;
+    }
+    const stored = f.storedPrompt.get(session) as string | null | undefined;
+    if (stored == null || isHousekeeping(stored)) f.replacePrompt.run(prompt, session);
   }
 
   /** The fold's groups with their names mapped to ids, no cost and no kept times yet (the writer adds them). */

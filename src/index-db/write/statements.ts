@@ -79,6 +79,8 @@ export class FileStatements {
   readonly sessionCwd: Database.Statement;
   readonly sessionTitle: Database.Statement;
   readonly sessionPrompt: Database.Statement;
+  readonly storedPrompt: Database.Statement;
+  readonly replacePrompt: Database.Statement;
   readonly agentPrompt: Database.Statement;
 
   constructor(db: Database.Database) {
@@ -92,7 +94,7 @@ export class FileStatements {
     this.gone = db.prepare('UPDATE files SET gone = 1 WHERE path = ?');
     this.unreadable = db.prepare('UPDATE files SET error = ? WHERE id = ?');
     this.readCursor = db.prepare(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, f.agent_id IS NOT NULL AS sub,
-        s.first_prompt IS NOT NULL AS hasPrompt, s.agent_prompt IS NOT NULL AS hasAgentPrompt
+        s.first_prompt AS prompt, s.agent_prompt IS NOT NULL AS hasAgentPrompt
       FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`);
     this.projectCwd = db.prepare('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)');
     this.unresolved = db.prepare('SELECT encoded AS project, cwd FROM projects WHERE repo IS NULL AND cwd IS NOT NULL');
@@ -100,6 +102,8 @@ export class FileStatements {
     this.sessionCwd = db.prepare('UPDATE sessions SET cwd = ? WHERE id = ?');
     this.sessionTitle = db.prepare(`UPDATE sessions SET title = ?, title_kind = ? WHERE id = ? AND (? = 'custom' OR title_kind IS NOT 'custom')`);
     this.sessionPrompt = db.prepare('UPDATE sessions SET first_prompt = ? WHERE id = ? AND first_prompt IS NULL');
+    this.storedPrompt = db.prepare('SELECT first_prompt FROM sessions WHERE id = ?').pluck();
+    this.replacePrompt = db.prepare('UPDATE sessions SET first_prompt = ? WHERE id = ?');
     this.agentPrompt = db.prepare('UPDATE sessions SET agent_prompt = ? WHERE id = ? AND agent_prompt IS NULL');
   }
 }

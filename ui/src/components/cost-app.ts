@@ -2,6 +2,7 @@ import { LitElement, css, html } from 'lit';
 import { api } from '../api.ts';
 import type { Command } from '../keys.ts';
 import type { TopView } from '../state.ts';
+import { focusFirstRow, focusRowWhenShown } from '../table-focus.ts';
 import { HubController } from '../controllers/hub.ts';
 import { KeysController } from '../controllers/keys.ts';
 import { NavigationController } from '../controllers/navigation.ts';
@@ -124,17 +125,29 @@ export class CostApp extends LitElement {
         return help.open();
       }
       case 'up':
-        return this.navigation.up();
+        return this.goUp();
+      case 'first-row':
+        return void focusFirstRow(this.querySelector('main') ?? this);
       case 'refresh':
         return void this.clock.refresh(true);
       case 'overview':
       case 'insights':
+      case 'sessions':
         return this.navigation.navigate({ view: cmd });
       case 'range-prev':
         return this.navigation.stepRange(-1);
       case 'range-next':
         return this.navigation.stepRange(1);
     }
+  }
+
+  /** Up a level (session -> project -> the last tab), then back on the row of what was open once the view shows it. */
+  private goUp(): void {
+    const n = this.navigation.nav;
+    const from = n.session ?? n.project ?? n.repository;
+    this.navigation.up();
+    const to = this.navigation.nav;
+    if (from && to !== n) void focusRowWhenShown(this.querySelector('main') ?? this, from, () => this.navigation.nav === to);
   }
 
   /** What the tab's title names besides the figures: the open project, repository or session, else the scope. */
@@ -159,6 +172,8 @@ export class CostApp extends LitElement {
         return html`<cost-overview-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-overview-view>`;
       case 'insights':
         return html`<cost-insights-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-insights-view>`;
+      case 'sessions':
+        return html`<cost-sessions-view .range=${range} .scope=${scope} .machine=${machine} .refreshKey=${k}></cost-sessions-view>`;
       case 'project':
         return html`<cost-project-view .range=${range} .scope=${scope} .project=${n.project ?? ''} .refreshKey=${k}></cost-project-view>`;
       case 'detail':
@@ -196,9 +211,9 @@ export class CostApp extends LitElement {
       <main class="content" id="main" @budgets-changed=${() => void this.clock.refresh(false)}>
         ${sub
           ? html`<div class="crumbs">
-              <button class="btn ghost back" type="button" @click=${() => nav.up()} title="Go up (Backspace)">
+              <button class="btn ghost back" type="button" @click=${() => this.goUp()} title="Go up (Backspace)">
                 <span class="back-arrow" aria-hidden="true">←</span>
-                ${view === 'detail' && nav.nav.project ? 'Project' : nav.lastTop === 'insights' ? 'Insights' : 'Overview'}
+                ${view === 'detail' && nav.nav.project ? 'Project' : ({ overview: 'Overview', insights: 'Insights', sessions: 'Sessions' } as const)[nav.lastTop]}
               </button>
             </div>`
           : ''}

@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing, svg, type PropertyValues } from 'lit';
-import { formatBucket, formatLongBucket, formatUsd, formatUsdAxis, shortModel } from '../format.ts';
+import { formatBucket, formatDateWithYear, formatLongBucket, formatUsd, formatUsdAxis, shortModel } from '../format.ts';
 import type { SeriesBucket, SeriesPoint } from '../../../src/shared/api-types.ts';
 import { OTHER, modelPalette, totalsByModel } from '../chart-colors.ts';
 import type { ModelPalette } from '../chart-colors.ts';
@@ -112,8 +112,16 @@ export class CostChartSeries extends LitElement {
   }
 
   private _label(p: SeriesPoint, withDay: boolean): string {
+    // Day and week ticks of a series across a year end carry the year (else only last year's would).
+    if (!withDay && (this.bucket === 'day' || this.bucket === 'week') && this._spansYears()) return formatDateWithYear(p.key);
     if (this.bucket === 'week' || this.bucket === 'month') return formatLongBucket(p.key, this.bucket, withDay);
     return formatBucket(p.key, withDay && this.bucket === 'hour');
+  }
+
+  /** Whether the points run over more than one calendar year (their keys start 'YYYY'). */
+  private _spansYears(): boolean {
+    const first = this.points[0]?.key.slice(0, 4);
+    return first !== undefined && this.points.at(-1)!.key.slice(0, 4) !== first;
   }
 
   private _stacks(pal: ModelPalette): Stack[] {

@@ -39,6 +39,12 @@ function hitTag(b: Block) {
 /** No usage in the range: no block, no token and no tool. */
 const isEmpty = (d: Insights): boolean => !d.blocks.length && d.tokenComposition.totalTokens === 0 && !d.topTools.length;
 
+/** A block's two dearest models with what they cost (the rest in a "+N" tag); every one of them in the tooltip. */
+function blockModels(b: Block) {
+  const more = b.modelCosts.length - 2;
+  return html`<span class="models" title=${b.modelCosts.map((m) => `${m.model}: ${formatUsd(m.cost)}`).join('\n')}>${b.modelCosts.slice(0, 2).map((m) => `${shortModel(m.model)} ${formatUsd(m.cost)}`).join(', ')}${more > 0 ? html` <span class="tag">+${more}</span>` : nothing}</span>`;
+}
+
 /** The Sunday ending the week that starts on `key` (a weekStart of the server's). */
 const weekEnd = (key: string): string => dayKey((parseDayKey(key) ?? Number.NaN) + 6);
 
@@ -96,7 +102,7 @@ export class CostInsightsView extends DataView {
       { key: 'cost', label: 'Cost', numeric: true, value: (b) => b.cost, render: (b) => html`<b>${formatUsd(b.cost)}</b>` },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (b) => b.totalTokens, render: (b) => formatTokens(b.totalTokens) },
       { key: 'messages', label: 'Messages', numeric: true, value: (b) => b.messages, render: (b) => formatInt(b.messages) },
-      { key: 'models', label: 'Models', value: (b) => b.models.join(' '), render: (b) => b.models.map(shortModel).join(', ') },
+      { key: 'models', label: 'Models', value: (b) => b.models.join(' '), render: blockModels, title: 'The models that ran in the block, the dearest first, with what each cost' },
     ];
   }
 

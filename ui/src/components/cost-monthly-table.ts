@@ -8,25 +8,12 @@ import type { Column } from './cost-table.ts';
 import { ViewData } from './view-kit.ts';
 import './cost-table.ts';
 import { ScopedView } from './data-view.ts';
+import { changeLabel, withChange, withGaps, type Month } from '../monthly-rows.ts';
 
-type Month = Monthly['months'][number] & { change: number | null };
-
-/** 'YYYY-MM' of the calendar month before `key`. */
-const monthBefore = (key: string): string => {
-  const [y, m] = key.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-};
-
-/** Cost change against the calendar month before (no usage that month: null, shown as "new"). */
-export function withChange(months: Monthly['months']): Month[] {
-  const cost = new Map(months.map((m) => [m.month, m.cost]));
-  return months.map((m) => {
-    const before = cost.get(monthBefore(m.month)) ?? 0;
-    return { ...m, change: before > 0 ? (m.cost - before) / before : null };
-  });
-}
-
-/** Every month of the history (all projects or the scoped one): cost, tokens, top model, change. Exportable. */
+/**
+ * Every month of the history (all projects or the scoped one), months without usage included: cost, tokens, top model,
+ * change. Exportable.
+ */
 export class CostMonthlyTable extends ScopedView {
   private _data = new ViewData(this, {
     args: () => [this.scope] as const,
@@ -42,14 +29,14 @@ export class CostMonthlyTable extends ScopedView {
       { key: 'messages', label: 'Messages', numeric: true, value: (m) => m.messages, render: (m) => formatInt(m.messages) },
       { key: 'top', label: 'Top model', value: (m) => m.topModel, render: (m) => (m.topModel ? html`<span title=${m.topModel}>${shortModel(m.topModel)}</span>` : '—') },
       { key: 'change', label: 'Change', numeric: true, value: (m) => m.change, title: 'Cost against the calendar month before',
-        render: (m) => (m.change === null ? 'new' : `${m.change > 0 ? '+' : m.change < 0 ? '−' : ''}${formatPercent(Math.abs(m.change), 0)}`) },
+        render: (m) => html`<span title=${m.change === null ? 'No usage the month before' : `${m.change >= 0 ? '+' : '−'}${formatPercent(Math.abs(m.change), 0)} against the month before`}>${changeLabel(m)}</span>` },
     ];
   }
 
   override render() {
     const d = this._data.loaded?.data;
     if (!d || !d.months.length) return nothing;
-    const rows = withChange(d.months);
+    const rows = withChange(withGaps(d.months));
     return html`<section class="panel">
       <cost-table view="monthly" caption="Months" .columns=${this._columns()} .rows=${rows} .rowKey=${(m: Month) => m.month}
         .defaultSort=${{ key: 'month', dir: 'desc' }}

@@ -79,6 +79,8 @@ export class CostOverviewView extends DataView {
         const span = range ? previousSpan(range) : null;
         if (!span) return null;
         const prev = await api.get<Overview>('/api/overview', { from: span.from, to: span.to, ...scopeParams(scope), ...(machine ? { machine } : {}) }, signal);
+        // A previous period the first build has not read in full yet would make every change read "new" or "+900%".
+        if (!prev.final) return null;
         const series = { label: span.label, points: prev.costSeries.points };
         return { totals: prev.totals, series, label: span.label, for: `${range!.from}|${range!.to}` };
       },
@@ -316,7 +318,7 @@ export class CostOverviewView extends DataView {
       </div>
       ${this._machines(d)}
       <section class="panel">
-        <cost-table view="overview" caption="Projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" filter="Filter projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>

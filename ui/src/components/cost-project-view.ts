@@ -9,6 +9,7 @@ import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
+import { modelList } from './model-list.ts';
 import './cost-table.ts';
 import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -16,12 +17,6 @@ import './cost-stat-card.ts';
 import './cost-empty.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
-
-/** The first two models and a count of the rest: a session that used six models must not widen the table. */
-function modelList(models: string[]) {
-  const more = models.length - 2;
-  return html`<span title=${models.join('\n')}>${models.slice(0, 2).map(shortModel).join(', ')}${more > 0 ? html` <span class="tag">+${more}</span>` : nothing}</span>`;
-}
 
 /**
  * One project: its cost series and model split, and its sessions table.
@@ -71,6 +66,9 @@ export class CostProjectView extends DataView {
       return html`<cost-empty heading="Nothing in this range" message=${`${d.project.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
+    // Warmup-only sessions are folded into one line under the table rather than listed as rows without a prompt.
+    const sessions = d.sessions.filter((s) => !s.warmup);
+    const warmups = d.sessions.filter((s) => s.warmup);
     const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
     // Long ranges come summed by week or month (the server's bucketing).
     const series = d.costSeries;
@@ -102,10 +100,12 @@ export class CostProjectView extends DataView {
           </section>`
         : nothing}
       <section class="panel">
-        <cost-table view="project" caption="Sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionRow) => s.id}
+        <cost-table view="project" caption="Sessions" filter="Filter sessions" .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName(`sessions-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>
+        ${warmups.length ? html`<p class="folded" data-folded="warmup" title="Claude Code's start-up side calls: no prompt of their own. Their cost is in the project's figures above.">
+            ${formatCount(warmups.length, 'Warmup side call')} folded here · ${formatUsd(warmups.reduce((sum, s) => sum + s.cost, 0))}</p>` : nothing}
       </section>
     `;
   }
@@ -137,6 +137,7 @@ export class CostProjectView extends DataView {
     css`
       button[aria-pressed='true'] { background: var(--selected-bg); color: var(--ink-1); border-color: var(--accent); }
       .panel.branches { margin-bottom: 16px; }
+      .folded { margin: 8px 0 0; color: var(--ink-2); font-size: 12px; }
     `,
   ];
 }

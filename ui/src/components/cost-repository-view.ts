@@ -1,21 +1,27 @@
 import { css, html } from 'lit';
-import type { BranchRow, ProjectRow, RepositoryDetail } from '../../../src/shared/api-types.ts';
+import type { BranchRow, ProjectRow, RepositoryDetail, SessionList, SessionListRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
+import { modelPalette } from '../chart-colors.ts';
 import { formatCount, formatDateTime, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
-import { branchColumns } from './branch-columns.ts';
+import { branchColumns, branchLabel } from './branch-columns.ts';
+import { modelList } from './model-list.ts';
 import './cost-table.ts';
+import './cost-chart-series.ts';
+import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
 
 /**
- * One repository: its project folders (main checkout and worktrees) summed, each folder, and the branches of all.
+ * One repository: its project folders (main checkout and worktrees) summed, the cost chart and model split of all,
+ * each folder, the branches and the sessions (the dearest first).
  *
- * @fires navigate - `{view: 'project', project}` when a folder row is opened; `{view: 'overview'}` for back.
+ * @fires navigate - `{view: 'project', project}` when a folder row is opened; `{view: 'detail', session, project}` for
+ * a session row; `{view: 'overview'}` for back.
  * @fires scope - `{project: <repository scope>, name}` from the "Scope to repository" button (`project: null` clears it).
  */
 export class CostRepositoryView extends DataView {
@@ -34,8 +40,25 @@ export class CostRepositoryView extends DataView {
   private _data = new ViewData(this, {
     args: () => [this.range, this.repository] as const,
     refreshKey: () => this.refreshKey,
-    load: ([range, id], signal) => api.get<RepositoryDetail>('/api/repository', { ...rangeParams(range), id }, signal),
+    load: async ([range, id], signal) => {
+      const [detail, sessions] = await Promise.all([
+        api.get<RepositoryDetail>('/api/repository', { ...rangeParams(range), id }, signal),
+        api.get<SessionList>('/api/sessions', { ...rangeParams(range), repository: id }, signal),
+      ]);
+      return { ...detail, sessions };
+    },
   });
+
+  private _sessionColumns(): Column<SessionListRow>[] {
+    return [
+      { key: 'title', label: 'Session', value: (s) => s.title, render: (s) => html`<span class="primary clamp" title=${`${s.title}\n${s.id}`}>${s.title}</span>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'folder', label: 'Folder', value: (s) => s.project.name, render: (s) => html`<span title=${s.project.id}>${s.project.name}</span>` },
+      { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '), render: (s) => s.branches.map(branchLabel).join(', ') || '—' },
+      { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => modelList(s.models) },
+      { key: 'last', label: 'Last activity', value: (s) => s.lastActivity, render: (s) => formatDateTime(s.lastActivity) },
+    ];
+  }
 
   private _columns(): Column<ProjectRow>[] {
     return [
@@ -49,11 +72,13 @@ export class CostRepositoryView extends DataView {
     ];
   }
 
-  private _body(d: RepositoryDetail) {
+  private _body(d: RepositoryDetail & { sessions: SessionList }) {
     if (!d.projects.length) {
       return html`<cost-empty heading="Nothing in this range" message=${`${d.repository.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
+    const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
+    const series = d.costSeries;
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
@@ -62,6 +87,17 @@ export class CostRepositoryView extends DataView {
           hint="Project folders of this repository with usage in the range."></cost-stat-card>
         <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
           hint=${`Input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+      </div>
+      <div class="grid">
+        <section class="panel">
+          <h3>Cost per ${series.bucket}</h3>
+          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.bucket} label="Repository cost"></cost-chart-series>
+        </section>
+        <section class="panel">
+          <h3>Cost by model</h3>
+          <cost-chart-bars label="Cost by model" .format=${formatUsd}
+            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
+        </section>
       </div>
       <section class="panel">
         <cost-table view="repository" caption="Folders" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
@@ -72,6 +108,12 @@ export class CostRepositoryView extends DataView {
         <cost-table view="repository-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
           .rowKey=${(b: BranchRow) => b.branch ?? ''} .defaultSort=${{ key: 'cost', dir: 'desc' }}
           export-file=${exportName(`branches-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
+      </section>
+      <section class="panel">
+        <cost-table view="repository-sessions" caption="Sessions" filter="Filter sessions" .columns=${this._sessionColumns()} .rows=${d.sessions.sessions}
+          .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`} .defaultSort=${{ key: 'cost', dir: 'desc' }}
+          export-file=${exportName(`sessions-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}
+          @row-open=${(e: CustomEvent<{ row: SessionListRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: e.detail.row.project.id })}></cost-table>
       </section>
     `;
   }
@@ -99,7 +141,7 @@ export class CostRepositoryView extends DataView {
     `;
   }
 
-  static override styles = [viewStyles, css`.panel { margin-bottom: 16px; }`];
+  static override styles = [viewStyles, css`.panel { margin-bottom: 16px; } .grid .panel { margin-bottom: 0; }`];
 }
 
 customElements.define('cost-repository-view', CostRepositoryView);

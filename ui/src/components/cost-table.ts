@@ -46,7 +46,10 @@ export class CostTable<T = unknown> extends LitElement {
     pageSize: { type: Number, attribute: 'page-size' },
     rowClass: { attribute: false },
     childrenOf: { attribute: false },
+    filter: {},
     _sort: { state: true },
+    _query: { state: true },
+    _more: { state: true },
     _expanded: { state: true },
     _selected: { state: true },
     _limit: { state: true },
@@ -64,7 +67,13 @@ export class CostTable<T = unknown> extends LitElement {
   declare pageSize: number;
   declare rowClass: ((row: T) => string) | null;
   declare childrenOf: ((row: T) => T[]) | null;
+  /** Placeholder of a filter box over the rows (shown when set): a row stays when a column's value holds the text. */
+  declare filter: string;
   private declare _sort: SortSpec | null;
+  private declare _query: string;
+  /** Columns lie beyond the right edge (a narrow window): the bar says so. */
+  private declare _more: boolean;
+  private readonly _resize = new ResizeObserver(() => this._measure());
   private declare _expanded: ReadonlySet<string>;
   private declare _selected: string | null;
   private declare _limit: number;
@@ -81,10 +90,32 @@ export class CostTable<T = unknown> extends LitElement {
     this.pageSize = 200;
     this.rowClass = null;
     this.childrenOf = null;
+    this.filter = '';
     this._sort = null;
+    this._query = '';
+    this._more = false;
     this._expanded = new Set();
     this._selected = null;
     this._limit = 0;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._resize.disconnect();
+  }
+
+  protected override firstUpdated(): void {
+    const scroll = this.renderRoot.querySelector('.scroll');
+    const table = this.renderRoot.querySelector('table');
+    if (scroll) this._resize.observe(scroll);
+    if (table) this._resize.observe(table);
+  }
+
+  /** Whether columns are hidden to the right: wider than the box and not scrolled to the end. */
+  private _measure(): void {
+    const s = this.renderRoot.querySelector<HTMLElement>('.scroll');
+    const more = s !== null && s.scrollWidth - s.clientWidth - s.scrollLeft > 2;
+    if (more !== this._more) this._more = more;
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -96,10 +127,18 @@ export class CostTable<T = unknown> extends LitElement {
 
   /** The rows in display order (all of them, not only the rendered page). */
   get sortedRows(): T[] {
-    const top = this._sorted(this.rows);
+    const top = this._sorted(this._filtered(this.rows));
     const kids = this.childrenOf;
     if (!kids || !this._expanded.size) return top;
     return top.flatMap((r) => (this._expanded.has(this.rowKey(r)) ? [r, ...this._sorted(kids(r))] : [r]));
+  }
+
+  /** The rows whose column values (or a child's) hold the filter text, in any case; all of them without one. */
+  private _filtered(rows: T[]): T[] {
+    const q = this._query.trim().toLowerCase();
+    if (!q) return rows;
+    const holds = (r: T): boolean => this.columns.some((c) => String(c.value(r) ?? '').toLowerCase().includes(q));
+    return rows.filter((r) => holds(r) || (this.childrenOf?.(r) ?? []).some(holds));
   }
 
   private _sorted(rows: T[]): T[] {
@@ -119,6 +158,21 @@ export class CostTable<T = unknown> extends LitElement {
     if (open) next.add(key);
     else next.delete(key);
     this._expanded = next;
+  }
+
+  /**
+   * Selects and focuses the row keyed `key` (or `<anything>/key`, the key of a row that also names its project), or the
+   * first row for null; false when there is no such row (yet).
+   */
+  focusRow(key: string | null): boolean {
+    const rows = this.sortedRows;
+    const i = key === null ? (rows.length ? 0 : -1) : rows.findIndex((r) => {
+      const k = this.rowKey(r);
+      return k === key || k.endsWith(`/${key}`);
+    });
+    if (i < 0) return false;
+    void this._move(rows, i);
+    return true;
   }
 
   get selectedKey(): string | null {
@@ -180,11 +234,18 @@ export class CostTable<T = unknown> extends LitElement {
     const children = new Set(this.childrenOf ? this.rows.flatMap((r) => this.childrenOf!(r).map((c) => this.rowKey(c))) : []);
     return html`
       <div class="bar">
-        <span class="caption" id="cap">${this.caption}${this.caption ? html` <span class="count">${this.rows.length}</span>` : nothing}</span>
+        <span class="caption" id="cap">${this.caption}${this.caption
+          ? html` <span class="count">${this._query.trim() ? `${this._filtered(this.rows).length} of ${this.rows.length}` : this.rows.length}</span>`
+          : nothing}</span>
+        ${this.filter
+          ? html`<input class="filter" type="search" placeholder=${this.filter} aria-label=${this.filter} .value=${this._query}
+              @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}>`
+          : nothing}
+        ${this._more ? html`<span class="more-hint" title="Scroll the table sideways (or Shift + wheel) for the other columns">More columns →</span>` : nothing}
         <slot name="actions"></slot>
         ${this.exportFile ? html`<button class="export" @click=${this._exportCsv} ?disabled=${!rows.length}>Export CSV</button>` : nothing}
       </div>
-      <div class="scroll">
+      <div class=${this._more ? 'scroll more' : 'scroll'} @scroll=${() => this._measure()}>
         <table aria-labelledby="cap">
           <thead>
             <tr>
@@ -254,6 +315,11 @@ export class CostTable<T = unknown> extends LitElement {
     }
     button.export:hover, button.more:hover { background: var(--bg-hover); color: var(--ink-1); }
     button.more { margin-top: 8px; }
+    input.filter { font: inherit; font-size: 12px; color: var(--ink-1); background: var(--bg-elevated); border: 1px solid var(--border);
+      border-radius: 6px; padding: 4px 8px; width: 16em; min-width: 0; }
+    .more-hint { font-size: 12px; color: var(--ink-3); white-space: nowrap; }
+    .scroll.more { box-shadow: inset -14px 0 10px -10px var(--ink-3); }
+    input.filter:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
     .scroll { overflow: auto; max-height: var(--table-max-height, none); border: 1px solid var(--border); border-radius: 8px; }
     table { width: 100%; border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
     th { position: sticky; top: 0; z-index: 1; background: var(--bg-elevated); text-align: left; font-weight: 500;

@@ -2,6 +2,7 @@ import { LitElement, css, html } from 'lit';
 import type { IndexingState } from '../../../src/shared/api-types.ts';
 import { DEFAULT_RANGE } from '../state.ts';
 import type { RangeSel, TopView, View } from '../state.ts';
+import { isTopView } from '../state.ts';
 import type { Mode } from '../theme.ts';
 import { icons } from './icons.ts';
 import './cost-range-picker.ts';
@@ -133,18 +134,24 @@ const styles = css`
     }
   }
 
+  /* Three tabs beside the tools: below this the brand keeps its mark only and the tabs draw closer. */
+  @media (max-width: 760px) {
+    .brand-name {
+      display: none;
+    }
+
+    .tab {
+      padding: 0 var(--space-2);
+    }
+  }
+
   @media (max-width: 560px) {
-    .brand-name,
     .updated {
       display: none;
     }
 
     .top-row {
       gap: var(--space-2);
-    }
-
-    .tab {
-      padding: 0 var(--space-2);
     }
   }
 
@@ -246,7 +253,7 @@ export class CostTopBar extends LitElement {
   }
 
   protected override render() {
-    const showScope = this.view === 'overview' || this.view === 'insights';
+    const showScope = isTopView(this.view);
     return html`<header class="top-bar">
       <div class="top-row">
         <a class="brand" href="?view=overview" @click=${(e: MouseEvent) => {
@@ -256,7 +263,7 @@ export class CostTopBar extends LitElement {
           <span class="brand-mark" aria-hidden="true">$</span>
           <span class="brand-name">Cost</span>
         </a>
-        <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}</nav>
+        <nav class="tabs" aria-label="Views">${this.tab('overview', 'Overview')}${this.tab('insights', 'Insights')}${this.tab('sessions', 'Sessions')}</nav>
         <span class="spacer"></span>
         <cost-indexing .state=${this.indexing}></cost-indexing>
         <cost-updated-note class="updated" .at=${this.updatedAt} ?live=${this.live}></cost-updated-note>

@@ -17,6 +17,7 @@ import {
   toUrl,
 } from '../state.ts';
 import type { Nav, RangeSel, TopView, View } from '../state.ts';
+import { isTopView } from '../state.ts';
 
 interface NavigateDetail {
   view: View;
@@ -25,7 +26,7 @@ interface NavigateDetail {
   repository?: string | null;
 }
 
-const TITLES: Record<View, string> = { overview: 'Overview', insights: 'Insights', project: 'Project', detail: 'Session', repository: 'Repository' };
+const TITLES: Record<View, string> = { overview: 'Overview', insights: 'Insights', sessions: 'Sessions', project: 'Project', detail: 'Session', repository: 'Repository' };
 
 /**
  * Where the dashboard is: the view (URL + storage), the range, the project scope and the machine filter, kept in step
@@ -132,7 +133,7 @@ export class NavigationController implements ReactiveController {
   }
 
   private rememberTop(): void {
-    if (this.nav.view === 'overview' || this.nav.view === 'insights') this.lastTop = this.nav.view;
+    if (isTopView(this.nav.view)) this.lastTop = this.nav.view;
   }
 
   private syncUrl(how: 'push' | 'replace'): void {

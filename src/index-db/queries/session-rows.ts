@@ -1,0 +1,90 @@
+// The session rows of some project folders in a range: a project's sessions table and the Sessions view across
+// projects read them alike (cost, tokens, models by cost, branches, whether gone or only Warmup side calls).
+import type Database from 'better-sqlite3';
+import type { HourSpan } from '../../calendar/resolve.ts';
+import type { SessionRow } from '../../shared/api-types.ts';
+import { iso } from '../time.ts';
+import { totalTokens } from '../schema/measures.ts';
+import type { Reader } from './reader.ts';
+import { spanFiles, spanHours } from './span-files.ts';
+import type { createBranches } from './branches.ts';
+
+type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
+  cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
+
+/** A session row with the project folder (its id in the index) it belongs to. */
+export interface FolderSessionRow extends SessionRow {
+  folder: number;
+}
+
+/** Model names by their cost, the dearest first (ties by name). */
+export function byCost(names: ReadonlyMap<string, number>): string[] {
+  return [...names].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+}
+
+export function createSessionRows(db: Database.Database, reader: Reader) {
+  const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
+  const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
+  // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages (the files
+  // that can hold those of either edge).
+  const edgeFiles = `${spanFiles('?', '?', 'AND project_id = @p')} UNION ALL ${spanFiles('?', '?', 'AND project_id = @p')}`;
+  const cellsEdges = db.prepare(`SELECT ${sums} FROM (
+      SELECT session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
+        FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = @p
+      UNION ALL
+      SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
+        FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
+    GROUP BY session_id, model_id, sub`).raw(true);
+  const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
+      s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup' AS warmup
+    FROM sessions s WHERE s.project_id = ?`).raw(true);
+  // A session is gone when it has transcripts and every one of them is gone.
+  const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
+
+  /** The sessions of the folders `pids` with usage in the hours, unordered; `branches`: their branches in the range. */
+  return function sessionRows(pids: readonly number[], hours: HourSpan, branches: ReturnType<ReturnType<typeof createBranches>>): FolderSessionRow[] {
+    const models = reader.models();
+    const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = hours;
+    const titles = new Map<number, { sid: string; title: string; warmup: boolean }>();
+    // A session with transcripts under two machines' copies of the folder is gone when all of them are.
+    const gone = new Map<number, number>();
+    // names: each model's cost in the session, so the models are listed by cost (the one that costs the money first).
+    const bySession = new Map<number, FolderSessionRow & { first: number; last: number; names: Map<string, number> }>();
+    for (const pid of pids) {
+      for (const [id, sid, title, warmup] of sessionInfo.all(pid) as [number, string, string, number][]) titles.set(id, { sid, title, warmup: warmup === 1 });
+      for (const [session, g] of goneInfo.all(pid) as [number, number][]) gone.set(session, Math.min(g, gone.get(session) ?? 1));
+      const rows = (hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
+      for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
+        let s = bySession.get(session);
+        if (!s) {
+          s = {
+            id: String(session), title: String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
+            cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
+            subagentCost: 0, gone: false, branches: branches.bySession.get(session) ?? [], warmup: false, folder: pid,
+            first: Infinity, last: -Infinity, names: new Map(),
+          };
+          bySession.set(session, s);
+        }
+        s.cost += cost;
+        s.messages += messages;
+        s.inputTokens += input;
+        s.outputTokens += output;
+        s.cacheCreationTokens += cacheCreate;
+        s.cacheReadTokens += cacheRead;
+        s.totalTokens += totalTokens({ input, output, cacheCreate, cacheRead });
+        if (sub === 1) s.subagentCost += cost;
+        if (first !== null) s.first = Math.min(s.first, first);
+        if (last !== null) s.last = Math.max(s.last, last);
+        const m = models.get(model);
+        if (m && !m.hidden) s.names.set(m.name, (s.names.get(m.name) ?? 0) + cost);
+      }
+    }
+    return [...bySession].map(([session, { first, last, names, ...row }]) => {
+      const t = titles.get(session);
+      return {
+        ...row, id: t?.sid ?? row.id, title: t?.title ?? row.title, warmup: t?.warmup ?? false, gone: gone.get(session) === 1,
+        firstActivity: Number.isFinite(first) ? iso(first) : '', lastActivity: Number.isFinite(last) ? iso(last) : '', models: byCost(names),
+      };
+    });
+  };
+}
