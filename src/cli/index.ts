@@ -12,18 +12,8 @@ import { warn } from './warn.ts';
 async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (argv[0] === 'statusline') return (await import('./statusline-command.ts')).statuslineCommand(argv, env);
   if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCommand(argv, env);
-  let args;
-  try {
-    args = parseCliArgs(argv, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    warn(err.message);
-    return 2;
-  }
-  if (args.help !== null) {
-    process.stdout.write(args.help);
-    return 0;
-  }
+  const args = parsedOr(() => parseCliArgs(argv, env));
+  if (typeof args === 'number') return args;
   const command = args.command;
   if (command === 'statusline') throw new Error('unreachable: statusline is dispatched above');
   // Every other command writes the index (or may): it moves an index an older version left in the cache dir.
@@ -42,19 +32,24 @@ async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 /** backup and restore take a file argument, so they have their own parser (backup.ts). */
 async function runBackupCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { parseBackupArgs, runBackup } = await import('./backup.ts');
-  let args;
+  const args = parsedOr(() => parseBackupArgs(argv, env));
+  if (typeof args === 'number') return args;
+  return runBackup(args, warn);
+}
+
+/** A command's arguments, or its exit code once there is nothing more to run: 2 for bad input, 0 after its help. */
+function parsedOr<T extends { help: string | null }>(parse: () => T): T | number {
+  let args: T;
   try {
-    args = parseBackupArgs(argv, env);
+    args = parse();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     warn(err.message);
     return 2;
   }
-  if (args.help !== null) {
-    process.stdout.write(args.help);
-    return 0;
-  }
-  return runBackup(args, warn);
+  if (args.help === null) return args;
+  process.stdout.write(args.help);
+  return 0;
 }
 
 /**
