@@ -120,11 +120,18 @@ function figuresOf(run: AbRun): Record<string, number> {
   return out;
 }
 
-export async function abBench(opts: { ref: string; dirs: string[]; pairs: number; log: (line: string) => void }): Promise<AbResult> {
+/**
+ * `aRef`: build A from that ref too instead of this checkout, to measure one change between two older commits (say a
+ * merge against its first parent) with today's harness.
+ */
+export async function abBench(opts: { ref: string; aRef?: string; dirs: string[]; pairs: number; log: (line: string) => void }): Promise<AbResult> {
   const built = buildRef(opts.ref, opts.log);
+  const builtA = opts.aRef ? buildRef(opts.aRef, opts.log) : null;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cost-ab-run-'));
   try {
-    const a = { label: 'this checkout', entry: path.join(ROOT, 'dist', 'main.js') };
+    const a = builtA
+      ? { label: `${opts.aRef} (${builtA.commit.slice(0, 7)})`, entry: builtA.entry }
+      : { label: 'this checkout', entry: path.join(ROOT, 'dist', 'main.js') };
     const b = { label: opts.ref, entry: built.entry, commit: built.commit };
     const pairs: AbPair[] = [];
     for (let i = 0; i < opts.pairs; i++) {
@@ -146,6 +153,7 @@ export async function abBench(opts: { ref: string; dirs: string[]; pairs: number
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
     built.cleanup();
+    builtA?.cleanup();
   }
 }
 

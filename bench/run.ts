@@ -11,7 +11,8 @@
 //   npm run bench [-- --sizes 100,1024,10240] [--corpora DIR] [--cold-runs N] [--skip-load] [--skip-ccusage] [--skip-ui]
 //                 [--skip-cli] [--skip-floor]
 // `--ab <git ref>` instead compares this build with the ref's on each size (bench/ab.ts), --cold-runs pairs of runs;
-// `--dirs DIR[,DIR…]` gives it config dirs to read instead of the generated corpora.
+// `--dirs DIR[,DIR…]` gives it config dirs to read instead of the generated corpora; `--ab-a <ref>` builds A from that
+// ref instead of this checkout (one change between two older commits, with today's harness).
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +46,7 @@ const skipFloor = args.includes('--skip-floor');
 const coldRuns = Number(argOf('--cold-runs') ?? 3);
 const corporaDir = argOf('--corpora');
 const abRef = argOf('--ab');
+const abARef = argOf('--ab-a');
 const givenDirs = argOf('--dirs')?.split(',');
 
 /** One generated corpus of `mb` MiB (seed 11 is the corpus of every single size). */
@@ -324,7 +326,7 @@ function report(r: Record<string, unknown>): void {
 
 if (abRef) {
   for (const dirs of givenDirs ? [givenDirs] : sizes.map(corpora)) {
-    const r = await abBench({ ref: abRef, dirs, pairs: coldRuns, log: (line) => console.log(line) });
+    const r = await abBench({ ref: abRef, ...(abARef ? { aRef: abARef } : {}), dirs, pairs: coldRuns, log: (line) => console.log(line) });
     console.log(`\n${describeAb(r).join('\n')}`);
   }
 } else {
