@@ -34,7 +34,9 @@ async function runBackupCommand(argv: string[], env: NodeJS.ProcessEnv): Promise
   const { parseBackupArgs, runBackup } = await import('./backup.ts');
   const args = parsedOr(() => parseBackupArgs(argv, env));
   if (typeof args === 'number') return args;
-  return runBackup(args, warn);
+  // An index an older version left in the cache dir: a backup reads it there, a restore moves it first (it writes).
+  const indexPath = settleIndexFile(args.config.indexPath, args.config.formerIndexPath, { move: args.command === 'restore', log: warn });
+  return runBackup({ ...args, config: { ...args.config, indexPath } }, warn);
 }
 
 /** A command's arguments, or its exit code once there is nothing more to run: 2 for bad input, 0 after its help. */

@@ -1,6 +1,6 @@
 // Issue 37 finding 5 through the built server and command line: an index an older version left in the user cache dir
 // (holding the history of a transcript deleted since) is moved to the user data dir by the first writer that starts,
-// with a log line, and its history is served from there.
+// with a log line, and its history is served from there; backup reads it where it is and restore moves it first.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -81,6 +81,22 @@ Move('the server moves it too, logs it, and serves the deleted transcript\'s cos
   } finally {
     await server.stop();
   }
+});
+
+Move('backup reads it in the cache dir, where it still is; restore moves it first, then replaces it', async () => {
+  backToCacheDir();
+  const target = path.join(tmp, 'backup.db');
+  const b = await cli(['backup', target, '--dir', dir, '--offline'], { env });
+  assert.is(b.code, 0, b.stderr);
+  assert.match(b.stderr, `backed up ${cacheDir}`);
+  assert.ok(fs.readdirSync(cacheDir).some((n) => n.endsWith('.db')), 'a backup moves nothing');
+  const r = await cli(['restore', target, '--force', '--dir', dir, '--offline'], { env });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, `index moved from ${cacheDir}`);
+  assert.match(r.stderr, `restored ${dataDir}`);
+  assert.not.ok(fs.readdirSync(cacheDir).some((n) => n.endsWith('.db')));
+  const after = await cli(['daily', '--json', '--dir', dir, '--offline'], { env });
+  assert.equal((JSON.parse(after.stdout) as Daily).totals, before.totals);
 });
 
 Move.run();
