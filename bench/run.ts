@@ -9,7 +9,7 @@
 // 1 GiB (seeds 11, 12, ...) read as N --dirs, as a heavy user's history of several machines; --corpora DIR takes them
 // from DIR/s11, DIR/s12, ... where they were generated already (the append test adds a transcript there and removes it).
 //   npm run bench [-- --sizes 100,1024,10240] [--corpora DIR] [--cold-runs N] [--skip-load] [--skip-ccusage] [--skip-ui]
-//                 [--skip-cli] [--skip-floor]
+//                 [--skip-cli] [--skip-floor] [--skip-first]
 // `--ab <git ref>` instead compares this build with the ref's on each size (bench/ab.ts), --cold-runs pairs of runs;
 // `--dirs DIR[,DIR…]` gives it config dirs to read instead of the generated corpora; `--ab-a <ref>` builds A from that
 // ref instead of this checkout (one change between two older commits, with today's harness).
@@ -29,6 +29,7 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 import { abBench, describeAb } from './ab.ts';
+import { latencyDuringRecheck, repriceStall, sessionJson, timeToFinal } from './first-answers.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -43,6 +44,7 @@ const skipCcusage = args.includes('--skip-ccusage');
 const skipUi = args.includes('--skip-ui');
 const skipCli = args.includes('--skip-cli');
 const skipFloor = args.includes('--skip-floor');
+const skipFirst = args.includes('--skip-first');
 const coldRuns = Number(argOf('--cold-runs') ?? 3);
 const corporaDir = argOf('--corpora');
 const abRef = argOf('--ab');
@@ -233,6 +235,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       await cold.stop();
     }
     out.indexMb = indexMb(indexFile);
+    out.keysMb = fs.existsSync(`${indexFile}.keys`) ? fs.statSync(`${indexFile}.keys`).size / 1e6 : 0;
     out.coldRunsMs = colds.map((c) => c.ms);
     out.coldMs = percentile(out.coldRunsMs as number[], 50);
     out.coldMBps = bytes / 1048576 / ((out.coldMs as number) / 1000);
@@ -272,6 +275,7 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     if (!skipUi) out.ui = await browserBench(warm.port);
     out.warmPeakRssMb = peakRssMb(warm.child.pid!);
     await warm.stop();
+    if (!skipFirst) out.duringRecheck = await latencyDuringRecheck(dirs, indexFile, ['/api/overview?range=7', '/api/overview?range=all', '/metrics']);
 
     if (!skipCli) {
       let bin: string | null = null;
@@ -292,6 +296,13 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
         out.ccusage = `not run: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
+    if (!skipFirst) {
+      out.sessionJson = sessionJson(dirs, indexFile);
+      // Last: it reprices the index under another catalogue, and a first index from nothing replaces it.
+      out.reprice = await repriceStall(dirs, indexFile, work);
+      await warmPageCache(dirs);
+      out.firstFinal = await timeToFinal(dirs, indexFile);
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -305,7 +316,8 @@ function report(r: Record<string, unknown>): void {
   const runs = (r.coldRunsMs as number[]).map((ms) => ms.toFixed(0)).join(', ');
   console.log(`cold index          ${fmt(r.coldMs as number)}  (${(r.coldMBps as number).toFixed(0)} MB/s; median of ${runs}), ready line after ${fmt(r.bannerMs as number)}, load average ${(r.loadAverage as number).toFixed(1)}`);
   for (const line of describeCpu(r.coldCpu as ThreadCpu)) console.log(line);
-  console.log(`index file          ${(r.indexMb as number).toFixed(0)} MB (${((r.indexMb as number) / gib).toFixed(1)} MB per GiB of transcripts)`);
+  const withKeys = (r.indexMb as number) + ((r.keysMb as number | undefined) ?? 0);
+  console.log(`index file          ${(r.indexMb as number).toFixed(0)} MB (${((r.indexMb as number) / gib).toFixed(1)} MB per GiB of transcripts); with the key dump ${withKeys.toFixed(0)} MB (${(withKeys / gib).toFixed(1)} MB per GiB)`);
   if (r.parseFloorMs !== undefined) console.log(`parse floor         ${fmt(r.parseFloorMs as number)}  (the pool alone over every byte, nothing written: ${r.lines} lines, ${r.usageLines} with usage, ${r.rows} responses counted per file)`);
   console.log(
     `peak RSS            ${(r.peakRssMb as number).toFixed(0)} MB while indexing, ${(r.afterPeakRssMb as number).toFixed(0)} MB by ${AFTER_INDEXED_MS / 1000} s after it; ` +
@@ -314,6 +326,14 @@ function report(r: Record<string, unknown>): void {
   console.log(`warm restart        queryable in ${fmt(r.warmQueryableMs as number)}, scan done in ${fmt(r.warmScanMs as number)}`);
   console.log(`append -> visible   ${fmt(r.appendMs as number)}`);
   for (const [route, v] of Object.entries(lat)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared)`);
+  const during = r.duringRecheck as Record<string, { p50: number; p95: number; n: number }> | undefined;
+  for (const [route, v] of Object.entries(during ?? {})) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during a warm start's re-check (${v.n} requests)`);
+  const first = r.firstFinal as { todayMs: number; sevenDaysMs: number; indexedMs: number } | undefined;
+  if (first) console.log(`first index         today final after ${fmt(first.todayMs)}, 7 days after ${fmt(first.sevenDaysMs)}, indexed after ${fmt(first.indexedMs)} (from spawn)`);
+  const reprice = r.reprice as { maxWaitMs: number; p99WaitMs: number; repricedMs: number; model: string } | undefined;
+  if (reprice) console.log(`reprice             ${reprice.model} +25%: longest request wait ${fmt(reprice.maxWaitMs)} (p99 ${fmt(reprice.p99WaitMs)}), new cost shown after ${fmt(reprice.repricedMs)}`);
+  const session = r.sessionJson as { p50: number; p95: number } | undefined;
+  if (session) console.log(`session --json      p50 ${fmt(session.p50)}  p95 ${fmt(session.p95)} (no server)`);
   const load = r.load as { rps: number; p99: number; errors: number; non2xx: number } | undefined;
   if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;

@@ -1,0 +1,131 @@
+// The figures of issue 35 that the rest of the bench does not take: how soon a first index makes today and the last 7
+// days final, how long a request can wait while a new catalogue reprices the history, query latency while a warm start
+// re-checks every file, and `session --json`.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Overview } from '../src/shared/api-types.ts';
+import { DIST_MAIN, PRICES_FILE } from '../test/helpers/paths.ts';
+import { spawnServer, standaloneEnv, type ServerProcess } from '../test/helpers/server-process.ts';
+import { clearServerCache, percentile } from './common.ts';
+
+const serverArgs = (dirs: string[], indexFile: string, prices: string): string[] =>
+  ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', prices];
+
+const start = (dirs: string[], indexFile: string, prices = PRICES_FILE): Promise<ServerProcess> =>
+  spawnServer({ args: serverArgs(dirs, indexFile, prices), env: standaloneEnv({ TZ: 'UTC' }), readyTimeoutMs: 120_000 });
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function overview(port: number, range: string): Promise<Overview> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/overview?range=${range}`);
+  if (!res.ok) throw new Error(`overview ${range}: ${res.status}`);
+  return (await res.json()) as Overview;
+}
+
+/** A first index from nothing: ms from spawn until today's and the 7-day overview answer `final: true`, and until indexed. */
+export async function timeToFinal(dirs: string[], indexFile: string): Promise<{ todayMs: number; sevenDaysMs: number; indexedMs: number }> {
+  for (const suffix of ['', '-wal', '-shm', '.keys']) fs.rmSync(indexFile + suffix, { force: true });
+  const server = await start(dirs, indexFile);
+  try {
+    const indexed = server.logged(/indexed \d+ files|no transcripts found/);
+    const found: Record<'today' | '7', number | null> = { today: null, '7': null };
+    while (found.today === null || found['7'] === null) {
+      for (const range of ['today', '7'] as const) {
+        if (found[range] === null && (await overview(server.port, range)).final) found[range] = performance.now() - server.spawnedAt;
+      }
+      if (performance.now() - server.spawnedAt > 600_000) throw new Error('never final');
+      await sleep(20);
+    }
+    return { todayMs: found.today, sevenDaysMs: found['7'], indexedMs: (await indexed) - server.spawnedAt };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Query latency (cache cleared before each) from a warm start until its re-check of every file is done. */
+export async function latencyDuringRecheck(dirs: string[], indexFile: string, routes: string[]): Promise<Record<string, { p50: number; p95: number; n: number }>> {
+  const server = await start(dirs, indexFile);
+  try {
+    let done = false;
+    void server.logged(/indexed \d+ files|no transcripts found/).then(() => (done = true), () => (done = true));
+    const base = `http://127.0.0.1:${server.port}`;
+    const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
+    while (!done || routes.some((r) => times[r]!.length < 20)) {
+      for (const route of routes) {
+        await clearServerCache(base);
+        const t = performance.now();
+        const res = await fetch(base + route);
+        await res.arrayBuffer();
+        times[route]!.push(performance.now() - t);
+      }
+    }
+    return Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }]));
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * A warm start with a catalogue where the costliest model (every catalogue key naming it) costs 25% more: the longest wait of a cheap request
+ * (`/api/pricing`, every 10 ms) from the banner until the all-time cost shows the new price, and how long that took.
+ */
+export async function repriceStall(dirs: string[], indexFile: string, work: string): Promise<{ maxWaitMs: number; p99WaitMs: number; repricedMs: number; model: string }> {
+  const before = await (async () => {
+    const s = await start(dirs, indexFile);
+    try {
+      return await overview(s.port, 'all');
+    } finally {
+      await s.stop();
+    }
+  })();
+  const model = [...before.costByModel].sort((a, b) => b.cost - a.cost)[0]!.model;
+  const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, Record<string, unknown>>;
+  let changed = 0;
+  for (const [key, entry] of Object.entries(catalogue)) {
+    if (!key.includes(model)) continue;
+    for (const [field, v] of Object.entries(entry)) if (field.endsWith('_cost_per_token') && typeof v === 'number') entry[field] = v * 1.25;
+    changed++;
+  }
+  if (!changed) throw new Error(`no catalogue entry for ${model}`);
+  const prices = path.join(work, 'prices-changed.json');
+  fs.writeFileSync(prices, JSON.stringify(catalogue));
+  const server = await start(dirs, indexFile, prices);
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    const waits: number[] = [];
+    let repricedMs: number | null = null;
+    let lastCheck = 0;
+    while (repricedMs === null) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/pricing`);
+      await res.arrayBuffer();
+      waits.push(performance.now() - t);
+      if (performance.now() - lastCheck > 250) {
+        lastCheck = performance.now();
+        await clearServerCache(base);
+        if ((await overview(server.port, 'all')).totals.cost > before.totals.cost * 1.01) repricedMs = performance.now() - server.readyAt;
+      }
+      if (performance.now() - server.readyAt > 300_000) throw new Error('the new catalogue never repriced');
+      await sleep(10);
+    }
+    return { maxWaitMs: Math.max(...waits), p99WaitMs: percentile(waits, 99), repricedMs, model };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `session --json` on the index (no server running): the median and p95 of `runs`. */
+export function sessionJson(dirs: string[], indexFile: string, runs = 5): { p50: number; p95: number } {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    execFileSync(process.execPath, [DIST_MAIN, 'session', '--json', '--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', PRICES_FILE], {
+      env: { ...process.env, TZ: 'UTC' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      maxBuffer: 1 << 30,
+    });
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
