@@ -18,6 +18,7 @@ import type { CauseBreakdowns, CauseCost, RangeInfo } from '../../src/shared/api
 import { tempDir } from '../helpers/jsonl.ts';
 import { CAUSES_PROJECTS, PRICES_FILE } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
+import { damagePage, rootPage, sqlValue } from '../helpers/sqlite.ts';
 import { CAUSES_MIGRATION, UNDO_CAUSES, versionBefore } from '../helpers/schema-undo.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
@@ -211,6 +212,33 @@ t('an index from before the causes migrates with every row direct; what is read 
       check(causesOf(again, month()), ALL, again.queries.overview(month()).totals, prices, 'a new index');
     } finally {
       again.close();
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+t('a damaged index is rebuilt with every message\'s causes and their names', async () => {
+  const { dir, cleanup } = tempDir('causes-damaged-');
+  const file = path.join(dir, 'index.db');
+  try {
+    (await indexDir(CAUSES_PROJECTS, { file })).close();
+    const NAMES = "SELECT json_group_array(id || ' ' || name) FROM (SELECT id, name FROM causes ORDER BY id)";
+    const names = sqlValue(file, NAMES) as string;
+    assert.is((JSON.parse(names) as string[]).length, 15, 'three skills, two servers, three tools, two agent types, five efforts');
+    // Killed while writing (the next open checks the file), and the page of the causes' rollup went bad.
+    const db = new Database(file);
+    db.exec("UPDATE meta SET value = '1' WHERE key = 'open'");
+    db.close();
+    damagePage(file, rootPage(file, 'usage_hourly_cause'));
+    const idx = openIndex(file, { log: () => {} });
+    try {
+      idx.setPrices(prices);
+      assert.ok(idx.recovered(), 'recovered from the damage');
+      assert.is(sqlValue(file, NAMES), names, 'the names carried, under their ids');
+      check(causesOf(idx, month()), ALL, idx.queries.overview(month()).totals, prices, 'recovered');
+    } finally {
+      idx.close();
     }
   } finally {
     cleanup();
