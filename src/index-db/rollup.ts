@@ -122,8 +122,8 @@ export class RollupDelta {
 
   /** A message's cause cell alone, as its entrypoint cell (`addEntrypoint`): the worker's groups do not hold causes either. */
   addCause(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
-    const pk = [hour, m.project, m.model, m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort];
-    bump(cell(this.causes, pk.join(','), pk), m, sign);
+    const k = `${hour},${m.project},${m.model},${m.skill},${m.mcpServer},${m.mcpTool},${m.agentType},${m.effort}`;
+    bump(cell(this.causes, k, [hour, m.project, m.model, m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort]), m, sign);
   }
 
   /**
