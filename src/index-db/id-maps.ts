@@ -32,6 +32,8 @@ export class IdMaps {
   readonly agents = new Map<string, AgentInfo>();
   readonly branches = new Map<string, number>();
   readonly entrypoints = new Map<string, number>();
+  /** The names of what caused messages (skills, MCP servers and tools, agent types, efforts): one table for all. */
+  readonly causes = new Map<string, number>();
   readonly files = new Map<string, FileInfo>();
   readonly filesById = new Map<number, FileInfo>();
 
@@ -44,6 +46,7 @@ export class IdMaps {
   private readonly insFile: Database.Statement;
   private readonly insBranch: Database.Statement;
   private readonly insEntrypoint: Database.Statement;
+  private readonly insCause: Database.Statement;
 
   constructor(db: Database.Database, private readonly undo: UndoLog) {
     for (const r of db.prepare('SELECT id, name FROM machines').all() as { id: number; name: string }[]) this.machines.set(r.name, r.id);
@@ -72,6 +75,8 @@ export class IdMaps {
     this.insBranch = db.prepare('INSERT INTO branches (name) VALUES (?)');
     for (const r of db.prepare('SELECT id, name FROM entrypoints').all() as { id: number; name: string }[]) this.entrypoints.set(r.name, r.id);
     this.insEntrypoint = db.prepare('INSERT INTO entrypoints (name) VALUES (?)');
+    for (const r of db.prepare('SELECT id, name FROM causes').all() as { id: number; name: string }[]) this.causes.set(r.name, r.id);
+    this.insCause = db.prepare('INSERT INTO causes (name) VALUES (?)');
   }
 
   /** The folder `encoded` of `machine` (a --dir label; null: this machine's unlabelled dirs). */
@@ -164,6 +169,18 @@ export class IdMaps {
       id = Number(this.insEntrypoint.run(name).lastInsertRowid);
       this.entrypoints.set(name, id);
       this.undo.push(() => this.entrypoints.delete(name));
+    }
+    return id;
+  }
+
+  /** The id of a cause's name (a skill, MCP server or tool, agent type or effort); 0 for none (''): direct. */
+  cause(name: string): number {
+    if (!name) return 0;
+    let id = this.causes.get(name);
+    if (id === undefined) {
+      id = Number(this.insCause.run(name).lastInsertRowid);
+      this.causes.set(name, id);
+      this.undo.push(() => this.causes.delete(name));
     }
     return id;
   }

@@ -29,6 +29,12 @@ export interface Msg extends UsageCounts {
   branch: number | null;
   /** The entrypoint's id; 0: the line names none. */
   entrypoint: number;
+  /** What caused it, ids of the causes table (0: none, direct): skill, MCP server and tool, agent type, effort. */
+  skill: number;
+  mcpServer: number;
+  mcpTool: number;
+  agentType: number;
+  effort: number;
 }
 
 interface Cell extends UsageCounts {
@@ -71,6 +77,7 @@ export class RollupDelta {
   private localHours = new Map<string, LocalCell>();
   private sessionDays = new Map<string, CountCell>();
   private entrypoints = new Map<string, Cell>();
+  private causes = new Map<string, Cell>();
   private last: Group | null = null;
   /** The group before `last`. */
   private before: Group | null = null;
@@ -102,6 +109,7 @@ export class RollupDelta {
     cur.sessionDay.n += sign;
     if (m.tools) for (const c of this.toolCellsOf(this.toolHour!, m.tools)) c.n += sign;
     this.addEntrypoint(m, sign, hour);
+    this.addCause(m, sign, hour);
   }
 
   /**
@@ -110,6 +118,12 @@ export class RollupDelta {
    */
   addEntrypoint(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
     bump(cell(this.entrypoints, `${hour},${m.project},${m.model},${m.entrypoint}`, [hour, m.project, m.model, m.entrypoint]), m, sign);
+  }
+
+  /** A message's cause cell alone, as its entrypoint cell (`addEntrypoint`): the worker's groups do not hold causes either. */
+  addCause(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
+    const k = `${hour},${m.project},${m.model},${m.skill},${m.mcpServer},${m.mcpTool},${m.agentType},${m.effort}`;
+    bump(cell(this.causes, k, [hour, m.project, m.model, m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort]), m, sign);
   }
 
   /**
@@ -178,6 +192,7 @@ export class RollupDelta {
     write(this.localHours.values(), s.of('cost_local_hourly'));
     write(this.sessionDays.values(), s.of('sessions_daily'));
     write(this.entrypoints.values(), s.of('usage_hourly_entrypoint'));
+    write(this.causes.values(), s.of('usage_hourly_cause'));
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
@@ -192,6 +207,7 @@ export class RollupDelta {
     this.localHours.clear();
     this.sessionDays.clear();
     this.entrypoints.clear();
+    this.causes.clear();
     this.last = null;
     this.before = null;
     this.toolHour = null;

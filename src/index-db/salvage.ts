@@ -5,10 +5,11 @@
 // the local rollups at once and reprices, which rebuilds the others, when it gets its prices; tools_hourly is built here).
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { CAUSE_KEYS } from './schema/rollups.ts';
 import { HOUR_MS } from './time.ts';
 
 /** Tables with a rowid, in an order that names come before the rows that use them. */
-const ROWID_TABLES = ['machines', 'projects', 'sessions', 'models', 'agents', 'branches', 'entrypoints', 'files', 'messages', 'alternates'] as const;
+const ROWID_TABLES = ['machines', 'projects', 'sessions', 'models', 'agents', 'branches', 'entrypoints', 'causes', 'files', 'messages', 'alternates'] as const;
 /** Meta rows the new file must not inherit: the rollups and the key dump are not the new file's. */
 const NOT_CARRIED = ['open', 'key_dump', 'daily_tz', 'price_fingerprint', 'price_models', 'recovered'];
 /** Rows a read takes at a time. */
@@ -181,7 +182,7 @@ function copyAll(src: Database.Database, to: Database.Database, table: string, o
 }
 
 /**
- * Rows whose names were lost (a row of files, projects, sessions, models, agents, branches or entrypoints that could not be read)
+ * Rows whose names were lost (a row of files, projects, sessions, models, agents, branches, entrypoints or causes that could not be read)
  * get a stand-in name, so that every carried message is still counted and shown.
  */
 function nameTheLost(to: Database.Database): void {
@@ -199,6 +200,8 @@ function nameTheLost(to: Database.Database): void {
       WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM branches);
     INSERT INTO entrypoints (id, name) SELECT id, '(lost entrypoint ' || id || ')' FROM ${used('entrypoint_id')}
       WHERE id != 0 AND id NOT IN (SELECT id FROM entrypoints);
+    INSERT INTO causes (id, name) SELECT id, '(lost cause ' || id || ')' FROM (${CAUSE_KEYS.map((k) => `SELECT id FROM ${used(k)}`).join(' UNION ')})
+      WHERE id != 0 AND id NOT IN (SELECT id FROM causes);
     INSERT INTO files (id, path, gone) SELECT id, '(lost file ' || id || ')', 1 FROM ${used('file_id')}
       WHERE id NOT IN (SELECT id FROM files);`);
 }

@@ -1,6 +1,9 @@
 // Response shapes of the JSON API (field names from decisions.md), the vocabulary every layer shares: the index
 // queries build the figures, the routes wrap them in the envelope and serialise them, the command line and the UI
 // (type-only) read them.
+import type { CauseBreakdowns } from './cause-types.ts';
+
+export type { CauseBreakdowns, CauseCost, McpServerCost } from './cause-types.ts';
 
 /** The token groups that appear on every total. */
 export interface Tokens {
@@ -187,7 +190,7 @@ export interface BurnRate {
   minutesLeft: number;
 }
 
-export interface Insights {
+export interface Insights extends CauseBreakdowns {
   range: RangeInfo;
   project: string | null;
   /** The repository scope (its main checkout path), null when none. */

@@ -139,7 +139,38 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
     tools: toolNames(message.content),
     branch: str(line.gitBranch),
     entrypoint: str(line.entrypoint),
+    ...causeOf(line),
   };
+}
+
+/** Longest attribution name kept (a skill, MCP server or tool, agent type); a longer one is cut. */
+export const CAUSE_NAME_MAX = 200;
+/** Longest effort kept: levels are short words (`low` … `xhigh`, `ultracode`); a longer string is not one. */
+export const EFFORT_MAX = 32;
+
+/**
+ * What caused an assistant line's usage, as Claude Code attributes it (its top-level `attributionSkill`,
+ * `attributionMcpServer` with `attributionMcpTool`, `attributionAgent`) and the line's `effort`: '' for none ("direct").
+ * Names are free text of the user's own skills and servers, so only their length is bounded.
+ */
+export function causeOf(line: Rec): Pick<UsageRow, 'skill' | 'mcpServer' | 'mcpTool' | 'agentType' | 'effort'> {
+  const effort = str(line.effort).trim();
+  return {
+    skill: causeName(line.attributionSkill),
+    mcpServer: causeName(line.attributionMcpServer),
+    mcpTool: causeName(line.attributionMcpTool),
+    agentType: causeName(line.attributionAgent),
+    effort: effort.length <= EFFORT_MAX ? effort : '',
+  };
+}
+
+function causeName(v: unknown): string {
+  const name = str(v).trim();
+  if (name.length <= CAUSE_NAME_MAX) return name;
+  const cut = name.slice(0, CAUSE_NAME_MAX);
+  // do not leave half of a surrogate pair at the end
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 /**
@@ -157,6 +188,7 @@ export function extractProgressUsage(line: Rec, offset: number): UsageRow | 'out
     message: outer.message };
   const row = extractUsage(nested, offset);
   if (!row || row === 'outOfRange') return row;
+  Object.assign(row, causeOf(line));
   row.sidechain = true;
   row.agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
   return row;

@@ -61,8 +61,13 @@ export const STR = {
   tools: 5, // tool_use names of this line's content, joined by ',' ('' when none)
   branch: 6, // the line's gitBranch ('' when absent or empty)
   entrypoint: 7, // the line's top-level entrypoint: cli, sdk-ts, ... ('' when absent)
+  skill: 8, // the line's attributionSkill ('' when absent: direct)
+  mcpServer: 9, // the line's attributionMcpServer ('' when absent)
+  mcpTool: 10, // the line's attributionMcpTool ('' when absent)
+  agentType: 11, // the line's attributionAgent: the subagent type ('' when absent)
+  effort: 12, // the line's top-level effort: low ... xhigh, ultracode ('' when absent)
 } as const;
-export const STR_COLS = 8;
+export const STR_COLS = 13;
 
 export interface ParseStats {
   /** Complete lines consumed. */
@@ -211,6 +216,12 @@ export interface UsageRow extends UsageCounts {
   branch: string;
   /** The line's top-level `entrypoint` (what started Claude Code: cli, claude-vscode, sdk-ts, ...): '' none. */
   entrypoint: string;
+  /** What caused the usage (extract.ts causeOf): the line's attribution and effort, '' each for none ("direct"). */
+  skill: string;
+  mcpServer: string;
+  mcpTool: string;
+  agentType: string;
+  effort: string;
 }
 
 export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
@@ -241,6 +252,11 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
       tools: tools ? tools.split(',') : [],
       branch: strs[strIdx[s + STR.branch]!]!,
       entrypoint: strs[strIdx[s + STR.entrypoint]!]!,
+      skill: strs[strIdx[s + STR.skill]!]!,
+      mcpServer: strs[strIdx[s + STR.mcpServer]!]!,
+      mcpTool: strs[strIdx[s + STR.mcpTool]!]!,
+      agentType: strs[strIdx[s + STR.agentType]!]!,
+      effort: strs[strIdx[s + STR.effort]!]!,
     };
   }
 }
@@ -308,6 +324,11 @@ export function encodeBatch(
     strIdx[s + STR.tools] = intern(r.tools.join(','));
     strIdx[s + STR.branch] = intern(r.branch);
     strIdx[s + STR.entrypoint] = intern(r.entrypoint);
+    strIdx[s + STR.skill] = intern(r.skill);
+    strIdx[s + STR.mcpServer] = intern(r.mcpServer);
+    strIdx[s + STR.mcpTool] = intern(r.mcpTool);
+    strIdx[s + STR.agentType] = intern(r.agentType);
+    strIdx[s + STR.effort] = intern(r.effort);
   });
   const strTable = rows.length ? new TextEncoder().encode(table.join('\0')) : new Uint8Array(0);
   return { ...init, rows: rows.length, nums, flags, strIdx, strTable };

@@ -15,3 +15,5 @@ export const FIXTURE_CONFIG_DIR = path.join(FIXTURES, 'transcripts/config');
 export const PRICES_FILE = path.join(FIXTURES, 'prices/catalogue.json');
 /** A stand-in `claude` CLI speaking stream-json (test/fixtures/fake-claude). */
 export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/fake-claude/claude');
+/** The hand-made history of the cost-by-cause tests (issue 32): skills, MCP servers and tools, agent types, efforts. */
+export const CAUSES_PROJECTS = path.join(ROOT, 'test/fixtures/causes/projects');

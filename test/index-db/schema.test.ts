@@ -91,11 +91,13 @@ function fill(idx: IndexDb, root: string): void {
     ts, messageId: `m${i}`, requestId: `r${i}`, model: i % 2 ? OPUS : HAIKU, input: 10 * i + 1, output: 100 + i, cacheCreate: 50 * i,
     cache1h: 20 * i, cacheRead: 7 + i, webSearch: i % 3, tools: i % 2 ? ['Bash', 'Read'] : i === 4 ? [] : ['Edit'],
     entrypoint: ['cli', 'sdk-ts', '', 'claude-vscode', 'cli'][i]!,
+    skill: ['', 'review', 'review', '', 'pdf'][i]!, mcpServer: i === 3 ? 'github' : '', mcpTool: i === 3 ? 'create_issue' : '',
+    agentType: i % 2 ? 'Explore' : '', effort: ['high', '', 'xhigh', 'high', 'low'][i]!,
   }));
   idx.applyBatch(batchOf(a, rows.slice(0, 3)), role('p1', 'a'), 300, 1);
   idx.applyBatch(batchOf(a, rows.slice(3), { from: 300 }), role('p1', 'a'), 500, 1);
   // A subagent's copy with more output (the same instant) replaces m1; m2's weaker copy is an alternate.
-  idx.applyBatch(batchOf(b, [{ ...rows[1]!, output: 900, entrypoint: 'sdk-cli' }, { ...rows[2]!, output: 1 }, { ts: at[4]! + HOUR_MS, messageId: 'n', requestId: 'q', model: HAIKU, output: 3, tools: ['Grep', 'Read'] }],
+  idx.applyBatch(batchOf(b, [{ ...rows[1]!, output: 900, entrypoint: 'sdk-cli', effort: 'medium' }, { ...rows[2]!, output: 1 }, { ts: at[4]! + HOUR_MS, messageId: 'n', requestId: 'q', model: HAIKU, output: 3, tools: ['Grep', 'Read'] }],
     { meta: { firstTs: at[0]! - 1 } }), role('p2', 'b', 'ag'), 300, 1);
   // a.jsonl rewritten: its rows go, m2's alternate in b is promoted, the new content is read.
   idx.resetFile(a);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LIMITS, collapseRows, extractProgressUsage, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
+import { CAUSE_NAME_MAX, EFFORT_MAX, LIMITS, collapseRows, extractProgressUsage, extractPrompt, extractTitle, extractUsage, parseIsoUtc } from '../../src/workers/extract.ts';
 import type { UsageRow } from '../../src/workers/protocol.ts';
 import { usageLine, userLine } from '../helpers/jsonl.ts';
 
@@ -49,6 +49,7 @@ Usage('every field of a real subagent line', () => {
     tools: ['Bash'],
     branch: 'develop',
     entrypoint: '', // the fixture's lines predate the field
+    skill: '', mcpServer: '', mcpTool: '', agentType: '', effort: '', // and the attribution fields
   });
 });
 
@@ -84,6 +85,31 @@ Usage('the line\'s top-level entrypoint, and the parent line\'s for usage nested
     .find((l) => l.type === 'progress' && extractProgressUsage(l, 0) !== null)!;
   progress.entrypoint = 'claude-vscode';
   assert.is((extractProgressUsage(progress, 0) as UsageRow).entrypoint, 'claude-vscode');
+});
+
+Usage('what caused the usage: the line\'s attribution and effort; none is direct; a progress line\'s own for its nested usage', () => {
+  const line = fixtureLine(SUBAGENT, 3);
+  Object.assign(line, { attributionSkill: 'gns-cowork:gns-bootstrap', attributionMcpServer: 'github', attributionMcpTool: 'create_issue',
+    attributionAgent: 'Explore', effort: 'xhigh' });
+  const cause = (r: UsageRow) => [r.skill, r.mcpServer, r.mcpTool, r.agentType, r.effort];
+  assert.equal(cause(rowOf(line, 0)), ['gns-cowork:gns-bootstrap', 'github', 'create_issue', 'Explore', 'xhigh']);
+  Object.assign(line, { attributionSkill: 7, attributionMcpServer: null, attributionMcpTool: { name: 'x' }, attributionAgent: ['Plan'], effort: true });
+  assert.equal(cause(rowOf(line, 0)), ['', '', '', '', ''], 'not a string: direct');
+  Object.assign(line, { attributionSkill: `  ${'s'.repeat(CAUSE_NAME_MAX + 50)} `, attributionAgent: `${'a'.repeat(CAUSE_NAME_MAX - 1)}😀`,
+    effort: ' ultracode ' });
+  const long = rowOf(line, 0);
+  assert.is(long.skill, 's'.repeat(CAUSE_NAME_MAX), 'a long name is cut to the cap');
+  assert.is(long.agentType, 'a'.repeat(CAUSE_NAME_MAX - 1), 'never half of a surrogate pair');
+  assert.is(long.effort, 'ultracode', 'any short effort, trimmed');
+  line.effort = 'x'.repeat(EFFORT_MAX + 1);
+  assert.is(rowOf(line, 0).effort, '', 'a long effort is none');
+  line.effort = 'e'.repeat(EFFORT_MAX);
+  assert.is(rowOf(line, 0).effort, 'e'.repeat(EFFORT_MAX));
+  const progress = fs.readFileSync(PROGRESS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.type === 'progress' && extractProgressUsage(l, 0) !== null)!;
+  assert.equal(cause(extractProgressUsage(progress, 0) as UsageRow), ['', '', '', '', '']);
+  Object.assign(progress, { attributionSkill: 'review', attributionAgent: 'general-purpose', effort: 'high' });
+  assert.equal(cause(extractProgressUsage(progress, 0) as UsageRow), ['review', '', '', 'general-purpose', 'high']);
 });
 
 Usage('cache writes from the 5m/1h split when the total is absent', () => {
@@ -122,6 +148,7 @@ Usage('counts that are not numbers count as 0; strings default to empty', () => 
     tools: [],
     branch: '',
     entrypoint: '', // the fixture's lines predate the field
+    skill: '', mcpServer: '', mcpTool: '', agentType: '', effort: '', // and the attribution fields
   });
 });
 
@@ -226,6 +253,7 @@ Usage('usage nested in a real agent_progress line: the nested message, data.mess
     tools: rows[0]!.tools,
     branch: 'master', // the parent line's
     entrypoint: '', // the fixture's lines predate the field
+    skill: '', mcpServer: '', mcpTool: '', agentType: '', effort: '', // and the attribution fields
   });
   assert.is(new Set(rows.map((r) => `${r.messageId} ${r.requestId}`)).size, 5, 'five responses, streamed as several lines each');
   assert.is(extractUsage(progress[0]!, 0), null, 'a progress line has no usage of its own');
@@ -324,7 +352,8 @@ Prompt.run();
 const Collapse = suite('collapseRows');
 const row = (o: Partial<UsageRow>): UsageRow => ({
   ts: 0, input: 1, output: 1, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', entrypoint: '', ...o,
+  fast: false, sidechain: false, messageId: '', requestId: '', sessionId: 's', model: 'm', agentId: '', tools: [], branch: '', entrypoint: '',
+  skill: '', mcpServer: '', mcpTool: '', agentType: '', effort: '', ...o,
 });
 
 Collapse('copies of one response keep the most output tokens and all tool names', () => {

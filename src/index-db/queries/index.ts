@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { createBudgets, createPace } from './budgets.ts';
+import { createCauses } from './causes.ts';
 import { createEntrypoints } from './entrypoints.ts';
 import { insights } from './insights.ts';
 import { createLimits } from './limits.ts';
@@ -29,11 +30,12 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
   const sessions = createSessions(db, reader);
   const repository = createRepository(db, reader);
   const entrypoints = createEntrypoints(db);
+  const causes = createCauses(db);
   // Each ranged query gets its range's spans, resolved here once per call.
   return {
     metrics: createMetrics(db, reader),
     overview: (scope, machine = LOCAL) => overview(reader, entrypoints, withSpans(scope), machine),
-    insights: (scope) => insights(reader, prices(), withSpans(scope)),
+    insights: (scope) => insights(reader, causes, prices(), withSpans(scope)),
     monthly: createMonthly(reader),
     projects: (scope, machine = LOCAL) => projects(reader, withSpans(scope), machine),
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),

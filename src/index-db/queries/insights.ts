@@ -1,5 +1,5 @@
 // GET /api/insights: blocks and burn rate, run rate, cache savings, token composition, top tools,
-// heatmap, subagent share, weekly cost. All from the rollups of the range, except the blocks: those
+// heatmap, subagent share, weekly cost, cost by cause (causes.ts). All from the rollups of the range, except the blocks: those
 // overlapping the range, computed over the whole history, and the active block whatever the range.
 import type { PriceTable } from '../../pricing/table.ts';
 import type { Insights } from '../../shared/api-types.ts';
@@ -13,6 +13,7 @@ import { ROLL_COL, type ModelInfo, type Reader, type RollRow } from './reader.ts
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
+import type { Causes } from './causes.ts';
 
 const TOP_TOOLS = 15;
 
@@ -28,7 +29,7 @@ function yardstick(blocks: readonly { cost: number; active: boolean }[]): Insigh
   return { average: done.reduce((s, c) => s + c, 0) / done.length, max: Math.max(...done), blocks: done.length };
 }
 
-export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope): InsightsData {
+export function insights(reader: Reader, causes: Causes, prices: PriceTable, scope: SpannedScope): InsightsData {
   const { range, now, zone } = scope;
   const pid = resolveScope(reader.projects(), scope);
   const slice = pid === undefined ? emptySlice : sliceOf(reader, scope.span, range.bucket, zone, pid);
@@ -72,6 +73,7 @@ export function insights(reader: Reader, prices: PriceTable, scope: SpannedScope
     heatmap: heatmap(localHours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
     weeklyCost: weeklyCost(zone, localHours, start, range.toMs),
+    ...(pid === undefined ? { bySkill: [], byMcpServer: [], byAgent: [], byEffort: [] } : causes(scope.span.hours, pid)),
   };
 }
 

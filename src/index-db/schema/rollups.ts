@@ -11,13 +11,18 @@ export type Grain = 'utc-hour' | 'local-hour' | 'local-day' | 'all-time';
 
 /**
  * A key column: its name says what it holds (ids are the index's integers; sub is 0 main thread, 1 subagent;
- * entrypoint_id 0 none).
+ * entrypoint_id 0 none; the cause keys, skill_id ... effort_id, ids of the causes table, 0 none: direct).
  */
-export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool' | 'entrypoint_id';
+export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool' | 'entrypoint_id'
+  | CauseKey;
+/** The keys of what caused a message (its columns of the same names): skill, MCP server and tool, agent type, effort. */
+export type CauseKey = 'skill_id' | 'mcp_server_id' | 'mcp_tool_id' | 'agent_type_id' | 'effort_id';
+export const CAUSE_KEYS: readonly CauseKey[] = ['skill_id', 'mcp_server_id', 'mcp_tool_id', 'agent_type_id', 'effort_id'];
 
 export const KEY_TYPES: Readonly<Record<Key, 'INTEGER' | 'TEXT'>> = {
   hour: 'INTEGER', lhour: 'INTEGER', day: 'INTEGER', project_id: 'INTEGER', session_id: 'INTEGER', model_id: 'INTEGER',
   sub: 'INTEGER', tool: 'TEXT', entrypoint_id: 'INTEGER',
+  skill_id: 'INTEGER', mcp_server_id: 'INTEGER', mcp_tool_id: 'INTEGER', agent_type_id: 'INTEGER', effort_id: 'INTEGER',
 };
 
 export interface Rollup {
@@ -36,7 +41,7 @@ export interface Rollup {
 export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
   | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
-  | 'usage_hourly_entrypoint';
+  | 'usage_hourly_entrypoint' | 'usage_hourly_cause';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
@@ -45,6 +50,8 @@ const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS
 const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
 /** usage_hourly_entrypoint: what /api/overview's byEntrypoint sums (the model is kept for a reprice of some models). */
 const BY_ENTRYPOINT: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
+/** usage_hourly_cause: what /api/insights' bySkill, byMcpServer, byAgent and byEffort sum. */
+const BY_CAUSE: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
 
 const rollup = (table: RollupName, grain: Grain, keys: readonly Key[], measures: readonly Measure[], from?: RollupName): Rollup =>
   (from === undefined ? { table, grain, keys, measures } : { table, grain, keys, measures, from });
@@ -64,6 +71,7 @@ export const ROLLUPS = {
   tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
   sessions_daily: rollup('sessions_daily', 'local-day', ['day', 'project_id', 'session_id'], [MESSAGES]),
   usage_hourly_entrypoint: rollup('usage_hourly_entrypoint', 'utc-hour', ['hour', 'project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT),
+  usage_hourly_cause: rollup('usage_hourly_cause', 'utc-hour', ['hour', 'project_id', 'model_id', ...CAUSE_KEYS], BY_CAUSE),
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */

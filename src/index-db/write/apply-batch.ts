@@ -128,6 +128,7 @@ export class BatchApplier {
       const g = groups[fold.groupOf[w]!]!;
       g.cost += m.cost;
       delta.addEntrypoint(m, 1);
+      delta.addCause(m, 1);
       const placed = this.copies.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
@@ -208,9 +209,19 @@ export class BatchApplier {
       fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
       tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
       entrypoint: c.entrypoint(strs[strIdx[s + STR.entrypoint]!]!),
+      ...this.causeOf(strs, strIdx, s),
     };
     m.cost = this.costs.costOf(g.modelName, m);
     return m;
+  }
+
+  /** The ids of what caused row `s / STR_COLS` of a batch (0: direct). */
+  private causeOf(strs: readonly string[], strIdx: Uint32Array, s: number): Pick<Msg, 'skill' | 'mcpServer' | 'mcpTool' | 'agentType' | 'effort'> {
+    const c = this.ids;
+    const name = (col: number): number => c.cause(strs[strIdx[s + col]!]!);
+    return {
+      skill: name(STR.skill), mcpServer: name(STR.mcpServer), mcpTool: name(STR.mcpTool), agentType: name(STR.agentType), effort: name(STR.effort),
+    };
   }
 
   /** Takes a file's rows out (its alternates promoted where they win) and sets its cursor back to the start. */

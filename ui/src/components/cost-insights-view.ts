@@ -18,6 +18,7 @@ import './cost-stat-card.ts';
 import './cost-empty.ts';
 import './cost-usage-drivers.ts';
 import './cost-limits-section.ts';
+import './cost-cause-tables.ts';
 
 type Pace = 'ok' | 'warn' | 'critical';
 
@@ -202,6 +203,7 @@ export class CostInsightsView extends DataView {
             : html`<p class="muted">No tool calls in this range.</p>`}
         </section>
       </div>
+      <cost-cause-tables view="insights" .data=${d}></cost-cause-tables>
       ${d.range.from === d.range.to
         ? nothing // one day: a weekday grid with one row and a week chart with a part of one week say nothing
         : html`<div class="grid">

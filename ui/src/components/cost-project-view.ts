@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { BranchRow, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
+import type { BranchRow, Insights, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
@@ -15,6 +15,7 @@ import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
+import './cost-cause-tables.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
 
@@ -42,6 +43,13 @@ export class CostProjectView extends DataView {
     refreshKey: () => this.refreshKey,
     load: ([range, project], signal) =>
       api.get<ProjectSessions>(`/api/projects/${encodeURIComponent(project)}/sessions`, rangeParams(range), signal),
+  });
+
+  /** The project's cost by what caused it: its insights' breakdowns (the rest of them is the Insights view's). */
+  private _causes = new ViewData(this, {
+    args: () => [this.range, this.project] as const,
+    refreshKey: () => this.refreshKey,
+    load: ([range, project], signal) => api.get<Insights>('/api/insights', { ...rangeParams(range), project }, signal),
   });
 
   private _columns(): Column<SessionRow>[] {
@@ -92,6 +100,7 @@ export class CostProjectView extends DataView {
             .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
         </section>
       </div>
+      <cost-cause-tables view="project" .data=${this._causes.stale ? null : this._causes.loaded?.data ?? null}></cost-cause-tables>
       ${d.branches.length > 1 || (d.branches[0] && d.branches[0].branch !== null)
         ? html`<section class="panel branches">
             <cost-table view="project-branches" caption="Branches" .columns=${branchColumns()} .rows=${d.branches}
