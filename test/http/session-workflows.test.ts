@@ -51,7 +51,7 @@ t('the runs and the plain subagents add up to the session\'s subagent usage, eac
   const r = await s.request(`/api/sessions/${SID}?range=all`);
   assert.is(r.status, 200, r.text);
   const d = r.json<SessionDetail>();
-  assert.equal(d.workflows.map((w) => [w.runId, w.agents, w.messages]), [['wf_7c1e4a', 2, 2], ['wf_9d0422', 2, 2]]);
+  assert.equal(d.workflows.map((w) => [w.runId, w.agents, w.messages]), [['wf_7c1e4a', 2, 2], ['wf_9d0422', 2, 3]]);
 
   const groups = zero();
   for (const w of d.workflows) add(groups, w, w.messages);
@@ -84,7 +84,7 @@ t('the runs are the session\'s over all time, whatever the range; an unknown ses
   assert.is(r.status, 200, r.text);
   const d = r.json<SessionDetail>();
   assert.is(d.inRange, null, 'the fixture\'s day is outside the last 7 days');
-  assert.equal(d.workflows.map((w) => [w.runId, w.messages]), [['wf_7c1e4a', 2], ['wf_9d0422', 2]]);
+  assert.equal(d.workflows.map((w) => [w.runId, w.messages]), [['wf_7c1e4a', 2], ['wf_9d0422', 3]]);
   assert.is((await s.request('/api/sessions/no-such-session?range=all')).status, 404);
 });
 

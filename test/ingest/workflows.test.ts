@@ -44,18 +44,18 @@ Runs('the fixture: two runs grouped with their agents (a 0-byte one counted), pl
     assert.equal(runs, [
       { runId: 'wf_7c1e4a', agents: 2, messages: 2, inputTokens: 220, outputTokens: 330, cacheCreationTokens: 500, cacheReadTokens: 500, totalTokens: 1550,
         firstActivity: '2026-11-20T10:01:00.000Z', lastActivity: '2026-11-20T10:02:00.000Z' },
-      { runId: 'wf_9d0422', agents: 2, messages: 2, inputTokens: 50, outputTokens: 75, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 125,
+      { runId: 'wf_9d0422', agents: 2, messages: 3, inputTokens: 55, outputTokens: 85, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 140,
         firstActivity: '2026-11-20T10:05:00.000Z', lastActivity: '2026-11-20T10:06:00.000Z' },
     ]);
     near(d.workflows[0]!.cost, costOf(index, ['b1', 'b2']), 'first run');
     near(d.workflows[1]!.cost, costOf(index, ['c1', 'c2']), 'second run');
     assert.ok(d.workflows[0]!.cost > 0 && d.workflows[1]!.cost > 0, 'priced');
     assert.equal(d.subagents.map((a) => [a.agentId, a.agentType, a.messages]), [['a9f01', 'Explore', 1]], 'the plain subagent stays as it is');
-    assert.is(d.messageCount, 7, 'the session holds its own, the plain subagent\'s and both runs\' messages');
-    assert.is(d.messages.filter((m) => m.subagent).length, 5, 'every run\'s message is a subagent message');
-    assert.is(index.queries.overview(allTime).totals.messages, 7);
+    assert.is(d.messageCount, 8, 'the session holds its own, the plain subagent\'s and both runs\' messages');
+    assert.is(d.messages.filter((m) => m.subagent).length, 6, 'every run\'s message is a subagent message');
+    assert.is(index.queries.overview(allTime).totals.messages, 8);
     const stats = index.stats();
-    assert.equal([stats.files, stats.lines, stats.malformed, stats.unreadable], [6, 12, 0, 0], 'six transcripts, the 0-byte one included, no journal');
+    assert.equal([stats.files, stats.lines, stats.malformed, stats.unreadable], [6, 13, 0, 0], 'six transcripts, the 0-byte one included, no journal');
     index.close();
 
     const db = new Database(file, { readonly: true });
@@ -100,10 +100,10 @@ Runs('live: a new run\'s files and a 0-byte agent that starts writing are picked
       }, 'the appended responses', 10_000);
       assert.equal(d.workflows.map((r) => [r.runId, r.agents, r.messages, r.outputTokens, r.lastActivity]), [
         ['wf_7c1e4a', 2, 3, 355, '2026-11-20T10:03:00.000Z'],
-        ['wf_9d0422', 2, 2, 75, '2026-11-20T10:06:00.000Z'],
+        ['wf_9d0422', 2, 3, 85, '2026-11-20T10:06:00.000Z'],
         ['wf_live01', 1, 1, 40, '2026-11-20T11:00:05.000Z'],
       ]);
-      assert.is(d.messageCount, 9);
+      assert.is(d.messageCount, 10);
       assert.is(running.index.stats().malformed, 0, 'the new journal is not read');
     } finally {
       await running.stop();
