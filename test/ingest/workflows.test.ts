@@ -104,7 +104,8 @@ Runs('live: a new run\'s files and a 0-byte agent that starts writing are picked
         ['wf_live01', 1, 1, 40, '2026-11-20T11:00:05.000Z'],
       ]);
       assert.is(d.messageCount, 10);
-      assert.is(running.index.stats().malformed, 0, 'the new journal is not read');
+      const stats = running.index.stats();
+      assert.equal([stats.files, stats.malformed], [7, 0], 'the new agent is a transcript, the new journal is not');
     } finally {
       await running.stop();
     }
