@@ -22,20 +22,22 @@ export function fastRule(catalogue: number | null, model: string): FastRule {
 }
 
 /**
- * The project's dated table of fast-mode multipliers (decisions.md), for a catalogue entry without one: 6 for Opus 4.6
- * and 4.7; 2 for Opus 4.8, Opus 5 and 5.5, Fable 5.2 and every later Opus or Fable; null for any other model (earlier
- * ones, Sonnet, Haiku, a name it cannot place). Reads the version after `opus`/`fable` (`claude-opus-4-6`,
- * `claude-opus4-7`, `claude-fable-5-2`); an 8-digit date is not a minor version.
+ * The project's dated table of fast-mode multipliers (decisions.md), for a catalogue entry without one: 1 for the Opus
+ * models before 4.6 (fast mode came with Opus 4.6: their `speed` never cost more), 6 for Opus 4.6 and 4.7; 2 for Opus
+ * 4.8, Opus 5 and 5.5, Fable 5.2 and every later Opus or Fable; null for any other model (Sonnet, Haiku, an earlier
+ * Fable, a name it cannot place). Reads the version after `opus`/`fable` (`claude-opus-4-6`, `claude-opus4-7`,
+ * `claude-fable-5-2`); an 8-digit date is not a version (`claude-3-opus-20240229`, `claude-opus-4-20250514`).
  */
 export function datedFastMultiplier(model: string): number | null {
   const m = /(opus|fable)-?(\d+)(?:[-.](\d+))?(?![\d])/.exec(model);
   if (!m) return null;
-  const major = Number(m[2]);
+  const dated = m[2]!.length >= 8;
+  const major = dated ? 0 : Number(m[2]);
   const minor = m[3] && m[3].length < 8 ? Number(m[3]) : 0;
   if (m[1] === 'fable') return major > 5 || (major === 5 && minor >= 2) ? 2 : null;
   if (major === 4 && (minor === 6 || minor === 7)) return 6;
   if (major > 4 || (major === 4 && minor >= 8)) return 2;
-  return null;
+  return 1;
 }
 
 /**

@@ -144,13 +144,13 @@ Cost('fast mode: catalogue multiplier (opus-4-6 x6, opus-4-8 x2), sonnet x2 as a
   near(costOf(real, 'claude-sonnet-4-5', { input: 1000, output: 1000, fast: true }), 0.036);
 });
 
-Cost('fast mode: defaults without a catalogue multiplier (6 for opus 4.6/4.7, 2 for 4.8 and later, else 2 estimated)', () => {
+Cost('fast mode: defaults without a catalogue multiplier (1 for opus before 4.6, 6 for 4.6/4.7, 2 for 4.8 and later, else 2 estimated)', () => {
   const plain = { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6 };
   const names = ['claude-opus-4-5', 'claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-4-9', 'claude-opus-5', 'claude-opus4-6', 'claude-sonnet-4-6', 'claude-opus-4-20250514'];
   const t = PriceTable.fromCatalogue(Object.fromEntries(names.map((n) => [n, plain])), 'test');
   // 1000 input tokens x 1e-6 = 0.001, times the multiplier
   const expected: Record<string, number> = {
-    'claude-opus-4-5': 0.002,
+    'claude-opus-4-5': 0.001,
     'claude-opus-4-6': 0.006,
     'claude-opus-4-7': 0.006,
     'claude-opus-4-8': 0.002,
@@ -158,7 +158,7 @@ Cost('fast mode: defaults without a catalogue multiplier (6 for opus 4.6/4.7, 2 
     'claude-opus-5': 0.002,
     'claude-opus4-6': 0.006,
     'claude-sonnet-4-6': 0.002,
-    'claude-opus-4-20250514': 0.002,
+    'claude-opus-4-20250514': 0.001,
   };
   for (const n of names) near(costOf(t, n, { input: 1000, fast: true }), expected[n]!, n);
   // a dated or dotted name of a later Opus reaches its key and keeps the default: 0.001 x 2
