@@ -83,7 +83,7 @@ function deduped(all: readonly Entry[]): Entry[] {
 }
 
 const costOf = (e: Entry, table: PriceTable): number =>
-  table.cost({ model: e.model, input: e.input, output: e.output, cacheCreate: e.cacheCreate, cacheRead: e.cacheRead, cache1h: 0, webSearch: 0, fast: false, costUSD: null }).cost;
+  table.cost({ model: e.model, input: e.input, output: e.output, cacheCreate: e.cacheCreate, cacheRead: e.cacheRead, cache1h: 0, webSearch: 0, fast: false, geoUs: false, costUSD: null }).cost;
 
 /** What a breakdown must be: its entries summed by `by`, as [name, messages, input, output, cache writes, cache reads, cost]. */
 type Brief = [string | null, number, number, number, number, number, number];

@@ -9,7 +9,7 @@ import { CAUSE_KEYS } from '../schema/rollups.ts';
 /** The stored message columns (the key as `packKey` stores it; `key` is the virtual column that reads it back). */
 const MSG_COL_LIST = ['hkey', 'stored_key', 'file_id', 'off', 'ts', 'project_id', 'session_id', 'model_id', 'agent_id',
   ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd', 'cost', 'tools', 'branch_id',
-  'entrypoint_id', ...CAUSE_KEYS];
+  'entrypoint_id', 'geo', 'advisor', ...CAUSE_KEYS];
 export const MSG_COLS = MSG_COL_LIST.join(', ');
 const MSG_VALUES = `(${MSG_COL_LIST.map(() => '?').join(',')})`;
 /** The message columns under the names of `Msg`, from table alias `t`. */
@@ -17,7 +17,7 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent,
   ${TOKEN_KINDS.map((k) => `${t}.${k.column} AS ${k.field}`).join(', ')},
   ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch,
-  ${t}.entrypoint_id AS entrypoint,
+  ${t}.entrypoint_id AS entrypoint, ${t}.geo, ${t}.advisor,
   ${t}.skill_id AS skill, ${t}.mcp_server_id AS mcpServer, ${t}.mcp_tool_id AS mcpTool, ${t}.agent_type_id AS agentType,
   ${t}.effort_id AS effort`;
 
@@ -28,7 +28,7 @@ export type StoredMsg = Msg & { id: number };
 export const pushParams = (m: Msg, out: unknown[]): void => {
   out.push(m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent);
   for (const k of TOKEN_KINDS) out.push(m[k.field]);
-  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint);
+  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint, m.geo, m.advisor);
   out.push(m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort); // in CAUSE_KEYS' order
 };
 export const params = (m: Msg): unknown[] => {
