@@ -67,6 +67,11 @@ export class PriceTable {
     return r ? { key: r.key, price: r.price } : null;
   }
 
+  /** What a fast request of `model` is multiplied by (null when the catalogue does not price the model). */
+  fastMultiplier(model: string): number | null {
+    return this.resolve(model)?.fastMultiplier ?? null;
+  }
+
   cost(u: CostInput): { cost: number; priced: boolean } {
     if (u.model.startsWith('<')) return { cost: 0, priced: true };
     if (this.mode === 'auto' && u.costUSD !== null && Number.isFinite(u.costUSD) && u.costUSD >= 0) {

@@ -1,6 +1,7 @@
 // Response shapes of the JSON API (field names from decisions.md), the vocabulary every layer shares: the index
 // queries build the figures, the routes wrap them in the envelope and serialise them, the command line and the UI
 // (type-only) read them.
+import type { ReceiptFigures } from './receipt-types.ts';
 
 /** The token groups that appear on every total. */
 export interface Tokens {
@@ -345,6 +346,16 @@ export interface SessionDetail extends Tokens {
   range: RangeInfo;
 }
 
+/** GET /api/receipt: the figures (receipt-types.ts) in the envelope of the data routes, plus the session scope. */
+export interface Receipt extends ReceiptFigures {
+  range: RangeInfo;
+  project: string | null;
+  repository: string | null;
+  /** The session scope (its id), null when none. */
+  session: string | null;
+  final: boolean;
+}
+
 export interface ApiError {
   error: string;
 }
@@ -353,3 +364,4 @@ export type * from './budget-types.ts';
 export type * from './plan-usage-types.ts';
 export type * from './pricing-types.ts';
 export type * from './limits-types.ts';
+export type * from './receipt-types.ts';
