@@ -39,7 +39,8 @@ function tags(l: ReceiptLine): string[] {
 /**
  * "How is this computed?": a figure's receipt (GET /api/receipt) as a native modal dialog: per model, each token kind
  * × its unit price, the multipliers, the lines' own costs, then what each price rule added and the total, which is the
- * figure it was opened from. Escape closes it and the focus goes back to the button that opened it.
+ * figure it was opened from. Escape closes it, and the browser gives the focus back to the button that opened it (a
+ * modal dialog's focus steps).
  */
 export class CostReceiptDialog extends LitElement {
   static override properties = {
@@ -51,7 +52,6 @@ export class CostReceiptDialog extends LitElement {
   private declare _receipt: Receipt | null;
   private declare _what: string;
   private declare _error: string;
-  private _opener: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -65,10 +65,9 @@ export class CostReceiptDialog extends LitElement {
   }
 
   /** Opens the receipt of `params` (the figure's range and scope, `session` for a session's); `what` names the figure. */
-  async open(what: string, params: Record<string, string>, opener: HTMLElement | null): Promise<void> {
+  async open(what: string, params: Record<string, string>): Promise<void> {
     const d = this.renderRoot.querySelector('dialog');
     if (!d) return;
-    this._opener = opener;
     this._what = what;
     this._receipt = null;
     this._error = '';
@@ -78,11 +77,6 @@ export class CostReceiptDialog extends LitElement {
     } catch (err) {
       if (!isAbort(err)) this._error = (err as Error).message;
     }
-  }
-
-  private onClose(): void {
-    this._opener?.focus();
-    this._opener = null;
   }
 
   private line(l: ReceiptLine) {
@@ -119,7 +113,7 @@ export class CostReceiptDialog extends LitElement {
   // Keys stay in the dialog (the shell's keys must not act behind it); Escape still closes it, the browser's default.
   override render() {
     const r = this._receipt;
-    return html`<dialog aria-labelledby="receipt-title" @keydown=${(e: KeyboardEvent) => e.stopPropagation()} @close=${() => this.onClose()}>
+    return html`<dialog aria-labelledby="receipt-title" @keydown=${(e: KeyboardEvent) => e.stopPropagation()}>
       <div class="head"><h2 id="receipt-title">How is this computed?</h2>
         <button type="button" class="close" aria-label="Close" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>×</button></div>
       <p class="what">${this._what}${r ? html` · ${rangeText(r.range)}` : nothing}</p>
@@ -164,17 +158,17 @@ export class CostReceiptDialog extends LitElement {
 customElements.define('cost-receipt-dialog', CostReceiptDialog);
 
 /** Opens the page's one receipt dialog (made on first use, at the end of the body, so every view shares it). */
-export async function openReceipt(what: string, params: Record<string, string>, opener: HTMLElement | null): Promise<void> {
+export async function openReceipt(what: string, params: Record<string, string>): Promise<void> {
   let d = document.querySelector('cost-receipt-dialog');
   if (!d) document.body.append((d = document.createElement('cost-receipt-dialog')));
   await d.updateComplete;
-  await d.open(what, params, opener);
+  await d.open(what, params);
 }
 
 /** The "How is this computed?" button of a figure; a click does not reach a table row it sits in. */
 export function receiptButton(what: string, params: () => Record<string, string>, label = 'How is this computed?') {
   return html`<button type="button" class=${label === '?' ? 'icon receipt' : 'receipt'} aria-label=${`How is ${what} computed?`} title=${`How is ${what} computed?`}
-    @click=${(e: Event) => { e.stopPropagation(); void openReceipt(what, params(), e.currentTarget as HTMLElement); }}>${label}</button>`;
+    @click=${(e: Event) => { e.stopPropagation(); void openReceipt(what, params()); }}>${label}</button>`;
 }
 
 declare global {
