@@ -1,8 +1,8 @@
 // "How is this computed?" in Chromium against the real server (dist/main.js, TZ=UTC) over the receipt history (fast,
 // 1-hour writes, long context, web search, costUSD lines, an unpriced model): opened by keyboard from the range cost
-// card, from a session's card and from a row of the Sessions view, its total is the figure it was opened from; Escape
-// closes it and the focus goes back to the button; its text is readable (contrast >= 4.5) at 1440 px dark and 800 px
-// light. Screenshots in test-artifacts/. Needs `npm run build`.
+// card, from a session's card and from a session's row (Sessions view, project view), its total is the figure it was
+// opened from; Escape closes it and the focus goes back to the button; its text is readable (contrast >= 4.5) at
+// 1440 px dark and 800 px light. Screenshots in test-artifacts/. Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,7 +11,7 @@ import type { Overview, Receipt } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchThemed, type Browser } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/jsonl.ts';
-import { writeReceiptHistory } from '../helpers/receipt-history.ts';
+import { RECEIPT_PROJECT, writeReceiptHistory } from '../helpers/receipt-history.ts';
 
 const work = tempDir('cost-receipt-ui-');
 writeReceiptHistory(path.join(work.dir, 'projects'), Date.now());
@@ -103,7 +103,7 @@ for (const setup of SETUPS) {
     await openAndCheck(page, card.locator('button.receipt'), figure, `${slug}-range`, browser);
   });
 
-  test("from a session's card and from its row in the Sessions view", async () => {
+  test("from a session's card and from its row in the Sessions view and its project's", async () => {
     await page.goto(`${server.url}/?view=detail&session=rcpt-a&range=30`);
     const card = page.locator('cost-session-view cost-stat-card[data-stat="total"]');
     await card.waitFor();
@@ -114,6 +114,11 @@ for (const setup of SETUPS) {
     await row.waitFor();
     const cost = (await row.locator('b').first().textContent())!.trim();
     await openAndCheck(page, row.locator('button.receipt'), cost, `${slug}-session-row`, browser);
+
+    await page.goto(`${server.url}/?view=project&project=${RECEIPT_PROJECT}&range=30`);
+    const projectRow = page.locator('cost-project-view cost-table tbody tr', { hasText: 'rcpt-a' });
+    await projectRow.waitFor();
+    await openAndCheck(page, projectRow.locator('button.receipt'), (await projectRow.locator('b').first().textContent())!.trim(), `${slug}-project-row`, browser);
   });
 
   test.run();
