@@ -63,7 +63,7 @@ function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
   };
   // The order of PriceTable.cost: a `<…>` name, then a line's own costUSD (auto mode), then the catalogue.
   if (g.model.startsWith('<')) return { line: { ...line, items: unpricedItems(g) }, longAdded: 0, hourAdded: 0 };
-  if (table.mode === 'auto' && g.ownCost) {
+  if (g.ownCost) {
     return { line: { ...line, pricing: 'costUSD', items: unpricedItems(g), ownCost: g.costUSD, amount: g.costUSD }, longAdded: 0, hourAdded: 0 };
   }
   const found = table.lookup(g.model);
@@ -97,6 +97,34 @@ function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
   };
 }
 
+/**
+ * The groups as the table prices them: a costUSD counts only in 'auto' mode and the long-context side only for a model
+ * with long-context prices, so groups that differ in neither way the table sees are one line.
+ */
+function pricedAlike(table: PriceTable, groups: readonly ReceiptGroup[]): ReceiptGroup[] {
+  const by = new Map<string, ReceiptGroup>();
+  for (const g of groups) {
+    const ownCost = table.mode === 'auto' && g.ownCost;
+    const longContext = g.longContext && !ownCost && (table.lookup(g.model)?.price.above200k ?? null) !== null;
+    const key = JSON.stringify([g.model, g.fast, ownCost, longContext]);
+    const into = by.get(key);
+    if (!into) {
+      by.set(key, { ...g, ownCost, longContext, costUSD: ownCost ? g.costUSD : 0 });
+      continue;
+    }
+    into.messages += g.messages;
+    into.input += g.input;
+    into.output += g.output;
+    into.cacheCreate += g.cacheCreate;
+    into.cacheRead += g.cacheRead;
+    into.cache1h += g.cache1h;
+    into.webSearch += g.webSearch;
+    into.costUSD += ownCost ? g.costUSD : 0;
+    into.stored += g.stored;
+  }
+  return [...by.values()];
+}
+
 /** The receipt's lines (the dearest first) and what each rule touched and added, from the installed table. */
 export function itemise(table: PriceTable, groups: readonly ReceiptGroup[]): { lines: ReceiptLine[]; rules: ReceiptRule[] } {
   const rules = new Map<ReceiptRule['rule'], ReceiptRule>();
@@ -108,7 +136,7 @@ export function itemise(table: PriceTable, groups: readonly ReceiptGroup[]): { l
     rules.set(rule, r);
   };
   const lines: ReceiptLine[] = [];
-  for (const g of groups) {
+  for (const g of pricedAlike(table, groups)) {
     const { line, longAdded, hourAdded } = priceLine(table, g);
     lines.push(line);
     if (line.pricing === 'costUSD') touch('costUSD', line.tokens, line.ownCost);

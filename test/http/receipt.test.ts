@@ -141,9 +141,8 @@ t('every rule of the hand-written history is itemised', async () => {
   assert.is(rules.unpriced!.added, 0);
   near(rules.costUSD!.added, 0.4321, 'own costUSD');
   const fast = r.lines.filter((l) => l.fast);
-  // Two lines (one request each side of 200k), both at plain prices: opus-4-6 has no long-context prices in the catalogue.
-  assert.equal(fast.map((l) => [l.model, l.multipliers.map((m) => m.factor), l.longContext]), [
-    ['claude-opus-4-6', [6], false], ['claude-opus-4-6', [6], false]]);
+  // One line for the requests on both sides of 200k: opus-4-6 has no long-context prices in the catalogue.
+  assert.equal(fast.map((l) => [l.model, l.multipliers.map((m) => m.factor), l.longContext, l.messages]), [['claude-opus-4-6', [6], false, 2]]);
   const long = r.lines.find((l) => l.longContext);
   assert.is(long?.model, 'claude-sonnet-4-5-20250929');
   assert.is(long?.tokens, 150_000 + 4000 + 60_000 + 2000);

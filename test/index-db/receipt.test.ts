@@ -48,7 +48,8 @@ t("'auto' takes a line's own costUSD, 'calculate' prices it from its tokens", ()
   auto.close();
   const calc = build(path.join(tmp.dir, 'calc.db'), 'calculate');
   const c = calc.queries.receipt(scope('p1'))!;
-  assert.equal(c.lines.map((l) => [l.pricing, l.amount]), [['catalogue', 5], ['catalogue', 1]]);
+  // One line: the model's messages with and without a costUSD price alike.
+  assert.equal(c.lines.map((l) => [l.pricing, l.messages, l.amount]), [['catalogue', 2, 6]]);
   assert.is(c.costMode, 'calculate');
   assert.is(c.total, 6);
   assert.is(calc.queries.receipt(scope())!.total, 8);
