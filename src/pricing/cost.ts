@@ -3,6 +3,8 @@ import type { CostInput, ModelPrice } from './types.ts';
 
 export const LONG_CONTEXT_THRESHOLD = 200_000;
 export const WEB_SEARCH_USD = 0.01;
+/** US-only inference (`usage.inference_geo` "us") costs this much more on every token kind and on web search. */
+export const US_ONLY_MULTIPLIER = 1.1;
 
 /**
  * Fast-mode multiplier when the catalogue entry has no `provider_specific_entry.fast`:
@@ -19,7 +21,10 @@ export function defaultFastMultiplier(model: string): number {
   return 1;
 }
 
-/** Token cost x fast multiplier, plus web searches. `fastMultiplier` is only applied when `u.fast`. */
+/**
+ * Token cost x fast multiplier, plus web searches, all x US_ONLY_MULTIPLIER when `u.geoUs`. `fastMultiplier` is only
+ * applied when `u.fast`. Web fetches have no fee.
+ */
 export function tokenCost(price: ModelPrice, u: CostInput, fastMultiplier: number): number {
   const cache1h = Math.min(Math.max(u.cache1h, 0), u.cacheCreate);
   const cache5m = u.cacheCreate - cache1h;
@@ -27,5 +32,6 @@ export function tokenCost(price: ModelPrice, u: CostInput, fastMultiplier: numbe
   const p = price.above200k && u.input + u.cacheRead + u.cacheCreate > LONG_CONTEXT_THRESHOLD ? price.above200k : price;
   const tokens =
     u.input * p.input + u.output * p.output + u.cacheRead * p.cacheRead + cache5m * p.cacheWrite5m + cache1h * p.cacheWrite1h;
-  return tokens * (u.fast ? fastMultiplier : 1) + u.webSearch * WEB_SEARCH_USD;
+  const cost = tokens * (u.fast ? fastMultiplier : 1) + u.webSearch * WEB_SEARCH_USD;
+  return u.geoUs ? cost * US_ONLY_MULTIPLIER : cost;
 }

@@ -10,7 +10,7 @@ const catalogue: unknown = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
 const real = PriceTable.fromCatalogue(catalogue, 'fixture');
 
 function usage(model: string, u: Partial<CostInput> = {}): CostInput {
-  return { model, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, fast: false, costUSD: null, ...u };
+  return { model, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, fast: false, geoUs: false, costUSD: null, ...u };
 }
 
 function near(actual: number, expected: number, what = ''): void {
