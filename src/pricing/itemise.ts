@@ -1,9 +1,9 @@
 // A receipt's lines from groups of messages priced alike (issue 32 "Receipts"). Pure: the same rules as cost.ts's
 // tokenCost, spelt out per token kind so each price and factor can be shown, over sums of tokens (the cost of a
-// request is linear in its tokens once its model, fast flag, own costUSD and long-context side are fixed, so a group's
-// sum prices like the sum of its messages).
+// request is linear in its tokens once its model, fast flag, US-only flag, own costUSD and long-context side are fixed,
+// so a group's sum prices like the sum of its messages).
 import type { ReceiptItem, ReceiptItemKind, ReceiptLine, ReceiptMultiplier, ReceiptRule } from '../shared/receipt-types.ts';
-import { WEB_SEARCH_USD } from './cost.ts';
+import { US_ONLY_MULTIPLIER, WEB_SEARCH_USD } from './cost.ts';
 import type { PriceTable } from './table.ts';
 import type { ModelPrice } from './types.ts';
 
@@ -11,6 +11,10 @@ import type { ModelPrice } from './types.ts';
 export interface ReceiptGroup {
   model: string;
   fast: boolean;
+  /** US-only inference. */
+  geo: boolean;
+  /** Advisor iterations (rows of their own, priced like any other). */
+  advisor: boolean;
   /** Every request passed the long-context threshold (input + cache read + cache write over 200k). */
   longContext: boolean;
   /** Every line carries a usable costUSD of its own. */
@@ -23,6 +27,7 @@ export interface ReceiptGroup {
   /** The part of cacheCreate written for an hour. */
   cache1h: number;
   webSearch: number;
+  webFetch: number;
   /** Σ the lines' costUSD (0 unless ownCost). */
   costUSD: number;
   /** Σ the stored costs. */
@@ -47,6 +52,7 @@ function tokenCounts(g: ReceiptGroup): [ReceiptItemKind, number, keyof Prices | 
     ['cacheWrite5m', g.cacheCreate - g.cache1h, 'cacheWrite5m'],
     ['cacheWrite1h', g.cache1h, 'cacheWrite1h'],
     ['webSearch', g.webSearch, null],
+    ['webFetch', g.webFetch, null],
   ];
 }
 
@@ -58,7 +64,7 @@ function unpricedItems(g: ReceiptGroup): ReceiptItem[] {
 function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
   const tokens = g.input + g.output + g.cacheCreate + g.cacheRead;
   const line: ReceiptLine = {
-    model: g.model, priceKey: null, pricing: 'free', longContext: false, fast: g.fast, messages: g.messages, tokens,
+    model: g.model, priceKey: null, pricing: 'free', longContext: false, fast: g.fast, usOnly: g.geo, advisor: g.advisor, messages: g.messages, tokens,
     items: [], multipliers: [], ownCost: 0, amount: 0, stored: g.stored,
   };
   // The order of PriceTable.cost: a `<…>` name, then a line's own costUSD (auto mode), then the catalogue.
@@ -77,7 +83,8 @@ function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
   let longAdded = 0;
   for (const [kind, n, column] of tokenCounts(g)) {
     if (n === 0) continue;
-    const unitPrice = column === null ? WEB_SEARCH_USD : p[column];
+    // Web fetch has no fee: counted, at 0.
+    const unitPrice = column !== null ? p[column] : kind === 'webSearch' ? WEB_SEARCH_USD : 0;
     const amount = n * unitPrice;
     items.push({ kind, tokens: n, unitPrice, amount });
     if (column === null) continue;
@@ -85,10 +92,9 @@ function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
     if (long) longAdded += n * (p[column] - price[column]);
   }
   const multipliers: ReceiptMultiplier[] = [];
-  if (g.fast) {
-    const factor = table.fastMultiplier(g.model) ?? 1;
-    multipliers.push({ rule: 'fast', factor, added: base * (factor - 1) });
-  }
+  const factor = g.fast ? (table.fastMultiplier(g.model) ?? 1) : 1;
+  if (g.fast) multipliers.push({ rule: 'fast', factor, added: base * (factor - 1) });
+  if (g.geo) multipliers.push({ rule: 'usOnly', factor: US_ONLY_MULTIPLIER, added: (base * factor + g.webSearch * WEB_SEARCH_USD) * (US_ONLY_MULTIPLIER - 1) });
   const amount = items.reduce((s, i) => s + i.amount, 0) + multipliers.reduce((s, m) => s + m.added, 0);
   return {
     line: { ...line, priceKey: found.key, pricing: 'catalogue', longContext: long, items, multipliers, amount },
@@ -106,7 +112,7 @@ function pricedAlike(table: PriceTable, groups: readonly ReceiptGroup[]): Receip
   for (const g of groups) {
     const ownCost = table.mode === 'auto' && g.ownCost;
     const longContext = g.longContext && !ownCost && (table.lookup(g.model)?.price.above200k ?? null) !== null;
-    const key = JSON.stringify([g.model, g.fast, ownCost, longContext]);
+    const key = JSON.stringify([g.model, g.fast, g.geo, g.advisor, ownCost, longContext]);
     const into = by.get(key);
     if (!into) {
       by.set(key, { ...g, ownCost, longContext, costUSD: ownCost ? g.costUSD : 0 });
@@ -119,6 +125,7 @@ function pricedAlike(table: PriceTable, groups: readonly ReceiptGroup[]): Receip
     into.cacheRead += g.cacheRead;
     into.cache1h += g.cache1h;
     into.webSearch += g.webSearch;
+    into.webFetch += g.webFetch;
     into.costUSD += ownCost ? g.costUSD : 0;
     into.stored += g.stored;
   }
@@ -139,6 +146,9 @@ export function itemise(table: PriceTable, groups: readonly ReceiptGroup[]): { l
   for (const g of pricedAlike(table, groups)) {
     const { line, longAdded, hourAdded } = priceLine(table, g);
     lines.push(line);
+    // Counted whatever prices the line: no fee either way.
+    touch('webFetch', g.webFetch, 0);
+    if (line.advisor) touch('advisor', line.tokens, line.amount);
     if (line.pricing === 'costUSD') touch('costUSD', line.tokens, line.ownCost);
     else if (line.pricing === 'unpriced') touch('unpriced', line.tokens, 0);
     if (line.pricing !== 'catalogue') continue;
@@ -148,6 +158,6 @@ export function itemise(table: PriceTable, groups: readonly ReceiptGroup[]): { l
     for (const m of line.multipliers) touch(m.rule, line.tokens, m.added);
   }
   lines.sort((a, b) => b.amount - a.amount || a.model.localeCompare(b.model) || b.tokens - a.tokens);
-  const order: ReceiptRule['rule'][] = ['longContext', 'fast', 'cache1h', 'webSearch', 'costUSD', 'unpriced'];
+  const order: ReceiptRule['rule'][] = ['longContext', 'fast', 'usOnly', 'cache1h', 'advisor', 'webSearch', 'webFetch', 'costUSD', 'unpriced'];
   return { lines, rules: order.flatMap((r) => rules.get(r) ?? []) };
 }

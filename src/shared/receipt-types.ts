@@ -1,24 +1,30 @@
 // GET /api/receipt: where a cost figure comes from (issue 32 "Receipts"). Re-exported by api-types.ts, which adds the
 // envelope (Receipt); this file imports nothing, so the two make no circle.
 
-/** A priced part of a line: its tokens (requests for web search) × the unit price used. */
-export type ReceiptItemKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h' | 'webSearch';
+/** A priced part of a line: its tokens (requests for web search and web fetch) × the unit price used. */
+export type ReceiptItemKind = 'input' | 'output' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h' | 'webSearch' | 'webFetch';
 
 export interface ReceiptItem {
   kind: ReceiptItemKind;
-  /** Tokens, or requests for web search. */
+  /** Tokens, or requests for web search and web fetch. */
   tokens: number;
-  /** USD per token (per request for web search): the long-context price on a long-context line; null on a line not priced from the catalogue. */
+  /**
+   * USD per token (per request for web search; web fetch has no fee: 0): the long-context price on a long-context line;
+   * null on a line not priced from the catalogue.
+   */
   unitPrice: number | null;
   /** tokens × unitPrice (0 when unitPrice is null). */
   amount: number;
 }
 
-/** A factor applied to a line after its items. */
+/**
+ * A factor applied to a line after its items, in this order: fast mode on the token items, then US-only inference on
+ * everything (token items × fast, web search).
+ */
 export interface ReceiptMultiplier {
-  rule: 'fast';
+  rule: 'fast' | 'usOnly';
   factor: number;
-  /** USD the factor added to the line: (Σ token items) × (factor - 1). */
+  /** USD the factor added: fast (Σ token items) × (factor - 1); usOnly (Σ token items × fast + web search) × (factor - 1). */
   added: number;
 }
 
@@ -37,6 +43,10 @@ export interface ReceiptLine {
   /** Each request of the line passed 200k input tokens and the model has long-context prices (the items use them). */
   longContext: boolean;
   fast: boolean;
+  /** US-only inference (`usage.inference_geo` "us"). */
+  usOnly: boolean;
+  /** Advisor iterations of responses (`usage.iterations[]`), priced under their own model on top of the responses. */
+  advisor: boolean;
   messages: number;
   /** Input + output + cache write + cache read tokens. */
   tokens: number;
@@ -51,13 +61,13 @@ export interface ReceiptLine {
 }
 
 /**
- * What one price rule did across the receipt: the tokens it touched (requests for web search and web fetch) and the USD it
- * added. `longContext` and `cache1h` are already inside the items (what the long-context and 1-hour prices add over
- * the plain and 5-minute ones); `fast` is the multipliers; `webSearch` an item; `costUSD` the lines' own costs;
- * `unpriced` tokens priced at 0.
+ * What one price rule did across the receipt: the tokens it touched (requests for web search and web fetch) and the USD
+ * it added. `longContext` and `cache1h` are already inside the items (what the long-context and 1-hour prices add over
+ * the plain and 5-minute ones); `fast` and `usOnly` are the multipliers; `advisor` the advisor lines' amounts;
+ * `webSearch` an item; `webFetch` counted at 0; `costUSD` the lines' own costs; `unpriced` tokens priced at 0.
  */
 export interface ReceiptRule {
-  rule: 'longContext' | 'fast' | 'cache1h' | 'webSearch' | 'costUSD' | 'unpriced';
+  rule: 'longContext' | 'fast' | 'usOnly' | 'cache1h' | 'advisor' | 'webSearch' | 'webFetch' | 'costUSD' | 'unpriced';
   tokens: number;
   added: number;
 }

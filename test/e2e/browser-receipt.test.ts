@@ -1,5 +1,5 @@
 // "How is this computed?" in Chromium against the real server (dist/main.js, TZ=UTC) over the receipt history (fast,
-// 1-hour writes, long context, web search, costUSD lines, an unpriced model): opened by keyboard from the range cost
+// US-only, advisor, 1-hour writes, long context, web search and fetch, costUSD lines, an unpriced model): opened by keyboard from the range cost
 // card, from a session's card and from a session's row (Sessions view, project view), its total is the figure it was
 // opened from; Escape closes it and the focus goes back to the button; its text is readable (contrast >= 4.5) at
 // 1440 px dark and 800 px light. Screenshots in test-artifacts/. Needs `npm run build`.
@@ -99,6 +99,9 @@ for (const setup of SETUPS) {
     assert.match((await dialog(page).locator('tbody[data-model="claude-opus-4-6"] tr.mult').first().textContent()) ?? '', /× 6/);
     assert.match((await dialog(page).locator('tbody[data-pricing="unpriced"]').textContent()) ?? '', /not in the catalogue/);
     assert.ok(await dialog(page).locator('li[data-rule="webSearch"]').count(), 'the web search rule is listed');
+    assert.match((await dialog(page).locator('tr.mult[data-rule="usOnly"]').first().textContent()) ?? '', /US-only inference\s*× 1\.1/);
+    assert.match((await dialog(page).locator('tbody', { hasText: 'advisor' }).first().textContent()) ?? '', /opus-4-6/);
+    assert.match((await dialog(page).locator('tr[data-kind="webFetch"]').first().textContent()) ?? '', /no fee/);
     await page.keyboard.press('Escape');
     await openAndCheck(page, card.locator('button.receipt'), figure, `${slug}-range`, browser);
   });

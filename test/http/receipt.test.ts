@@ -53,6 +53,7 @@ function cataloguePrice(line: ReceiptLine, kind: string): number {
     case 'cacheWrite5m': return long('cache_creation_input_token_cost');
     case 'cacheWrite1h': return e.cache_creation_input_token_cost_above_1hr!;
     case 'webSearch': return 0.01;
+    case 'webFetch': return 0;
     default: throw new Error(`unknown item ${kind}`);
   }
 }
@@ -65,6 +66,7 @@ function checkLines(r: Receipt, url: string): void {
     const what = `${url} ${line.model} ${line.pricing}${line.fast ? ' fast' : ''}${line.longContext ? ' long' : ''}`;
     let items = 0;
     let tokenItems = 0;
+    let web = 0;
     for (const item of line.items) {
       if (line.pricing === 'catalogue') {
         assert.is(item.unitPrice, cataloguePrice(line, item.kind), `${what} ${item.kind}`);
@@ -74,13 +76,18 @@ function checkLines(r: Receipt, url: string): void {
         assert.is(item.amount, 0, what);
       }
       items += item.amount;
-      if (item.kind !== 'webSearch') tokenItems += item.amount;
+      if (item.kind === 'webSearch') web += item.amount;
+      else if (item.kind !== 'webFetch') tokenItems += item.amount;
     }
+    // Fast multiplies the token items; US-only then everything, web search included.
     let added = 0;
+    let fast = 1;
     for (const m of line.multipliers) {
-      near(m.added, tokenItems * (m.factor - 1), `${what} ${m.rule}`);
+      if (m.rule === 'fast') fast = m.factor;
+      near(m.added, m.rule === 'fast' ? tokenItems * (m.factor - 1) : (tokenItems * fast + web) * (m.factor - 1), `${what} ${m.rule}`);
       added += m.added;
     }
+    assert.equal(line.multipliers.map((m) => m.rule), [...(line.fast && line.pricing === 'catalogue' ? ['fast'] : []), ...(line.usOnly && line.pricing === 'catalogue' ? ['usOnly'] : [])], what);
     near(line.amount, items + added + line.ownCost, `${what} amount`);
     if (line.pricing === 'unpriced' || line.pricing === 'free') assert.is(line.amount, 0, what);
     near(line.amount, line.stored, `${what} against its stored cost`);
@@ -133,9 +140,21 @@ t('a session receipt adds up to the session view and to its row in the sessions 
 t('every rule of the hand-written history is itemised', async () => {
   const r = await get<Receipt>(`/api/receipt?range=all&project=${RECEIPT_PROJECT}`);
   const rules = Object.fromEntries(r.rules.map((x) => [x.rule, x]));
-  assert.equal(Object.keys(rules).sort(), ['cache1h', 'costUSD', 'fast', 'longContext', 'unpriced', 'webSearch']);
-  assert.is(rules.webSearch!.tokens, 3);
-  near(rules.webSearch!.added, 0.03, 'web search');
+  assert.equal(Object.keys(rules).sort(), ['advisor', 'cache1h', 'costUSD', 'fast', 'longContext', 'unpriced', 'usOnly', 'webFetch', 'webSearch']);
+  assert.is(rules.webSearch!.tokens, 4);
+  near(rules.webSearch!.added, 0.04, 'web search');
+  assert.equal([rules.webFetch!.tokens, rules.webFetch!.added], [2, 0]);
+  // The US-only entry: sonnet-4-5's 800 in, 1,200 out, 30,000 cache read and one web search, and its advisor iteration
+  // (the response's geo), each × 1.1.
+  const us = r.lines.filter((l) => l.usOnly);
+  assert.equal(us.map((l) => [l.model, l.advisor]).sort(), [['claude-opus-4-6', true], ['claude-sonnet-4-5-20250929', false]]);
+  const advisorBase = 1500 * 5e-6 + 300 * 25e-6 + 8000 * 0.5e-6;
+  near(rules.usOnly!.added, (800 * 3e-6 + 1200 * 15e-6 + 30_000 * 0.3e-6 + 0.01 + advisorBase) * 0.1, 'US-only added');
+  // The advisor iteration: priced under its own model (opus-4-6), on top of its response.
+  const advisor = r.lines.find((l) => l.advisor)!;
+  assert.equal([advisor.model, advisor.tokens, advisor.fast, advisor.usOnly], ['claude-opus-4-6', 1500 + 300 + 8000, false, true]);
+  near(advisor.amount, advisorBase * 1.1, 'advisor amount');
+  assert.equal([rules.advisor!.tokens, rules.advisor!.added], [advisor.tokens, advisor.amount]);
   assert.is(rules.cache1h!.tokens, 3100);
   assert.is(rules.unpriced!.tokens, 700 + 700 + 9000);
   assert.is(rules.unpriced!.added, 0);

@@ -1,5 +1,5 @@
-// GET /api/receipt: a range's (and scope's) messages grouped in SQL by what prices them alike (model, fast, own
-// costUSD or not, long context or not), itemised against the installed price table (pricing/itemise.ts), and checked
+// GET /api/receipt: a range's (and scope's) messages grouped in SQL by what prices them alike (model, fast, US-only,
+// advisor, own costUSD or not, long context or not), itemised against the installed price table (pricing/itemise.ts), and checked
 // against the stored costs of the same rows: the overview's cost is their sum, through the rollups.
 import type Database from 'better-sqlite3';
 import type { ReceiptFigures } from '../../shared/receipt-types.ts';
@@ -14,15 +14,15 @@ import type { SpannedScope } from './spans.ts';
 /** A difference between the recomputed and the stored sum that shows on a figure rounded to the cent. */
 export const MISMATCH_USD = 0.005;
 
-type Cell = [model: string, fast: number, own: number, long: number, messages: number, input: number, output: number,
-  cacheCreate: number, cacheRead: number, cache1h: number, webSearch: number, costUSD: number, stored: number];
+type Cell = [model: string, fast: number, geo: number, advisor: number, own: number, long: number, messages: number, input: number,
+  output: number, cacheCreate: number, cacheRead: number, cache1h: number, webSearch: number, webFetch: number, costUSD: number, stored: number];
 
 const OWN = 'm.cost_usd IS NOT NULL AND m.cost_usd >= 0';
-const GROUPED = `SELECT md.name, m.fast, ${OWN} AS own, m.input + m.cache_read + m.cache_create > ${LONG_CONTEXT_THRESHOLD} AS long,
-    count(*), sum(m.input), sum(m.output), sum(m.cache_create), sum(m.cache_read), sum(m.cache_1h), sum(m.web_search),
+const GROUPED = `SELECT md.name, m.fast, m.geo, m.advisor, ${OWN} AS own, m.input + m.cache_read + m.cache_create > ${LONG_CONTEXT_THRESHOLD} AS long,
+    count(*), sum(m.input), sum(m.output), sum(m.cache_create), sum(m.cache_read), sum(m.cache_1h), sum(m.web_search), sum(m.web_fetch),
     sum(CASE WHEN ${OWN} THEN m.cost_usd ELSE 0 END), sum(m.cost)
   FROM messages m JOIN models md ON md.id = m.model_id`;
-const GROUP_BY = 'GROUP BY m.model_id, m.fast, own, long';
+const GROUP_BY = 'GROUP BY m.model_id, m.fast, m.geo, m.advisor, own, long';
 
 export interface ReceiptAsk extends SpannedScope {
   /** A session's id: only its messages (with the range). */
@@ -58,9 +58,10 @@ export function createReceipt(db: Database.Database, reader: Reader, prices: () 
         cells = (pids === null ? every.all(...args) : some.all(...args, { p: JSON.stringify(pids) })) as Cell[];
       }
     }
-    const groups: ReceiptGroup[] = cells.map(([model, fast, own, long, messages, input, output, cacheCreate, cacheRead, cache1h, webSearch, costUSD, stored]) => ({
-      model, fast: fast === 1, ownCost: own === 1, longContext: long === 1, messages, input, output, cacheCreate, cacheRead,
-      cache1h, webSearch, costUSD, stored,
+    const groups: ReceiptGroup[] = cells.map(([model, fast, geo, advisor, own, long, messages, input, output, cacheCreate, cacheRead, cache1h,
+      webSearch, webFetch, costUSD, stored]) => ({
+      model, fast: fast === 1, geo: geo === 1, advisor: advisor === 1, ownCost: own === 1, longContext: long === 1, messages, input, output,
+      cacheCreate, cacheRead, cache1h, webSearch, webFetch, costUSD, stored,
     }));
     const table = prices();
     const { lines, rules } = itemise(table, groups);

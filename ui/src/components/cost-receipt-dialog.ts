@@ -1,17 +1,22 @@
 import { LitElement, css, html, nothing } from 'lit';
-import type { Receipt, ReceiptItemKind, ReceiptLine, ReceiptRule } from '../../../src/shared/api-types.ts';
+import type { Receipt, ReceiptItemKind, ReceiptLine, ReceiptMultiplier, ReceiptRule } from '../../../src/shared/api-types.ts';
 import { api, isAbort } from '../api.ts';
 import { formatInt, formatUsd, shortModel } from '../format.ts';
 import { rangeText } from './view-kit.ts';
 
 const ITEM: Record<ReceiptItemKind, string> = {
   input: 'Input', output: 'Output', cacheRead: 'Cache read', cacheWrite5m: 'Cache write (5 min)', cacheWrite1h: 'Cache write (1 hour)',
-  webSearch: 'Web searches',
+  webSearch: 'Web searches', webFetch: 'Web fetches',
 };
+
+const MULTIPLIER: Record<ReceiptMultiplier['rule'], string> = { fast: 'Fast mode', usOnly: 'US-only inference' };
 
 const RULE: Record<ReceiptRule['rule'], (r: ReceiptRule) => string> = {
   longContext: (r) => `Long context: ${formatInt(r.tokens)} tokens of requests over 200k at the long-context prices, ${formatUsd(r.added)} more than at the plain ones`,
   fast: (r) => `Fast mode: ${formatInt(r.tokens)} tokens × the model's fast multiplier, ${formatUsd(r.added)} added`,
+  usOnly: (r) => `US-only inference: ${formatInt(r.tokens)} tokens × 1.1, ${formatUsd(r.added)} added`,
+  advisor: (r) => `Advisor iterations: ${formatInt(r.tokens)} tokens on top of their responses, ${formatUsd(r.added)}`,
+  webFetch: (r) => `Web fetch: ${formatInt(r.tokens)} requests, counted with no fee`,
   cache1h: (r) => `1-hour cache writes: ${formatInt(r.tokens)} tokens, ${formatUsd(r.added)} more than 5-minute writes`,
   webSearch: (r) => `Web search: ${formatInt(r.tokens)} requests × $0.01 = ${formatUsd(r.added)}`,
   costUSD: (r) => `Lines with their own costUSD: ${formatInt(r.tokens)} tokens, ${formatUsd(r.added)} as written`,
@@ -21,7 +26,7 @@ const RULE: Record<ReceiptRule['rule'], (r: ReceiptRule) => string> = {
 /** A unit price per million tokens (per request for web search), with enough digits for Haiku's cache reads. */
 function unit(kind: ReceiptItemKind, p: number | null): string {
   if (p === null) return '—';
-  if (kind === 'webSearch') return `${formatUsd(p)} each`;
+  if (kind === 'webSearch' || kind === 'webFetch') return p === 0 ? 'no fee' : `${formatUsd(p)} each`;
   const perM = p * 1e6;
   return `$${perM.toFixed(perM < 1 ? 3 : 2)} / M`;
 }
@@ -30,6 +35,8 @@ function tags(l: ReceiptLine): string[] {
   const out: string[] = [];
   if (l.longContext) out.push('long context');
   if (l.fast) out.push('fast');
+  if (l.usOnly) out.push('US-only');
+  if (l.advisor) out.push('advisor');
   if (l.pricing === 'costUSD') out.push('own costUSD');
   if (l.pricing === 'unpriced') out.push('not in the catalogue: $0');
   if (l.pricing === 'free') out.push('not billed');
@@ -87,7 +94,7 @@ export class CostReceiptDialog extends LitElement {
         <td class="num sub">${formatUsd(l.amount)}</td></tr>
       ${l.items.map((i) => html`<tr class="item" data-kind=${i.kind}><td>${ITEM[i.kind]}</td><td class="num">${formatInt(i.tokens)}</td>
         <td class="op">×</td><td class="num">${unit(i.kind, i.unitPrice)}</td><td class="num">${i.unitPrice === null ? '' : formatUsd(i.amount)}</td></tr>`)}
-      ${l.multipliers.map((m) => html`<tr class="item mult" data-rule=${m.rule}><td colspan="3">Fast mode</td><td class="num">× ${m.factor}</td>
+      ${l.multipliers.map((m) => html`<tr class="item mult" data-rule=${m.rule}><td colspan="3">${MULTIPLIER[m.rule]}</td><td class="num">× ${m.factor}</td>
         <td class="num">+${formatUsd(m.added)}</td></tr>`)}
       ${l.pricing === 'costUSD' ? html`<tr class="item"><td colspan="4">Its lines' own costUSD</td><td class="num">${formatUsd(l.ownCost)}</td></tr>` : nothing}
     </tbody>`;
