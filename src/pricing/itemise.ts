@@ -92,9 +92,14 @@ function priceLine(table: PriceTable, g: ReceiptGroup): Priced {
     if (long) longAdded += n * (p[column] - price[column]);
   }
   const multipliers: ReceiptMultiplier[] = [];
-  const factor = g.fast ? (table.fastMultiplier(g.model) ?? 1) : 1;
-  if (g.fast) multipliers.push({ rule: 'fast', factor, added: base * (factor - 1) });
-  if (g.geo) multipliers.push({ rule: 'usOnly', factor: US_ONLY_MULTIPLIER, added: (base * factor + g.webSearch * WEB_SEARCH_USD) * (US_ONLY_MULTIPLIER - 1) });
+  // A priced model always has a fast rule (the estimate at worst).
+  const fast = g.fast ? table.fastOf(g.model)! : null;
+  const factor = fast?.multiplier ?? 1;
+  if (fast) multipliers.push({ rule: 'fast', factor, estimated: fast.estimated, added: base * (factor - 1) });
+  if (g.geo) {
+    multipliers.push({ rule: 'usOnly', factor: US_ONLY_MULTIPLIER, estimated: false,
+      added: (base * factor + g.webSearch * WEB_SEARCH_USD) * (US_ONLY_MULTIPLIER - 1) });
+  }
   const amount = items.reduce((s, i) => s + i.amount, 0) + multipliers.reduce((s, m) => s + m.added, 0);
   return {
     line: { ...line, priceKey: found.key, pricing: 'catalogue', longContext: long, items, multipliers, amount },

@@ -24,6 +24,8 @@ export interface ReceiptItem {
 export interface ReceiptMultiplier {
   rule: 'fast' | 'usOnly';
   factor: number;
+  /** A fast multiplier neither the catalogue nor the project's dated table knows: priced at 2 and marked so. */
+  estimated: boolean;
   /** USD the factor added: fast (Σ token items) × (factor - 1); usOnly (Σ token items × fast + web search) × (factor - 1). */
   added: number;
 }

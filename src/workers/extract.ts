@@ -1,4 +1,5 @@
 // Pure: one parsed transcript line -> the facts we index. Never throws on any JSON value.
+import { servedModel } from '../shared/model-name.ts';
 import type { UsageCounts, UsageRow } from './protocol.ts';
 
 type Rec = Record<string, unknown>;
@@ -134,7 +135,7 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
     messageId: str(message.id),
     requestId: str(line.requestId),
     sessionId: str(line.sessionId),
-    model: str(message.model),
+    model: servedModel(str(message.model)),
     agentId: str(line.agentId),
     tools: toolNames(message.content),
     branch: str(line.gitBranch),
@@ -187,7 +188,7 @@ function advisorRows(row: UsageRow, usage: Rec): UsageRow[] {
       fast: it.speed === 'fast',
       advisor: true,
       messageId: row.messageId && `${row.messageId}:advisor:${n}`,
-      model: str(it.model) || row.model,
+      model: servedModel(str(it.model)) || row.model,
       tools: [],
     });
   }

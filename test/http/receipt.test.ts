@@ -171,6 +171,15 @@ t('every rule of the hand-written history is itemised', async () => {
   assert.is(r.lines.find((l) => l.model === '<synthetic>')?.pricing, 'free');
 });
 
+t('a fast entry on a model without a known multiplier is priced at 2 and marked as an estimate', async () => {
+  const r = await get<Receipt>(`/api/receipt?range=all&project=${RECEIPT_OTHER}`);
+  const fast = r.lines.filter((l) => l.fast).map((l) => [l.model, l.multipliers.map((m) => [m.rule, m.factor, m.estimated])]).sort();
+  assert.equal(fast, [
+    ['claude-opus-4-6', [['fast', 6, false], ['usOnly', 1.1, false]]],
+    ['claude-sonnet-4-5-20250929', [['fast', 2, true]]],
+  ]);
+});
+
 t('a session nobody knows is a 404; the route is cached and cross-site reads are refused', async () => {
   assert.is((await s.request('/api/receipt?session=no-such-session')).status, 404);
   assert.is((await s.request('/api/receipt?range=nonsense')).status, 400);

@@ -1,8 +1,9 @@
 // Issue 32's price rules through the real pipeline, over a hand-written config dir (test/fixtures/price-rules): US-only
 // inference x 1.1 (not a line's own costUSD), cache writes from the breakdown, web fetches counted and not priced,
-// advisor iterations as rows of their own model deduplicated part by part, also in a progress line. The expected
-// figures are worked out here from the catalogue's numbers, not by the pricing code. Then the rows keep what a reprice,
-// a reset file (an alternate promoted) and a recovery need, and an index of schema v12 migrates.
+// advisor iterations as rows of their own model deduplicated part by part, also in a progress line, a `[1m]` suffix
+// not part of the model. The expected figures are worked out here from the catalogue's numbers, not by the pricing
+// code. Then the rows keep what a reprice, a reset file (an alternate promoted) and a recovery need, and an index of
+// schema v12 migrates.
 process.env.TZ = 'UTC';
 
 import fs from 'node:fs';
@@ -46,6 +47,7 @@ function expected(c: Catalogue): Record<string, [number, number]> {
   const l1 = priced(c, 'claude-sonnet-4-6', { input: 1000, output: 500, w5m: 2000, w1h: 1000, searches: 2 }, { us: true });
   const progressTop = priced(c, 'claude-sonnet-4-6', { input: 10, output: 10 });
   const l5Top = priced(c, 'claude-sonnet-4-6', { input: 20, output: 20 });
+  const l6 = priced(c, 'claude-sonnet-4-6', { input: 30, output: 30 }); // served as claude-sonnet-4-6[1m]: the same model
   const l2Top = priced(c, 'claude-fable-5-1', { input: 100, output: 50 }); // beats the resumed session's copy (30 out)
   const l2Advisor1 = priced(c, 'claude-fable-5-1', { input: 300, output: 60 }); // no model of its own: the response's
   // the resumed session's copy of the first advisor part has more output (500 > 400): it wins; fast x the catalogue's 2
@@ -53,16 +55,19 @@ function expected(c: Catalogue): Record<string, [number, number]> {
   const l5Advisor = priced(c, 'claude-opus-4-8', { input: 100, output: 10 });
   const l4 = 0.25; // its own costUSD: final, US-only or not
   const progressAdvisor = priced(c, 'claude-haiku-4-5', { input: 100, output: 100 });
+  const l7 = priced(c, 'claude-haiku-4-5', { input: 1000, output: 100 }, { fast: ESTIMATED_FAST }); // no known multiplier
   return {
-    'claude-sonnet-4-6': [3, l1 + progressTop + l5Top],
+    'claude-sonnet-4-6': [4, l1 + progressTop + l5Top + l6],
     'claude-fable-5-1': [2, l2Top + l2Advisor1],
     'claude-opus-4-8': [2, advisor0 + l5Advisor],
-    'claude-haiku-4-5': [2, l4 + progressAdvisor],
+    'claude-haiku-4-5': [3, l4 + progressAdvisor + l7],
   };
 }
 
 /** The catalogue's `provider_specific_entry.fast` of claude-opus-4-8 (checked in the first test). */
 const OPUS_48_FAST = 2;
+/** Issue 32 rule 4: a fast entry on a model with no known multiplier (Haiku) is priced at 2, as an estimate. */
+const ESTIMATED_FAST = 2;
 
 const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
 
@@ -75,7 +80,14 @@ function assertModels(idx: Pick<IndexDb, 'queries'>, c: Catalogue, what: string)
     near(m.cost, want[m.model]![1], `${what}: ${m.model} cost`);
   }
   near(o.totals.cost, Object.values(want).reduce((s, [, cost]) => s + cost, 0), `${what}: total cost`);
-  assert.is(o.totals.messages, 9, `${what}: messages`);
+  assert.is(o.totals.messages, 11, `${what}: messages`);
+  assert.equal([o.totals.webSearchRequests, o.totals.webFetchRequests], [2, 3], `${what}: web searches and fetches`);
+  const sonnet = o.costByModel.find((m) => m.model === 'claude-sonnet-4-6')!;
+  assert.equal([sonnet.webSearchRequests, sonnet.webFetchRequests], [2, 3], `${what}: the model row's`);
+  assert.ok(o.costByModel.filter((m) => m !== sonnet).every((m) => m.webSearchRequests === 0 && m.webFetchRequests === 0));
+  assert.equal(o.estimatedFastModels.map((m) => [m.model, m.messages, m.multiplier]), [['claude-haiku-4-5', 1, ESTIMATED_FAST]],
+    `${what}: the fast Haiku entry is an estimate, the fast Opus 4.8 advisor part is not`);
+  near(o.estimatedFastModels[0]!.cost, priced(c, 'claude-haiku-4-5', { input: 1000, output: 100 }, { fast: ESTIMATED_FAST }), `${what}: its cost`);
 }
 
 /** The stored copies' flags and fetches: [key, model, geo, advisor, web_fetch, cost] of messages and alternates. */
@@ -103,6 +115,10 @@ t('overview per model: US-only, breakdown cache writes, advisor rows and their d
   const idx = await indexDir(SOURCE, { file });
   try {
     assertModels(idx, catalogue(), 'indexed');
+    const day16: RangeInfo = { ...NOV, from: '2026-11-16', to: '2026-11-16', fromMs: Date.UTC(2026, 10, 16), toMs: Date.UTC(2026, 10, 17), kind: 'custom' };
+    assert.equal(idx.queries.overview({ ...scope, range: day16 }).estimatedFastModels, [], 'a range without the fast entry');
+    assert.is(idx.queries.overview({ ...scope, project: '-home-dev-shop' }).estimatedFastModels.length, 1, 'its project');
+    assert.equal(idx.queries.overview({ ...scope, project: '-home-dev-other' }).estimatedFastModels, [], 'another project');
   } finally {
     idx.close();
   }

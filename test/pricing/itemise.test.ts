@@ -85,17 +85,18 @@ t('the rules of one group by hand: sonnet-4-5 over 200k, fast, US-only, 1-hour w
   assert.equal(l.items.map((i) => [i.kind, i.tokens, i.unitPrice]), [
     ['input', 300_000, 6e-6], ['output', 1000, 2.25e-5], ['cacheWrite5m', 1000, 7.5e-6], ['cacheWrite1h', 1000, 1.2e-5], ['webSearch', 2, 0.01], ['webFetch', 4, 0]]);
   const base = 300_000 * 6e-6 + 1000 * 2.25e-5 + 1000 * 7.5e-6 + 1000 * 1.2e-5;
-  // sonnet-4-5 has no fast multiplier of its own in the catalogue nor the dated table: 1.
-  assert.equal(l.multipliers.map((m) => [m.rule, m.factor]), [['fast', 1], ['usOnly', 1.1]]);
-  near(l.multipliers[1]!.added, (base + 0.02) * 0.1, 'US-only on the tokens and the web searches');
-  near(l.amount, (base + 0.02) * 1.1, 'amount');
+  // sonnet-4-5 has no fast multiplier in the catalogue nor in the dated table: 2, an estimate.
+  assert.equal(l.multipliers.map((m) => [m.rule, m.factor, m.estimated]), [['fast', 2, true], ['usOnly', 1.1, false]]);
+  near(l.multipliers[0]!.added, base, 'fast added');
+  near(l.multipliers[1]!.added, (base * 2 + 0.02) * 0.1, 'US-only on the tokens × fast and the web searches');
+  near(l.amount, (base * 2 + 0.02) * 1.1, 'amount');
   const by = Object.fromEntries(rules.map((r) => [r.rule, [r.tokens, r.added]]));
   near(by.longContext![1]!, 300_000 * 3e-6 + 1000 * 7.5e-6 + 1000 * 3.75e-6 + 1000 * 6e-6, 'long context added');
   assert.is(by.longContext![0], 303_000);
   near(by.cache1h![1]!, 1000 * (1.2e-5 - 7.5e-6), '1-hour writes against 5-minute ones, both long');
   assert.equal(by.webSearch, [2, 0.02]);
   assert.equal(by.webFetch, [4, 0]);
-  near(by.usOnly![1]!, (base + 0.02) * 0.1, 'US-only rule');
+  near(by.usOnly![1]!, (base * 2 + 0.02) * 0.1, 'US-only rule');
 });
 
 t.run();

@@ -36,3 +36,44 @@ Geo('a line\'s own costUSD is final: not multiplied', () => {
 });
 
 Geo.run();
+
+const Fast = suite('fast multiplier per model');
+
+// Opus before 4.6 had no fast mode: the table knows them at 1x (and the ccusage comparison's corpus writes such lines).
+Fast('the catalogue first, else the dated table, else 2 as an estimate', () => {
+  const plain = { input_cost_per_token: 1e-6, output_cost_per_token: 1e-6 };
+  const withFast = { ...plain, provider_specific_entry: { fast: 3 } };
+  const names = ['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-opus-6',
+    'claude-fable-5-1', 'claude-fable-5-2', 'claude-fable-5-3', 'claude-fable-6', 'claude-opus-4-5', 'claude-3-opus-20240229', 'claude-sonnet-4-6',
+    'claude-haiku-4-5', 'claude-mystery-1'];
+  const t = PriceTable.fromCatalogue({ ...Object.fromEntries(names.map((n) => [n, plain])), 'claude-sonnet-5': withFast }, 'test');
+  const want: Record<string, [number, boolean]> = {
+    'claude-opus-4-6': [6, false], 'claude-opus-4-7': [6, false], 'claude-opus-4-8': [2, false], 'claude-opus-5': [2, false],
+    'claude-opus-5-5': [2, false], 'claude-opus-6': [2, false], 'claude-fable-5-1': [2, true], 'claude-fable-5-2': [2, false],
+    'claude-fable-5-3': [2, false], 'claude-fable-6': [2, false], 'claude-opus-4-5': [1, false], 'claude-sonnet-4-6': [2, true],
+    'claude-haiku-4-5': [2, true], 'claude-mystery-1': [2, true], 'claude-sonnet-5': [3, false],
+    'claude-3-opus-20240229': [1, false],
+  };
+  for (const [name, [multiplier, estimated]] of Object.entries(want)) {
+    assert.equal(t.fastOf(name), { multiplier, estimated }, name);
+    // 1000 input tokens x 1e-6, fast: the multiplier, never 1x
+    near(t.cost(usage(name, { input: 1000, fast: true })).cost, 0.001 * multiplier, name);
+    const entry = t.entries().find((e) => e.model === name)!;
+    assert.equal([entry.fastMultiplier, entry.fastEstimated], [multiplier, estimated], `${name}: the price table says which`);
+  }
+  assert.is(t.fastOf('gemini-unknown'), null, 'an unpriced model has no fast rule');
+  near(t.cost(usage('claude-fable-5-2-20270101', { input: 1000, fast: true })).cost, 0.002, 'a dated name keeps its table figure');
+});
+
+Fast.run();
+
+const Served = suite('the served model prices the request');
+
+Served('a bracketed suffix is ignored for lookup', () => {
+  for (const name of ['claude-opus-4-6[1m]', 'claude-opus-4-6 [1m]', 'claude-opus-4-6[fast][1m]']) {
+    assert.equal(real.lookup(name)?.key, 'claude-opus-4-6', name);
+    near(real.cost(usage(name, { input: 1000, output: 1000, fast: true })).cost, 0.18, name);
+  }
+});
+
+Served.run();

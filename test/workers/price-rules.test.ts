@@ -51,6 +51,12 @@ Rules('cache writes are the larger of the top-level count and the 5m + 1h breakd
 });
 const pick = (r: UsageRow): number[] => [r.cacheCreate, r.cache1h];
 
+Rules('the served model without a bracketed suffix, for the entry and its advisor rows', () => {
+  const line = usageLine({ model: 'claude-opus-4-6[1m]' });
+  usageOf(line).iterations = [advisor({ model: 'claude-fable-5-2 [1m]' }), advisor({ model: undefined })];
+  assert.equal(rowsOfLine(line).map((r) => r.model), ['claude-opus-4-6', 'claude-fable-5-2', 'claude-opus-4-6']);
+});
+
 Rules('web fetch requests are counted, within LIMITS', () => {
   const line = usageLine();
   usageOf(line).server_tool_use = { web_search_requests: 1, web_fetch_requests: 4 };

@@ -94,7 +94,7 @@ export class CostReceiptDialog extends LitElement {
         <td class="num sub">${formatUsd(l.amount)}</td></tr>
       ${l.items.map((i) => html`<tr class="item" data-kind=${i.kind}><td>${ITEM[i.kind]}</td><td class="num">${formatInt(i.tokens)}</td>
         <td class="op">×</td><td class="num">${unit(i.kind, i.unitPrice)}</td><td class="num">${i.unitPrice === null ? '' : formatUsd(i.amount)}</td></tr>`)}
-      ${l.multipliers.map((m) => html`<tr class="item mult" data-rule=${m.rule}><td colspan="3">${MULTIPLIER[m.rule]}</td><td class="num">× ${m.factor}</td>
+      ${l.multipliers.map((m) => html`<tr class="item mult" data-rule=${m.rule}><td colspan="3">${MULTIPLIER[m.rule]}</td><td class="num" title=${m.estimated ? "Neither the catalogue nor the project's table knows this model's fast multiplier: priced at 2" : nothing}>× ${m.factor}${m.estimated ? ' (estimate)' : ''}</td>
         <td class="num">+${formatUsd(m.added)}</td></tr>`)}
       ${l.pricing === 'costUSD' ? html`<tr class="item"><td colspan="4">Its lines' own costUSD</td><td class="num">${formatUsd(l.ownCost)}</td></tr>` : nothing}
     </tbody>`;
