@@ -106,6 +106,19 @@ for (const setup of SETUPS) {
     await openAndCheck(page, card.locator('button.receipt'), figure, `${slug}-range`, browser);
   });
 
+  test('all time: the estimated fast multiplier is marked', async () => {
+    await page.goto(`${server.url}/?view=overview&range=all`);
+    const card = page.locator('cost-overview-view cost-stat-card[data-stat="cost"]');
+    await card.waitFor();
+    await card.locator('button.receipt').click();
+    await dialog(page).locator('td.total').waitFor();
+    assert.is((await dialog(page).locator('td.total').textContent())?.trim(), await card.getAttribute('value'));
+    const fast = await dialog(page).locator('tr.mult[data-rule="fast"]').allTextContents();
+    assert.ok(fast.some((x) => /× 2 \(estimate\)/.test(x)), fast.join(' | '));
+    assert.ok(fast.some((x) => /× 6(?! \()/.test(x)), fast.join(' | '));
+    await page.keyboard.press('Escape');
+  });
+
   test("from a session's card and from its row in the Sessions view and its project's", async () => {
     await page.goto(`${server.url}/?view=detail&session=rcpt-a&range=30`);
     const card = page.locator('cost-session-view cost-stat-card[data-stat="total"]');
