@@ -22,6 +22,8 @@ export interface CliArgs {
   /** IANA zone the days and blocks are shown in; null: the process's. */
   timezone: string | null;
   json: boolean;
+  /** `--breakdown`: a row per model under each row of a day, week, month or session table. */
+  breakdown: boolean;
   /** `update --background`: at the lowest CPU priority (the statusline starts it so). */
   background: boolean;
   /** `statusline --wrap <command>`: the statusline command whose output is printed instead (readings still kept). */
@@ -31,11 +33,13 @@ export interface CliArgs {
 }
 
 const SERVER_FLAGS = new Set(['dir', 'index', 'prices', 'offline', 'cost-mode', 'machine']);
-const BOOL = new Set(['offline', 'json', 'help', 'background']);
-const SHORT: Record<string, string> = { j: 'json', s: 'since', u: 'until', p: 'project', z: 'timezone', h: 'help' };
+const BOOL = new Set(['offline', 'json', 'breakdown', 'help', 'background']);
+const SHORT: Record<string, string> = { j: 'json', b: 'breakdown', s: 'since', u: 'until', p: 'project', z: 'timezone', h: 'help' };
 const REPORT_FLAGS = ['since', 'until', 'project', 'timezone', 'json'];
+// A block lists its models by name only, so it has no per-model rows to show.
+const BREAKDOWN_FLAGS = [...REPORT_FLAGS, 'breakdown'];
 const FLAGS_OF: Record<CommandName, string[]> = {
-  daily: REPORT_FLAGS, weekly: REPORT_FLAGS, monthly: REPORT_FLAGS, session: REPORT_FLAGS, blocks: REPORT_FLAGS,
+  daily: BREAKDOWN_FLAGS, weekly: BREAKDOWN_FLAGS, monthly: BREAKDOWN_FLAGS, session: BREAKDOWN_FLAGS, blocks: REPORT_FLAGS,
   statusline: ['timezone', 'wrap'],
   update: ['background'],
   limits: ['json', 'timezone'],
@@ -51,13 +55,16 @@ const COMMON_HELP = `Index options (the server's; the same flags find the same i
   -h, --help              Print this help
 `;
 
-const REPORT_HELP = (json: string) => `Options:
+const BREAKDOWN_HELP = `  -b, --breakdown         A row per model under each row (the JSON always has them: modelBreakdowns)
+`;
+
+const REPORT_HELP = (json: string, breakdown = BREAKDOWN_HELP) => `Options:
   -s, --since <date>      First day (YYYYMMDD or YYYY-MM-DD, local); default: the first day with usage
   -u, --until <date>      Last day (YYYYMMDD or YYYY-MM-DD, local); default: today
   -p, --project <id>      Only this project (its encoded folder name, as in the dashboard)
   -z, --timezone <zone>   IANA time zone of the days (default: the system's)
   -j, --json              JSON instead of a table: ${json}
-
+${breakdown}
 The index is brought up to date first (or read as it is when a running server keeps it).
 `;
 
@@ -66,7 +73,7 @@ const HELP: Record<CommandName, string> = {
   weekly: `Usage: cost-dashboard weekly [options]\n\nUsage and cost per week (weeks start on Monday, as on the dashboard).\n\n${REPORT_HELP('{weekly: [{week, ...}], totals}')}\n${COMMON_HELP}`,
   monthly: `Usage: cost-dashboard monthly [options]\n\nUsage and cost per calendar month.\n\n${REPORT_HELP('{monthly: [{month, ...}], totals}')}\n${COMMON_HELP}`,
   session: `Usage: cost-dashboard session [options]\n\nUsage and cost per session inside the range (subagents count toward their session), most expensive first.\n\n${REPORT_HELP('{sessions: [{sessionId, projectPath, ...}], totals}')}\n${COMMON_HELP}`,
-  blocks: `Usage: cost-dashboard blocks [options]\n\n5-hour billing blocks that overlap the range (blocks are computed over the whole history), with the\nactive block's burn rate and projection.\n\n${REPORT_HELP('{blocks: [{id, startTime, endTime, isActive, isGap, costUSD, ...}]}')}\n${COMMON_HELP}`,
+  blocks: `Usage: cost-dashboard blocks [options]\n\n5-hour billing blocks that overlap the range (blocks are computed over the whole history), with the\nactive block's burn rate and projection.\n\n${REPORT_HELP('{blocks: [{id, startTime, endTime, isActive, isGap, costUSD, ...}]}', '')}\n${COMMON_HELP}`,
   statusline: `Usage: cost-dashboard statusline [options]
 
 Reads the JSON Claude Code pipes to a statusline command on stdin and prints one line: the model, this
@@ -180,6 +187,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     project,
     timezone: zone === null ? null : parseZone(zone),
     json: values.has('json'),
+    breakdown: values.has('breakdown'),
     background: values.has('background'),
     wrap: str('wrap'),
     help,

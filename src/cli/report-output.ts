@@ -140,10 +140,18 @@ const tokenColumns = <R>(totalsOf: (r: R) => Totals): Column<R>[] => [
 
 const HEADER = { daily: 'Date', weekly: 'Week of', monthly: 'Month' } as const;
 
-export function periodTable(kind: PeriodKind, periods: Period[], totals: Totals, width: number): string {
+/** `--breakdown`: after each row, one row per model of its group (the dearest first), named in its first column. */
+function withModels<R>(groups: readonly UsageGroup[], row: (g: UsageGroup, i: number) => R, modelRow: (m: ModelUsage) => R, breakdown: boolean): R[] {
+  return groups.flatMap((g, i) => [row(g, i), ...(breakdown ? g.models.map(modelRow) : [])]);
+}
+
+const modelLabel = (m: ModelUsage): string => `  └ ${shortModel(m.model)}`;
+
+export function periodTable(kind: PeriodKind, periods: Period[], totals: Totals, width: number, breakdown = false): string {
   if (!periods.length) return 'No usage in this range.\n';
   type Row = { key: string; models: string; totals: Totals };
-  const rows: Row[] = periods.map((p) => ({ key: p.key, models: models(p), totals: p.totals }));
+  const rows = withModels<Row>(periods, (p, i) => ({ key: periods[i]!.key, models: models(p), totals: p.totals }),
+    (m) => ({ key: modelLabel(m), models: '', totals: m }), breakdown);
   const columns: Column<Row>[] = [
     { header: HEADER[kind], keep: Infinity, cell: (r) => r.key },
     { header: 'Models', keep: 5, flex: true, cell: (r) => r.models },
@@ -152,14 +160,15 @@ export function periodTable(kind: PeriodKind, periods: Period[], totals: Totals,
   return renderTable(columns, rows, { key: 'Total', models: '', totals }, width);
 }
 
-export function sessionTable(sessions: SessionUsage[], totals: Totals, width: number): string {
+export function sessionTable(sessions: SessionUsage[], totals: Totals, width: number, breakdown = false): string {
   if (!sessions.length) return 'No usage in this range.\n';
   type Row = { title: string; project: string; machine: string; last: string; models: string; totals: Totals };
-  const rows: Row[] = sessions.map((s) => ({
-    title: s.title.replace(/\s+/g, ' '), project: s.project.name, machine: s.machine, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals,
-  }));
+  const rows = withModels<Row>(sessions, (_, i) => {
+    const s = sessions[i]!;
+    return { title: s.title.replace(/\s+/g, ' '), project: s.project.name, machine: s.machine, last: s.lastActivity.slice(0, 10), models: models(s), totals: s.totals };
+  }, (m) => ({ title: modelLabel(m), project: '', machine: '', last: '', models: '', totals: m }), breakdown);
   // The machine column only where the sessions come from more than one machine (one machine: the table as before).
-  const machineColumn: Column<Row>[] = new Set(rows.map((r) => r.machine)).size > 1 ? [{ header: 'Machine', keep: 7, cell: (r) => r.machine }] : [];
+  const machineColumn: Column<Row>[] = new Set(sessions.map((s) => s.machine)).size > 1 ? [{ header: 'Machine', keep: 7, cell: (r) => r.machine }] : [];
   const columns: Column<Row>[] = [
     { header: 'Session', keep: Infinity, flex: true, cell: (r) => r.title },
     { header: 'Project', keep: 7, cell: (r) => r.project },

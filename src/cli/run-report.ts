@@ -100,12 +100,12 @@ function render(args: CliArgs & { command: ReportKind }, reports: Reports): stri
     case 'session': {
       const sessions = reports.sessions(range, args.project, args.config.machine);
       const totals = reports.totals(range, args.project);
-      return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width);
+      return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width, args.breakdown);
     }
     default: {
       const periods = periodsOf(reports.days(range, args.project), args.command);
       const totals = reports.totals(range, args.project);
-      return args.json ? json(periodJson(args.command, periods, totals)) : periodTable(args.command, periods, totals, width);
+      return args.json ? json(periodJson(args.command, periods, totals)) : periodTable(args.command, periods, totals, width, args.breakdown);
     }
   }
 }

@@ -190,6 +190,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     projectSessions: guard(q.projectSessions),
     session: guard(q.session),
     sessions: guard(q.sessions),
+    receipt: guard(q.receipt),
     knowsRepository: guard(q.knowsRepository),
     knowsMachine: guard(q.knowsMachine),
     knowsProject: guard(q.knowsProject),

@@ -4,6 +4,7 @@
 import type { IndexFailure } from './errors.ts';
 import type { Recovery } from './recovery.ts';
 import type { UsageBatch } from '../workers/protocol.ts';
+import type { ReceiptFigures } from '../shared/receipt-types.ts';
 import type { BudgetStatus, LimitsData, PeriodPace, Overview, Insights, Monthly, ProjectRow, ProjectSessions, SessionDetail, SessionList, RepositoryDetail } from '../shared/api-types.ts';
 import type { PriceTable } from '../pricing/table.ts';
 import type { Reports } from './queries/reports.ts';
@@ -105,6 +106,8 @@ export interface Queries {
   sessions(scope: QueryScope, machine?: string): SessionListData;
   /** null when the session is unknown. `machine`: this machine's name, the session's when its folder is unlabelled. */
   session(sessionId: string, scope: QueryScope, machine?: string): SessionData | null;
+  /** The range's messages in scope (one session's with `session`) itemised against the installed prices; null when the session is unknown. */
+  receipt(scope: QueryScope & { session?: string | null }): ReceiptFigures | null;
   /** Whether some project folder belongs to the repository (its main checkout's path). */
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */

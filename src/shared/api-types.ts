@@ -4,6 +4,7 @@
 import type { CauseBreakdowns } from './cause-types.ts';
 
 export type { CauseBreakdowns, CauseCost, McpServerCost } from './cause-types.ts';
+import type { ReceiptFigures } from './receipt-types.ts';
 
 /** The token groups that appear on every total. */
 export interface Tokens {
@@ -380,6 +381,16 @@ export interface SessionDetail extends Tokens {
   range: RangeInfo;
 }
 
+/** GET /api/receipt: the figures (receipt-types.ts) in the envelope of the data routes, plus the session scope. */
+export interface Receipt extends ReceiptFigures {
+  range: RangeInfo;
+  project: string | null;
+  repository: string | null;
+  /** The session scope (its id), null when none. */
+  session: string | null;
+  final: boolean;
+}
+
 export interface ApiError {
   error: string;
 }
@@ -388,3 +399,4 @@ export type * from './budget-types.ts';
 export type * from './plan-usage-types.ts';
 export type * from './pricing-types.ts';
 export type * from './limits-types.ts';
+export type * from './receipt-types.ts';

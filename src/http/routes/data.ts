@@ -10,7 +10,7 @@ import { isProjectName } from '../../shared/project-name.ts';
 import { MAX_REPOSITORY_LENGTH, parseMachineParam, parseProject, parseRange, parseRepository, rangeKey, type Query, type RangeDefault } from '../params.ts';
 import { sendEntry } from '../send.ts';
 import type { QueryScope } from '../../index-db/types.ts';
-import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, RepositoryDetail, SessionDetail, SessionList } from '../../shared/api-types.ts';
+import type { IndexingState, Insights, Monthly, Overview, ProjectSessions, Receipt, RepositoryDetail, SessionDetail, SessionList } from '../../shared/api-types.ts';
 import type { RouteContext } from './context.ts';
 import { healthOf } from '../health.ts';
 
@@ -125,6 +125,18 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext, readGuard: Middle
     const found = id && id.length <= MAX_REPOSITORY_LENGTH ? q().repository(id, scope, ctx.config.machine) : null;
     if (!found) throw Errors.repositoryNotFound();
     return { range: scope.range, final, ...found } satisfies RepositoryDetail;
+  });
+
+  // ?session= narrows the receipt to one session's messages (its id); the other parameters are the overview's.
+  const receiptSession = (req: Request) => {
+    const id = (req.query as Query).session;
+    return typeof id === 'string' ? id : '';
+  };
+  dataRoute(app, ctx, readGuard, '/api/receipt', { fallback: 'days30', projectParam: true, id: receiptSession }, ({ scope, final }, req) => {
+    const session = receiptSession(req) || null;
+    const found = session === null || session.length <= MAX_ID_LENGTH ? q().receipt({ ...scope, session }) : null;
+    if (!found) throw Errors.sessionNotFound();
+    return { ...scopeOf(scope), session, final, ...found } satisfies Receipt;
   });
 
   const sessionOf = (req: Request) => req.params.id ?? '';

@@ -14,6 +14,7 @@ import { overview } from './overview.ts';
 import { createProjectSessions } from './project-sessions.ts';
 import { projects } from './projects.ts';
 import { Reader } from './reader.ts';
+import { createReceipt } from './receipt.ts';
 import { createRepository } from './repository.ts';
 import { createRetention } from './retention.ts';
 import { createSession } from './session.ts';
@@ -32,6 +33,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
   const repository = createRepository(db, reader);
   const entrypoints = createEntrypoints(db);
   const causes = createCauses(db);
+  const receipt = createReceipt(db, reader, prices);
   const estimatedFast = createEstimatedFast(db, prices);
   // Each ranged query gets its range's spans, resolved here once per call.
   return {
@@ -43,6 +45,7 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
     projectSessions: (project, scope) => projectSessions(project, withSpans(scope)),
     session: (id, scope, machine = LOCAL) => session(id, withSpans(scope), machine),
     sessions: (scope, machine = LOCAL) => sessions(withSpans(scope), machine),
+    receipt: (scope) => receipt(withSpans(scope)),
     knowsMachine: (label) => [...reader.projects().values()].some((p) => p.machine === label),
     knowsProject: (id) => [...reader.projects().values()].some((p) => p.id === id),
     budgets: createBudgets(db, reader),

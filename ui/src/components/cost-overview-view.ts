@@ -26,6 +26,7 @@ import './cost-plan-money.ts';
 import './cost-monthly-table.ts';
 import './cost-empty.ts';
 import './cost-retention-note.ts';
+import { receiptButton } from './cost-receipt-dialog.ts';
 
 interface Previous {
   totals: Overview['totals'];
@@ -296,7 +297,8 @@ export class CostOverviewView extends DataView {
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label=${soFar('Range cost', d.final)} value=${formatUsd(t.cost)} sub=${`${formatCount(t.messages, 'message')} · ${formatCount(t.projects, 'project')}`}
-          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}</cost-stat-card>
+          hint="Sum of every priced API response in the range: a line's costUSD when present, else tokens × catalogue prices.">${this._change(d, (x) => x.cost)}
+          ${receiptButton('the range cost', () => ({ ...rangeParams(this.range), ...scopeParams(this.scope), ...(this.machine ? { machine: this.machine } : {}) }))}</cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(t.sessions)} sub=${formatCount(t.projects, 'project')}
           hint="Sessions with at least one usage entry in the range.">${this._change(d, (x) => x.sessions)}</cost-stat-card>
         <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}

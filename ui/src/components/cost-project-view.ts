@@ -16,6 +16,7 @@ import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
 import './cost-cause-tables.ts';
+import { receiptButton } from './cost-receipt-dialog.ts';
 
 const span = (s: SessionRow) => Date.parse(s.lastActivity) - Date.parse(s.firstActivity);
 
@@ -56,7 +57,8 @@ export class CostProjectView extends DataView {
     return [
       { key: 'title', label: 'Session', value: (s) => s.title,
         render: (s) => html`<span class="primary clamp" title=${`${s.title}\n${s.id}`}>${s.title}</span>${s.gone ? html` <span class="tag" title="The transcript was deleted from disk; its usage stays in the index">deleted</span>` : nothing}` },
-      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, 
+        render: (s) => html`<b>${formatUsd(s.cost)}</b> ${receiptButton(`the cost of ${s.title}`, () => ({ ...rangeParams(this.range), session: s.id }), '?')}` },
       { key: 'messages', label: 'Messages', numeric: true, value: (s) => s.messages, render: (s) => formatInt(s.messages) },
       { key: 'tokens', label: 'Tokens', numeric: true, value: (s) => s.totalTokens, render: (s) => formatTokens(s.totalTokens) },
       { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '),

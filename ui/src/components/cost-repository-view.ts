@@ -15,6 +15,7 @@ import './cost-chart-series.ts';
 import './cost-chart-bars.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
+import { receiptButton } from './cost-receipt-dialog.ts';
 
 /**
  * One repository: its project folders (main checkout and worktrees) summed, the cost chart and model split of all,
@@ -52,7 +53,8 @@ export class CostRepositoryView extends DataView {
   private _sessionColumns(): Column<SessionListRow>[] {
     return [
       { key: 'title', label: 'Session', value: (s) => s.title, render: (s) => html`<span class="primary clamp" title=${`${s.title}\n${s.id}`}>${s.title}</span>` },
-      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, 
+        render: (s) => html`<b>${formatUsd(s.cost)}</b> ${receiptButton(`the cost of ${s.title}`, () => ({ ...rangeParams(this.range), session: s.id }), '?')}` },
       { key: 'folder', label: 'Folder', value: (s) => s.project.name, render: (s) => html`<span title=${s.project.id}>${s.project.name}</span>` },
       { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '), render: (s) => s.branches.map(branchLabel).join(', ') || '—' },
       { key: 'models', label: 'Models', value: (s) => s.models.join(' '), render: (s) => modelList(s.models) },

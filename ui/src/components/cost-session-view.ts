@@ -12,6 +12,7 @@ import './cost-table.ts';
 import './cost-cumulative-chart.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
+import { receiptButton } from './cost-receipt-dialog.ts';
 
 interface Loaded {
   data: SessionDetail;
@@ -107,9 +108,9 @@ export class CostSessionView extends DataView {
     ];
   }
 
-  private _slice(name: string, stat: string, t: Totals | null, none: string, hint: string) {
+  private _slice(name: string, stat: string, t: Totals | null, none: string, hint: string, extra: unknown = nothing) {
     return html`<cost-stat-card data-stat=${stat} label=${name} value=${t ? formatUsd(t.cost) : '—'}
-      sub=${t ? `${formatCount(t.messages, 'message')} · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}></cost-stat-card>`;
+      sub=${t ? `${formatCount(t.messages, 'message')} · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}>${extra}</cost-stat-card>`;
   }
 
   private _body(l: Loaded) {
@@ -120,8 +121,10 @@ export class CostSessionView extends DataView {
     return html`
       <div class="cards">
         <cost-stat-card data-stat="total" label="All time" value=${formatUsd(d.cost)} sub=${`${formatCount(d.messageCount, 'message')} · ${formatTokens(d.totalTokens)} tokens`}
-          hint=${`The whole session, whatever the range: input ${formatInt(d.inputTokens)}, output ${formatInt(d.outputTokens)}, cache write ${formatInt(d.cacheCreationTokens)}, cache read ${formatInt(d.cacheReadTokens)}.`}></cost-stat-card>
-        ${this._slice('In range', 'in-range', d.inRange, 'No usage in the selected range', 'The part of this session inside the selected range.')}
+          hint=${`The whole session, whatever the range: input ${formatInt(d.inputTokens)}, output ${formatInt(d.outputTokens)}, cache write ${formatInt(d.cacheCreationTokens)}, cache read ${formatInt(d.cacheReadTokens)}.`}>
+          ${receiptButton("the session's cost", () => ({ range: 'all', session: d.id }))}</cost-stat-card>
+        ${this._slice('In range', 'in-range', d.inRange, 'No usage in the selected range', 'The part of this session inside the selected range.',
+          d.inRange ? receiptButton("the session's cost in the range", () => ({ ...rangeParams(this.range), session: d.id })) : nothing)}
         ${this._slice('Today', 'today', d.today, 'No usage today', 'The part of this session since local midnight.')}
         <cost-stat-card data-stat="duration" label="Duration" value=${formatDuration(duration)} sub=${`${formatDateTime(d.firstActivity)} → ${formatDateTime(d.lastActivity)}`}
           hint="From the first to the last usage entry of the session."></cost-stat-card>

@@ -11,6 +11,7 @@ import { branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
 import './cost-table.ts';
 import './cost-empty.ts';
+import { receiptButton } from './cost-receipt-dialog.ts';
 
 /**
  * The range's sessions across projects, the dearest first: where the money went, found in one step.
@@ -41,7 +42,8 @@ export class CostSessionsView extends DataView {
     return [
       { key: 'title', label: 'Session', value: (s) => s.title,
         render: (s) => html`<span class="primary clamp" title=${`${s.title}\n${s.id}`}>${s.title}</span>${s.gone ? html` <span class="tag" title="The transcript was deleted from disk; its usage stays in the index">deleted</span>` : nothing}` },
-      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost, render: (s) => html`<b>${formatUsd(s.cost)}</b>` },
+      { key: 'cost', label: 'Cost', numeric: true, value: (s) => s.cost,
+        render: (s) => html`<b>${formatUsd(s.cost)}</b> ${receiptButton(`the cost of ${s.title}`, () => ({ ...rangeParams(this.range), session: s.id }), '?')}` },
       { key: 'project', label: 'Project', value: (s) => s.project.name, render: (s) => html`<span title=${s.project.id}>${s.project.name}</span>` },
       { key: 'branches', label: 'Branch', value: (s) => s.branches.join(' '),
         render: (s) => html`<span class="branch" title=${s.branches.map(branchLabel).join('\n')}>${s.branches.map(branchLabel).join(', ') || '—'}</span>` },

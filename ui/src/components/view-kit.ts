@@ -116,6 +116,7 @@ export const viewStyles = css`
     border-radius: 6px; padding: 4px 10px; cursor: pointer; }
   button:hover { background: var(--bg-hover); color: var(--ink-1); }
   button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+  button.receipt { display: block; margin-top: 8px; padding: 2px 8px; font-size: 12px; color: var(--ink-2); }
   .body { transition: opacity 0.15s; }
   .body.stale { opacity: 0.55; }
   .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 16px; }
