@@ -13,11 +13,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { SCHEMA_VERSION } from '../../src/index-db/migrate.ts';
+import { sql as PRICE_RULES_MIGRATION } from '../../src/index-db/migrations/013-price-rules.ts';
 import { recoverFile } from '../../src/index-db/recovery.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { UNDO_CAUSES, versionBefore } from '../helpers/schema-undo.ts';
 import { BEFORE_013 } from '../helpers/sqlite.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
@@ -182,7 +184,8 @@ t('an index of schema v12 migrates: its rows count no fetches and are neither US
   const file = path.join(dir, 'v12.db');
   (await indexDir(SOURCE, { file })).close();
   const db = new Database(file);
-  db.exec(`BEGIN; ${BEFORE_013} PRAGMA user_version = 12; COMMIT;`);
+  // Later migrations' additions out too, so the file is what version 12 wrote.
+  db.exec(`BEGIN; ${UNDO_CAUSES} ${BEFORE_013} PRAGMA user_version = ${versionBefore(PRICE_RULES_MIGRATION)}; COMMIT;`);
   const rows = db.prepare('SELECT count(*) FROM messages').pluck().get();
   db.close();
   const idx = openIndex(file, { log: () => {} });
