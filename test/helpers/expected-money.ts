@@ -1,0 +1,282 @@
+// The expected cost and tokens of a config dir, per local day, per model and per session, computed from the
+// transcripts, a LiteLLM catalogue and the rules of decisions.md ("What counts, and what it costs") alone. It imports
+// nothing from src/ on purpose: a test that compares the index with it checks the index's reading of the rules
+// against a second, independent reading, not the index's code against itself.
+import fs from 'node:fs';
+import path from 'node:path';
+
+type Rec = Record<string, unknown>;
+
+export interface Figures {
+  cost: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+}
+
+export interface Group extends Figures {
+  /** By the model that served each part (`<…>` models left out). */
+  models: Map<string, Figures>;
+}
+
+export interface Expected {
+  days: Map<string, Group>;
+  sessions: Map<string, Group>;
+  totals: Group;
+  /** How many usage entries counted after the dedup (advisor iterations are parts of their entry). */
+  entries: number;
+}
+
+interface Rates {
+  input: number;
+  output: number;
+  cacheRead: number;
+  write5m: number;
+  write1h: number;
+}
+
+interface Price {
+  base: Rates;
+  long: Rates | null;
+  fast: number | null;
+}
+
+/** One copy of a usage entry as a file holds it. */
+interface Copy {
+  key: string;
+  file: number;
+  line: number;
+  session: string;
+  ts: number;
+  output: number;
+  message: Rec;
+  costUSD: number | null;
+}
+
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const LONG_CONTEXT = 200_000;
+const WEB_SEARCH_USD = 0.01;
+const US_ONLY = 1.1;
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...files(p));
+    else if (e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}
+
+/** The session of a file from its place: `<p>/<s>.jsonl`, `<p>/<s>/subagents/**`; else null (each line names it). */
+function sessionOfPath(rel: string[]): string | null {
+  const base = path.basename(rel.at(-1)!, '.jsonl');
+  if (rel.length === 2) return base.startsWith('agent-') ? null : base;
+  if (rel.length > 3 && rel[2] === 'subagents') return rel[1]!;
+  return null;
+}
+
+/** Every copy of every usage entry under `<dir>/projects`, with each file's first timestamp. */
+function readCopies(dir: string): { copies: Copy[]; firstTs: number[]; paths: string[] } {
+  const projects = path.join(dir, 'projects');
+  const paths = files(projects).sort();
+  const copies: Copy[] = [];
+  const firstTs: number[] = [];
+  let unique = 0;
+  paths.forEach((file, f) => {
+    const fromPath = sessionOfPath(path.relative(projects, file).split(path.sep));
+    let first = Infinity;
+    fs.readFileSync(file, 'utf8').split('\n').forEach((raw, n) => {
+      let line: unknown;
+      try {
+        line = JSON.parse(raw);
+      } catch {
+        return; // blank or torn: skipped
+      }
+      if (!isRec(line)) return;
+      const own = Date.parse(text(line.timestamp));
+      if (Number.isFinite(own)) first = Math.min(first, own);
+      // A progress line carries a subagent's response: its usage, ids and time are the nested message's.
+      const nested = line.type === 'progress' && isRec(line.data) && line.data.type === 'agent_progress' && isRec(line.data.message) ? line.data.message : null;
+      const holder = nested ?? line;
+      const message = holder.message;
+      if (!isRec(message) || !isRec(message.usage)) return;
+      const ts = Date.parse(text(holder.timestamp));
+      if (!Number.isFinite(ts)) return;
+      const session = fromPath ?? text(line.sessionId);
+      const id = text(message.id);
+      const req = text(holder.requestId);
+      const key = id && req ? `r\0${id}\0${req}` : id ? `s\0${session}\0${id}` : `u\0${unique++}`;
+      const cost = nested ? undefined : line.costUSD;
+      copies.push({ key, file: f, line: n, session, ts, output: num(message.usage.output_tokens), message, costUSD: typeof cost === 'number' ? cost : null });
+    });
+    firstTs.push(first);
+  });
+  return { copies, firstTs, paths };
+}
+
+/** One copy per response: the most output tokens, on a tie the earliest file (first timestamp, then path). */
+function dedup(copies: Copy[], firstTs: number[], paths: string[]): Copy[] {
+  const best = new Map<string, Copy>();
+  const better = (a: Copy, b: Copy): boolean =>
+    a.output !== b.output ? a.output > b.output
+      : a.file !== b.file ? (firstTs[a.file]! !== firstTs[b.file]! ? firstTs[a.file]! < firstTs[b.file]! : paths[a.file]! < paths[b.file]!)
+      : a.line < b.line;
+  for (const c of copies) {
+    const held = best.get(c.key);
+    if (!held || better(c, held)) best.set(c.key, c);
+  }
+  return [...best.values()];
+}
+
+function rates(e: Rec, model: string): Price {
+  const n = (k: string): number | null => (typeof e[k] === 'number' ? (e[k] as number) : null);
+  const need = (k: string): number => {
+    const v = n(k);
+    if (v === null) throw new Error(`expected-money: ${model} has no ${k} in the catalogue`);
+    return v;
+  };
+  const base: Rates = {
+    input: need('input_cost_per_token'),
+    output: need('output_cost_per_token'),
+    cacheRead: need('cache_read_input_token_cost'),
+    write5m: need('cache_creation_input_token_cost'),
+    write1h: n('cache_creation_input_token_cost_above_1hr') ?? 2 * need('input_cost_per_token'),
+  };
+  const inputLong = n('input_cost_per_token_above_200k_tokens');
+  const outputLong = n('output_cost_per_token_above_200k_tokens');
+  const readLong = n('cache_read_input_token_cost_above_200k_tokens');
+  const writeLong = n('cache_creation_input_token_cost_above_200k_tokens');
+  const long = inputLong === null && outputLong === null && readLong === null && writeLong === null ? null : {
+    input: inputLong ?? base.input,
+    output: outputLong ?? base.output,
+    cacheRead: readLong ?? base.cacheRead,
+    write5m: writeLong ?? base.write5m,
+    // A 1-hour write costs twice the input price: in a long-context request, twice the long-context input price.
+    write1h: n('cache_creation_input_token_cost_above_1hr_above_200k_tokens') ?? (inputLong !== null ? 2 * inputLong : base.write1h),
+  };
+  const specific = e.provider_specific_entry;
+  const fast = isRec(specific) && typeof specific.fast === 'number' ? specific.fast : null;
+  return { base, long, fast };
+}
+
+/** decisions.md "Model lookup": exact, anthropic/, '.'/'@' as '-', then the longest key at a name boundary. */
+function lookup(catalogue: Rec, name: string): string | null {
+  const priced = (k: string): boolean => isRec(catalogue[k]) && typeof (catalogue[k] as Rec).input_cost_per_token === 'number' && typeof (catalogue[k] as Rec).output_cost_per_token === 'number';
+  const direct = (n: string): string | null => (priced(n) ? n : priced(`anthropic/${n}`) ? `anthropic/${n}` : null);
+  const norm = name.replace(/[.@]/g, '-');
+  const found = direct(name) ?? direct(norm);
+  if (found) return found;
+  let bestKey: string | null = null;
+  let bestLen = -1;
+  for (const key of Object.keys(catalogue)) {
+    if (!priced(key)) continue;
+    const plain = key.startsWith('anthropic/') ? key.slice('anthropic/'.length) : key;
+    if (plain.includes('/')) continue;
+    const stem = plain.replace(/[.@]/g, '-');
+    if (!norm.startsWith(stem) || norm.length === stem.length || !/[-_:/]/.test(norm[stem.length]!)) continue;
+    const next = norm.slice(stem.length + 1).split(/[-_:/]/)[0]!;
+    if (/^\d+$/.test(next) && !/^\d{8}$/.test(next)) continue; // a version after the key: another model
+    const better = stem.length > bestLen || (stem.length === bestLen && !key.startsWith('anthropic/'));
+    if (better) [bestKey, bestLen] = [key, stem.length];
+  }
+  return bestKey;
+}
+
+/** The fast multiplier when the catalogue gives none: the rules' dated table, else 2 (an estimate, never 1). */
+function datedFast(model: string): number {
+  return /opus-4-[67](?![0-9])/.test(model) ? 6 : 2;
+}
+
+/** Tokens of a usage object (top-level or an iteration), cache writes by the larger of the count and its breakdown. */
+function tokensOf(u: Rec): { input: number; output: number; cacheRead: number; write: number; write1h: number } {
+  const split = isRec(u.cache_creation) ? u.cache_creation : {};
+  const write = Math.max(num(u.cache_creation_input_tokens), num(split.ephemeral_5m_input_tokens) + num(split.ephemeral_1h_input_tokens));
+  return { input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cache_read_input_tokens), write, write1h: Math.min(num(split.ephemeral_1h_input_tokens), write) };
+}
+
+function tokenCost(p: Price, t: ReturnType<typeof tokensOf>): number {
+  const r = p.long && t.input + t.cacheRead + t.write > LONG_CONTEXT ? p.long : p.base;
+  return t.input * r.input + t.output * r.output + t.cacheRead * r.cacheRead + (t.write - t.write1h) * r.write5m + t.write1h * r.write1h;
+}
+
+const zero = (): Figures => ({ cost: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0 });
+const group = (): Group => ({ ...zero(), models: new Map() });
+
+function add(into: Figures, cost: number, t: ReturnType<typeof tokensOf>): void {
+  into.cost += cost;
+  into.inputTokens += t.input;
+  into.outputTokens += t.output;
+  into.cacheCreationTokens += t.write;
+  into.cacheReadTokens += t.cacheRead;
+}
+
+export interface ExpectedOptions {
+  /** IANA zone of the local days. */
+  timeZone: string;
+  /** 'auto': a line's costUSD is its cost (the default); 'calculate': always from tokens. */
+  mode?: 'auto' | 'calculate';
+  /** The name a model is reported under (default: as the transcript writes it). */
+  modelName?: (model: string) => string;
+}
+
+/** Expected figures of the config dir `dir` priced from `catalogue` (LiteLLM's JSON, parsed). */
+export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions): Expected {
+  const { copies, firstTs, paths } = readCopies(dir);
+  const winners = dedup(copies, firstTs, paths);
+  const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const prices = new Map<string, Price | null>();
+  const priceOf = (model: string): Price | null => {
+    const bare = model.replace(/\[[^\]]*\]$/, '');
+    if (!prices.has(bare)) {
+      const key = bare.startsWith('<') ? null : lookup(catalogue, bare);
+      prices.set(bare, key === null ? null : rates(catalogue[key] as Rec, key));
+    }
+    return prices.get(bare)!;
+  };
+  const nameOf = opts.modelName ?? ((m: string) => m);
+  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.length };
+  const part = (c: Copy, model: string, cost: number, t: ReturnType<typeof tokensOf>): void => {
+    const day = dayOf.format(c.ts);
+    const targets = [out.totals, getOr(out.days, day, group), getOr(out.sessions, c.session, group)];
+    for (const g of targets) {
+      add(g, cost, t);
+      if (!model.startsWith('<')) add(getOr(g.models, nameOf(model), zero), cost, t);
+    }
+  };
+  for (const c of winners) {
+    const u = c.message.usage as Rec;
+    const model = text(c.message.model);
+    const geo = u.inference_geo === 'us' ? US_ONLY : 1;
+    const t = tokensOf(u);
+    const p = priceOf(model);
+    let cost = 0;
+    if (c.costUSD !== null && opts.mode !== 'calculate') cost = c.costUSD;
+    else if (p) {
+      const fast = u.speed === 'fast' ? p.fast ?? datedFast(model) : 1;
+      const server = isRec(u.server_tool_use) ? u.server_tool_use : {};
+      cost = (tokenCost(p, t) * fast + num(server.web_search_requests) * WEB_SEARCH_USD) * geo;
+    }
+    part(c, model, cost, t);
+    // Advisor iterations: extra usage under their own model, same entry (time, session, geo); other types add nothing.
+    for (const it of Array.isArray(u.iterations) ? u.iterations : []) {
+      if (!isRec(it) || it.type !== 'advisor_message') continue;
+      const am = text(it.model);
+      const ap = priceOf(am);
+      const at = tokensOf(it);
+      part(c, am, ap ? tokenCost(ap, at) * geo : 0, at);
+    }
+  }
+  return out;
+}
+
+function getOr<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = make()));
+  return v;
+}
