@@ -28,6 +28,37 @@ export interface Expected {
   entries: number;
 }
 
+/**
+ * The rules that differ between this dashboard and ccusage 20.0.24, as switches, so that a test can reckon what each
+ * tool should show and name every difference (docs/counting-rules.md lists them).
+ */
+export interface Rules {
+  /** `inference_geo: "us"`: the entry's cost × 1.1 (ccusage: × 1). */
+  usOnly: boolean;
+  /** $0.01 a web search (ccusage: free). */
+  webSearch: boolean;
+  /** Fast mode on a model without a known multiplier: 2 (ccusage: 1). */
+  fastEstimate: boolean;
+  /** 'request': past 200k tokens in a request every token at the long-context prices; 'tiered' (ccusage): per token kind, the tokens above 200k. */
+  longContext: 'request' | 'tiered';
+  /** 'max': cache writes = max(top-level, 5m + 1h); 'breakdown' (ccusage): the breakdown's sum when there is one. */
+  cacheWrites: 'max' | 'breakdown';
+  /** Copies with equal output: 'firstTimestamp' the file with the earliest line, then path; 'path' (ccusage): path order. */
+  tie: 'firstTimestamp' | 'path';
+  /**
+   * Subagent usage streamed into `progress` lines: 'count' as any copy; 'preferred' (ccusage's daily) the streamed
+   * copy counts instead of the subagent file's, whatever their output; 'none' (ccusage's session report).
+   */
+  progress: 'count' | 'preferred' | 'none';
+  /** A line with neither `message.id` nor `requestId` counts (ccusage: it does not). */
+  idless: boolean;
+  /** 'ours': decisions.md's layout; 'ccusage': a file's session is its name, or its folder's (`subagents/` aside). */
+  sessions: 'ours' | 'ccusage';
+}
+
+export const OUR_RULES: Rules = { usOnly: true, webSearch: true, fastEstimate: true, longContext: 'request', cacheWrites: 'max', tie: 'firstTimestamp', progress: 'count', idless: true, sessions: 'ours' };
+export const CCUSAGE_RULES: Rules = { usOnly: false, webSearch: false, fastEstimate: false, longContext: 'tiered', cacheWrites: 'breakdown', tie: 'path', progress: 'preferred', idless: false, sessions: 'ccusage' };
+
 interface Rates {
   input: number;
   output: number;
@@ -52,6 +83,7 @@ interface Copy {
   output: number;
   message: Rec;
   costUSD: number | null;
+  progress: boolean;
 }
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,22 +106,23 @@ function files(dir: string): string[] {
 }
 
 /** The session of a file from its place: `<p>/<s>.jsonl`, `<p>/<s>/subagents/**`; else null (each line names it). */
-function sessionOfPath(rel: string[]): string | null {
+function sessionOfPath(rel: string[], rules: Rules): string | null {
   const base = path.basename(rel.at(-1)!, '.jsonl');
+  if (rules.sessions === 'ccusage') return rel.length === 2 ? base : rel.at(-2) === 'subagents' ? rel.at(-3)! : rel.at(-2)!;
   if (rel.length === 2) return base.startsWith('agent-') ? null : base;
   if (rel.length > 3 && rel[2] === 'subagents') return rel[1]!;
   return null;
 }
 
 /** Every copy of every usage entry under `<dir>/projects`, with each file's first timestamp. */
-function readCopies(dir: string): { copies: Copy[]; firstTs: number[]; paths: string[] } {
+function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: number[]; paths: string[] } {
   const projects = path.join(dir, 'projects');
   const paths = files(projects).sort();
   const copies: Copy[] = [];
   const firstTs: number[] = [];
   let unique = 0;
   paths.forEach((file, f) => {
-    const fromPath = sessionOfPath(path.relative(projects, file).split(path.sep));
+    const fromPath = sessionOfPath(path.relative(projects, file).split(path.sep), rules);
     let first = Infinity;
     fs.readFileSync(file, 'utf8').split('\n').forEach((raw, n) => {
       let line: unknown;
@@ -111,9 +144,10 @@ function readCopies(dir: string): { copies: Copy[]; firstTs: number[]; paths: st
       const session = fromPath ?? text(line.sessionId);
       const id = text(message.id);
       const req = text(holder.requestId);
+      if (!id && !req && !rules.idless) return;
       const key = id && req ? `r\0${id}\0${req}` : id ? `s\0${session}\0${id}` : `u\0${unique++}`;
       const cost = nested ? undefined : line.costUSD;
-      copies.push({ key, file: f, line: n, session, ts, output: num(message.usage.output_tokens), message, costUSD: typeof cost === 'number' ? cost : null });
+      copies.push({ key, file: f, line: n, session, ts, output: num(message.usage.output_tokens), message, costUSD: typeof cost === 'number' ? cost : null, progress: nested !== null });
     });
     firstTs.push(first);
   });
@@ -121,17 +155,42 @@ function readCopies(dir: string): { copies: Copy[]; firstTs: number[]; paths: st
 }
 
 /** One copy per response: the most output tokens, on a tie the earliest file (first timestamp, then path). */
-function dedup(copies: Copy[], firstTs: number[], paths: string[]): Copy[] {
+function dedup(copies: Copy[], firstTs: number[], paths: string[], rules: Rules): Copy[] {
   const best = new Map<string, Copy>();
+  const byTime = rules.tie === 'firstTimestamp';
   const better = (a: Copy, b: Copy): boolean =>
     a.output !== b.output ? a.output > b.output
-      : a.file !== b.file ? (firstTs[a.file]! !== firstTs[b.file]! ? firstTs[a.file]! < firstTs[b.file]! : paths[a.file]! < paths[b.file]!)
+      : a.file !== b.file ? (byTime && firstTs[a.file]! !== firstTs[b.file]! ? firstTs[a.file]! < firstTs[b.file]! : paths[a.file]! < paths[b.file]!)
       : a.line < b.line;
   for (const c of copies) {
     const held = best.get(c.key);
     if (!held || better(c, held)) best.set(c.key, c);
   }
   return [...best.values()];
+}
+
+/** A counted copy: its top-level usage, its advisor iterations, or both. */
+interface Counted {
+  copy: Copy;
+  top: boolean;
+  advisors: boolean;
+}
+
+/**
+ * The copies that count. 'preferred' is ccusage's daily: a streamed copy counts instead of the file's, but without
+ * advisor iterations (it reads none in a progress line), which still come from the file's copy when there is one.
+ */
+function counted(copies: Copy[], firstTs: number[], paths: string[], rules: Rules): Counted[] {
+  const both = (copy: Copy): Counted => ({ copy, top: true, advisors: true });
+  if (rules.progress === 'count') return dedup(copies, firstTs, paths, rules).map(both);
+  const lines = dedup(copies.filter((c) => !c.progress), firstTs, paths, rules);
+  if (rules.progress === 'none') return lines.map(both);
+  const streamed = dedup(copies.filter((c) => c.progress), firstTs, paths, rules);
+  const held = new Set(streamed.map((c) => c.key));
+  return [
+    ...lines.map((copy) => ({ copy, top: !held.has(copy.key), advisors: true })),
+    ...streamed.map((copy) => ({ copy, top: true, advisors: false })),
+  ];
 }
 
 function rates(e: Rec, model: string): Price {
@@ -189,26 +248,41 @@ function lookup(catalogue: Rec, name: string): string | null {
 }
 
 /** The fast multiplier when the catalogue gives none: the rules' dated table, else 2 (an estimate, never 1). */
-function datedFast(model: string): number {
-  return /opus-4-[67](?![0-9])/.test(model) ? 6 : 2;
+function datedFast(model: string, rules: Rules): number {
+  return /opus-4-[67](?![0-9])/.test(model) ? 6 : /opus-(4-8|5)|fable-5-2/.test(model) || rules.fastEstimate ? 2 : 1;
 }
 
-/** Tokens of a usage object (top-level or an iteration), cache writes by the larger of the count and its breakdown. */
-function tokensOf(u: Rec): { input: number; output: number; cacheRead: number; write: number; write1h: number } {
-  const split = isRec(u.cache_creation) ? u.cache_creation : {};
-  const write = Math.max(num(u.cache_creation_input_tokens), num(split.ephemeral_5m_input_tokens) + num(split.ephemeral_1h_input_tokens));
-  return { input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cache_read_input_tokens), write, write1h: Math.min(num(split.ephemeral_1h_input_tokens), write) };
+interface Tokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  write: number;
+  write1h: number;
 }
 
-function tokenCost(p: Price, t: ReturnType<typeof tokensOf>): number {
-  const r = p.long && t.input + t.cacheRead + t.write > LONG_CONTEXT ? p.long : p.base;
-  return t.input * r.input + t.output * r.output + t.cacheRead * r.cacheRead + (t.write - t.write1h) * r.write5m + t.write1h * r.write1h;
+/** Tokens of a usage object (top-level or an iteration); cache writes by the larger of the count and its breakdown. */
+function tokensOf(u: Rec, rules: Rules): Tokens {
+  const split = isRec(u.cache_creation) ? u.cache_creation : null;
+  const parts = split ? num(split.ephemeral_5m_input_tokens) + num(split.ephemeral_1h_input_tokens) : 0;
+  const write = rules.cacheWrites === 'breakdown' && split ? parts : Math.max(num(u.cache_creation_input_tokens), parts);
+  return { input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cache_read_input_tokens), write, write1h: Math.min(num(split?.ephemeral_1h_input_tokens), write) };
+}
+
+function tokenCost(p: Price, t: Tokens, rules: Rules): number {
+  const kinds: [number, keyof Rates][] = [[t.input, 'input'], [t.output, 'output'], [t.cacheRead, 'cacheRead'], [t.write - t.write1h, 'write5m'], [t.write1h, 'write1h']];
+  const long = p.long;
+  if (!long) return kinds.reduce((a, [n, k]) => a + n * p.base[k], 0);
+  if (rules.longContext === 'tiered') {
+    return kinds.reduce((a, [n, k]) => a + Math.min(n, LONG_CONTEXT) * p.base[k] + Math.max(n - LONG_CONTEXT, 0) * long[k], 0);
+  }
+  const r = t.input + t.cacheRead + t.write > LONG_CONTEXT ? long : p.base;
+  return kinds.reduce((a, [n, k]) => a + n * r[k], 0);
 }
 
 const zero = (): Figures => ({ cost: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0 });
 const group = (): Group => ({ ...zero(), models: new Map() });
 
-function add(into: Figures, cost: number, t: ReturnType<typeof tokensOf>): void {
+function add(into: Figures, cost: number, t: Tokens): void {
   into.cost += cost;
   into.inputTokens += t.input;
   into.outputTokens += t.output;
@@ -223,12 +297,15 @@ export interface ExpectedOptions {
   mode?: 'auto' | 'calculate';
   /** The name a model is reported under (default: as the transcript writes it). */
   modelName?: (model: string) => string;
+  /** Default: OUR_RULES. */
+  rules?: Rules;
 }
 
 /** Expected figures of the config dir `dir` priced from `catalogue` (LiteLLM's JSON, parsed). */
 export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions): Expected {
-  const { copies, firstTs, paths } = readCopies(dir);
-  const winners = dedup(copies, firstTs, paths);
+  const rules = opts.rules ?? OUR_RULES;
+  const { copies, firstTs, paths } = readCopies(dir, rules);
+  const winners = counted(copies, firstTs, paths, rules);
   const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const prices = new Map<string, Price | null>();
   const priceOf = (model: string): Price | null => {
@@ -240,8 +317,8 @@ export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions
     return prices.get(bare)!;
   };
   const nameOf = opts.modelName ?? ((m: string) => m);
-  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.length };
-  const part = (c: Copy, model: string, cost: number, t: ReturnType<typeof tokensOf>): void => {
+  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.filter((w) => w.top).length };
+  const part = (c: Copy, model: string, cost: number, t: Tokens): void => {
     const day = dayOf.format(c.ts);
     const targets = [out.totals, getOr(out.days, day, group), getOr(out.sessions, c.session, group)];
     for (const g of targets) {
@@ -249,27 +326,27 @@ export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions
       if (!model.startsWith('<')) add(getOr(g.models, nameOf(model), zero), cost, t);
     }
   };
-  for (const c of winners) {
+  for (const { copy: c, top, advisors } of winners) {
     const u = c.message.usage as Rec;
     const model = text(c.message.model);
-    const geo = u.inference_geo === 'us' ? US_ONLY : 1;
-    const t = tokensOf(u);
+    const geo = u.inference_geo === 'us' && rules.usOnly ? US_ONLY : 1;
+    const t = tokensOf(u, rules);
     const p = priceOf(model);
     let cost = 0;
     if (c.costUSD !== null && opts.mode !== 'calculate') cost = c.costUSD;
     else if (p) {
-      const fast = u.speed === 'fast' ? p.fast ?? datedFast(model) : 1;
-      const server = isRec(u.server_tool_use) ? u.server_tool_use : {};
-      cost = (tokenCost(p, t) * fast + num(server.web_search_requests) * WEB_SEARCH_USD) * geo;
+      const fast = u.speed === 'fast' ? p.fast ?? datedFast(model, rules) : 1;
+      const server = isRec(u.server_tool_use) && rules.webSearch ? u.server_tool_use : {};
+      cost = (tokenCost(p, t, rules) * fast + num(server.web_search_requests) * WEB_SEARCH_USD) * geo;
     }
-    part(c, model, cost, t);
+    if (top) part(c, model, cost, t);
     // Advisor iterations: extra usage under their own model, same entry (time, session, geo); other types add nothing.
-    for (const it of Array.isArray(u.iterations) ? u.iterations : []) {
+    for (const it of Array.isArray(u.iterations) && advisors ? u.iterations : []) {
       if (!isRec(it) || it.type !== 'advisor_message') continue;
       const am = text(it.model);
       const ap = priceOf(am);
-      const at = tokensOf(it);
-      part(c, am, ap ? tokenCost(ap, at) * geo : 0, at);
+      const at = tokensOf(it, rules);
+      part(c, am, ap ? tokenCost(ap, at, rules) * geo : 0, at);
     }
   }
   return out;

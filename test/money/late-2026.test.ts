@@ -2,16 +2,21 @@
 // its figures per local day (and model within it), per model and per session against an independent reckoning
 // (test/helpers/expected-money.ts, which reads the transcripts and the catalogue itself and imports nothing from src/):
 // cost to 1e-9, tokens exactly, in a whole-hour zone and in a :30 one. The legacy history (no field the late rules
-// read) checks the reckoning itself against the index's older, long-tested rules.
+// read) checks the reckoning itself against the index's older, long-tested rules. ccusage 20.0.24 over the same history
+// must equal the reckoning under its rules (CCUSAGE_RULES), each of which differs from ours on this history and is
+// listed in docs/counting-rules.md: the two tools differ there and nowhere else.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
 import { cli } from '../helpers/cli.ts';
-import { expectedMoney, type Expected, type Figures, type Group } from '../helpers/expected-money.ts';
+import { CCUSAGE_RULES, expectedMoney, OUR_RULES, type Expected, type Figures, type Group, type Rules } from '../helpers/expected-money.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { writeLateCatalogue, writeLateHistory, type LateHistory } from '../helpers/late-history.ts';
-import { PRICES_FILE } from '../helpers/paths.ts';
+import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
+import { skipTest } from '../helpers/skip.ts';
 
 interface Breakdown {
   modelName: string;
@@ -126,6 +131,94 @@ Late('legacy history (no late-2026 field): every day, model and session to 1e-9'
   assert.ok(want.entries > 300, `${want.entries} entries`);
   assert.ok(want.sessions.size >= 15, `${want.sessions.size} sessions`);
   assert.ok(want.days.size >= 6, `${want.days.size} days`);
+});
+
+/** Each rule where ccusage differs, by the bold label of its bullet in docs/counting-rules.md. */
+const LISTED: Record<keyof Rules | 'catalogue', string> = {
+  usOnly: 'US-only inference.',
+  webSearch: 'Web search.',
+  fastEstimate: 'Fast mode without a known multiplier',
+  longContext: 'Long context.',
+  cacheWrites: 'Cache writes above their breakdown.',
+  progress: 'Progress lines.',
+  idless: 'Lines with no ids.',
+  tie: 'Equal copies in several files.',
+  sessions: 'Sessions of workflows and old root agent files.',
+  catalogue: 'Models ccusage\'s offline prices lack',
+};
+
+/** ccusage's binary; where it cannot be installed the test is skipped (counted as such), or fails under CI. */
+function ccusageOrSkip(): string | null {
+  try {
+    return ensureCcusage();
+  } catch (err) {
+    const message = `CCUSAGE NOT INSTALLABLE: the late-2026 comparison did not run (${err instanceof Error ? err.message : String(err)})`;
+    if (process.env.CI) throw new Error(message);
+    skipTest(message);
+    return null;
+  }
+}
+
+interface CcRow {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  totalCost: number;
+}
+
+/** Where ccusage's rows and an expectation differ (keys, tokens, cost beyond 1e-9), as readable lines. */
+function mismatches(rows: Map<string, CcRow>, want: Map<string, Figures>, what: string): string[] {
+  const out: string[] = [];
+  for (const key of new Set([...rows.keys(), ...want.keys()])) {
+    const r = rows.get(key);
+    const w = want.get(key);
+    if (!r || !w) out.push(`${what} ${key}: only in ${r ? 'ccusage' : 'the expectation'}`);
+    else if (!closeTo(r.totalCost, w.cost)) out.push(`${what} ${key} cost: ccusage ${r.totalCost}, expected ${w.cost}`);
+    else if ([r.inputTokens - w.inputTokens, r.outputTokens - w.outputTokens, r.cacheCreationTokens - w.cacheCreationTokens, r.cacheReadTokens - w.cacheReadTokens].some((d) => d !== 0)) {
+      out.push(`${what} ${key} tokens differ`);
+    }
+  }
+  return out;
+}
+
+Late('ccusage 20.0.24 differs from us on the late history exactly where docs/counting-rules.md says', async () => {
+  const bin = ccusageOrSkip();
+  if (bin === null) return;
+  const { dir: work, cleanup } = tempDir('cost-late-cc-');
+  try {
+    const h = writeLateHistory(path.join(work, 'config'), { seed: 32 });
+    const cc = <T>(report: string): T =>
+      JSON.parse(execFileSync(bin, ['claude', report, '--json', '--offline', '--timezone', 'UTC'], {
+        env: { ...process.env, CLAUDE_CONFIG_DIR: h.dir, TZ: 'UTC' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+      })) as T;
+    const days = new Map(cc<{ daily: (CcRow & { date: string })[] }>('daily').daily.map((d) => [d.date, d]));
+    const sessions = new Map(cc<{ sessions: (CcRow & { sessionId: string })[] }>('session').sessions.map((s) => [s.sessionId, s]));
+    const fixture = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
+    const lateFile = path.join(work, 'catalogue.json');
+    writeLateCatalogue(PRICES_FILE, lateFile);
+    const late = JSON.parse(fs.readFileSync(lateFile, 'utf8')) as Record<string, unknown>;
+    // ccusage's daily and session reports read progress lines differently (CCUSAGE_RULES.progress is the daily's).
+    const diff = (rules: Rules, catalogue: Record<string, unknown>): string[] => [
+      ...mismatches(days, expectedMoney(h.dir, catalogue, { timeZone: 'UTC', rules }).days, 'day'),
+      ...mismatches(sessions, expectedMoney(h.dir, catalogue, { timeZone: 'UTC', rules: { ...rules, progress: rules.progress === 'preferred' ? 'none' : rules.progress } }).sessions, 'session'),
+    ];
+
+    assert.ok(days.size >= 6 && sessions.size >= 15, `${days.size} days, ${sessions.size} sessions`);
+    assert.equal(diff(CCUSAGE_RULES, fixture), [], 'ccusage = the reckoning under its rules');
+    // Each listed rule alone, set to ours, makes the reckoning leave ccusage's figures: every listed difference is real.
+    for (const rule of Object.keys(OUR_RULES) as (keyof Rules)[]) {
+      assert.ok(diff({ ...CCUSAGE_RULES, [rule]: OUR_RULES[rule] }, fixture).length > 0, `${rule} makes no difference on this history`);
+    }
+    assert.ok(diff(CCUSAGE_RULES, late).length > 0, 'the late catalogue makes no difference');
+
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/counting-rules.md'), 'utf8');
+    const section = /## Where ccusage's figures differ\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? '';
+    const labels = [...section.matchAll(/^- \*\*([^*]+)\*\*/gm)].map((m) => m[1]);
+    assert.equal(labels.sort(), Object.values(LISTED).sort(), 'the documented differences are the reckoned ones');
+  } finally {
+    cleanup();
+  }
 });
 
 Late.run();
