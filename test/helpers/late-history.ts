@@ -18,6 +18,8 @@ export interface LateHistory {
   /** First and last UTC day any entry can fall on, widened by one day each side for local zones. */
   since: string;
   until: string;
+  /** What the history carries (`fast claude-opus-5`, `geo "us"`, `advisor`…), so a test can require each. */
+  features: Set<string>;
 }
 
 type Rec = Record<string, unknown>;
@@ -72,6 +74,7 @@ const ADVISOR_MODEL = 'claude-opus-4-8';
 class Writer {
   private readonly rnd: () => number;
   private n = 0;
+  readonly seen = new Set<string>();
   constructor(seed: number, readonly legacy: boolean) {
     this.rnd = prng(seed);
   }
@@ -100,14 +103,18 @@ class Writer {
     const split = { ephemeral_5m_input_tokens: write - oneHour, ephemeral_1h_input_tokens: oneHour };
     const shape = this.r();
     const u: Rec = { input_tokens: input, cache_read_input_tokens: cacheRead };
+    if (oneHour) this.seen.add('1h writes');
+    if (longContext) this.seen.add('long context');
     if (write && shape < 0.2 && !this.legacy) {
       // Before 2.1.152: the top-level count 0, the real count only in the breakdown.
       u.cache_creation_input_tokens = 0;
       u.cache_creation = split;
+      this.seen.add('writes only in the breakdown');
     } else if (write && shape < 0.27 && !this.legacy) {
       // A top-level count above the breakdown's sum: the larger one counts.
       u.cache_creation_input_tokens = write + this.int(1, 500);
       u.cache_creation = split;
+      this.seen.add('writes above the breakdown');
     } else if (shape < 0.35) {
       u.cache_creation_input_tokens = write; // no breakdown: all 5-minute writes
     } else {
@@ -125,12 +132,18 @@ class Writer {
     if (!this.legacy) {
       const geo = this.pick(GEOS);
       if (geo !== undefined) usage.inference_geo = geo;
+      this.seen.add(`geo ${JSON.stringify(geo) ?? 'absent'}`);
     }
     usage.service_tier = 'standard';
-    if (this.chance(0.25) && (!this.legacy || DATED_FAST.test(model))) usage.speed = 'fast';
-    else if (this.chance(0.2)) usage.speed = 'standard';
+    if (this.chance(0.25) && (!this.legacy || DATED_FAST.test(model))) {
+      usage.speed = 'fast';
+      this.seen.add(`fast ${model}`);
+    } else if (this.chance(0.2)) usage.speed = 'standard';
     const searches = this.chance(0.15) ? this.int(1, 6) : 0;
     const fetches = this.chance(0.15) && !this.legacy ? this.int(1, 4) : 0;
+    if (searches) this.seen.add('web search');
+    if (fetches) this.seen.add('web fetch');
+    if (long) this.seen.add(`long context ${model}`);
     if (searches || fetches || this.chance(0.3)) {
       usage.server_tool_use = this.legacy ? { web_search_requests: searches } : { web_search_requests: searches, web_fetch_requests: fetches };
     }
@@ -140,6 +153,7 @@ class Writer {
       if (this.chance(0.3)) iterations.push({ type: 'compaction', input_tokens: this.int(1, 9000), output_tokens: this.int(1, 900) });
       if (this.chance(0.15)) iterations.push({ type: 'advisor_message', model: 'claude-sonnet-4-5-20250929', ...this.tokens(false), output_tokens: this.int(1, 900) });
       usage.iterations = iterations;
+      for (const it of iterations) this.seen.add(`iteration ${String(it.type)}${it.model ? ` ${String(it.model)}` : ''}`);
     }
     // One response is written as 1-3 lines (one per content block); some versions wrote a growing output count, so
     // the copy with the most output is not always the last.
@@ -237,13 +251,14 @@ export function writeLateHistory(out: string, opts: LateHistoryOptions = {}): La
     const ctx: SessionCtx = { sessionId: `sess-${String(i).padStart(2, '0')}-${w.uid('')}`, cwd: repo.cwd, branch: repo.branch, version: `2.1.1${w.int(15, 70)}` };
     const day = BASE + (i % DAYS) * 86_400_000;
     let ts = day + (w.pick(MIDNIGHTS_UTC_MIN) - w.int(20, 90)) * MIN + w.int(0, 59_999);
-    const model = w.pick(models);
+    const model = models[i % models.length]!;
     const responses: Response[] = [];
     const lines: Rec[] = [userPrompt(ctx, ts - 3000, `Task ${i}: make the numbers right`)];
     for (let k = w.int(18, 34); k > 0; k--) {
       ts += w.int(1, 9) * MIN + w.int(0, 59_999);
       // A Fable session whose request fell back to Opus: message.model says which served it.
       const served = model === 'claude-fable-5-2' && w.chance(0.3) ? 'claude-opus-4-8' : w.chance(0.15) ? w.pick(models) : model;
+      if (served !== model && model === 'claude-fable-5-2') w.seen.add('fable served by opus');
       const r = w.response(served, ts);
       responses.push(r);
       if (w.chance(0.3)) lines.push(userPrompt(ctx, ts - 1000, `step ${k}`));
@@ -332,7 +347,7 @@ export function writeLateHistory(out: string, opts: LateHistoryOptions = {}): La
   write(path.join(projects, repos[0]!.folder, `${legacyCtx.sessionId}.jsonl`), legacyLines);
 
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { dir: out, since: day(BASE - 86_400_000), until: day(BASE + (DAYS + 1) * 86_400_000) };
+  return { dir: out, since: day(BASE - 86_400_000), until: day(BASE + (DAYS + 1) * 86_400_000), features: w.seen };
 }
 
 /**

@@ -42,6 +42,15 @@ interface Sessions {
   sessions: (Row & { sessionId: string })[];
 }
 
+/** What the late history must carry for the comparison to cover every rule (late-history.ts names them). */
+const LATE_FEATURES = [
+  'geo "us"', 'geo "global"', 'geo "not_available"', 'geo ""', 'geo null', 'geo absent',
+  'iteration message', 'iteration advisor_message claude-opus-4-8', 'iteration advisor_message claude-sonnet-4-5-20250929', 'iteration compaction',
+  'writes only in the breakdown', 'writes above the breakdown', '1h writes', 'long context claude-sonnet-4-5-20250929', 'long context claude-sonnet-4-5[1m]',
+  ...['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-fable-5-2', 'claude-sonnet-4-5-20250929', 'claude-opus-4-6[1m]'].map((m) => `fast ${m}`),
+  'web search', 'web fetch', 'fable served by opus',
+];
+
 const ZONES = ['America/Los_Angeles', 'Asia/Kolkata'];
 
 const closeTo = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
@@ -105,7 +114,7 @@ function compare(got: { daily: Daily; sessions: Sessions }, want: Expected, zone
 }
 
 /** Generates a history, indexes it once and compares it in each zone. */
-async function check(opts: { legacy: boolean }): Promise<Expected> {
+async function check(opts: { legacy: boolean }): Promise<{ want: Expected }> {
   const { dir: work, cleanup } = tempDir('cost-late-');
   try {
     const h = writeLateHistory(path.join(work, 'config'), { seed: 32, legacy: opts.legacy });
@@ -118,7 +127,7 @@ async function check(opts: { legacy: boolean }): Promise<Expected> {
       want = expectedMoney(h.dir, catalogue, { timeZone: zone });
       compare(await reports(h, index, prices, zone), want, zone);
     }
-    return want!;
+    return { want: want! };
   } finally {
     cleanup();
   }
@@ -126,8 +135,21 @@ async function check(opts: { legacy: boolean }): Promise<Expected> {
 
 const Late = suite('late-2026 history: the index against an independent reckoning');
 
+Late('the late history carries every field of issue 32; the legacy one none of the late rules', () => {
+  const { dir, cleanup } = tempDir('cost-late-f-');
+  try {
+    const late = writeLateHistory(path.join(dir, 'late'), { seed: 32 }).features;
+    for (const f of LATE_FEATURES) assert.ok(late.has(f), `the history carries ${f}`);
+    const legacy = writeLateHistory(path.join(dir, 'legacy'), { seed: 32, legacy: true }).features;
+    const late2026 = [...legacy].filter((f) => /^(geo|iteration|writes (only|above)|web fetch)|^fast (?!claude-opus)|\[1m\]/.test(f));
+    assert.equal(late2026, [], 'the legacy history holds no late-2026 field');
+  } finally {
+    cleanup();
+  }
+});
+
 Late('legacy history (no late-2026 field): every day, model and session to 1e-9', async () => {
-  const want = await check({ legacy: true });
+  const { want } = await check({ legacy: true });
   assert.ok(want.entries > 300, `${want.entries} entries`);
   assert.ok(want.sessions.size >= 15, `${want.sessions.size} sessions`);
   assert.ok(want.days.size >= 6, `${want.days.size} days`);
