@@ -1,5 +1,6 @@
-// Issue 32, "Done when": a generated late-2026 history (test/helpers/late-history.ts) indexed by the real command line,
-// its figures per local day (and model within it), per model and per session against an independent reckoning
+// Issue 32, "Done when": a generated late-2026 history (test/helpers/late-history.ts) indexed by the real command line
+// and served by the real server, its figures per local day (and model within it), per model and per session (CLI
+// daily/session --json, /api/overview, /api/sessions/:id) against an independent reckoning
 // (test/helpers/expected-money.ts, which reads the transcripts and the catalogue itself and imports nothing from src/):
 // cost to 1e-9, tokens exactly, in a whole-hour zone and in a :30 one. The legacy history (no field the late rules
 // read) checks the reckoning itself against the index's older, long-tested rules. ccusage 20.0.24 over the same history
@@ -16,6 +17,7 @@ import { CCUSAGE_RULES, expectedMoney, OUR_RULES, type Expected, type Figures, t
 import { tempDir } from '../helpers/jsonl.ts';
 import { writeLateCatalogue, writeLateHistory, type LateHistory } from '../helpers/late-history.ts';
 import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
+import { spawnServer, standaloneEnv } from '../helpers/server-process.ts';
 import { skipTest } from '../helpers/skip.ts';
 
 interface Breakdown {
@@ -113,6 +115,49 @@ function compare(got: { daily: Daily; sessions: Sessions }, want: Expected, zone
   for (const [id, w] of want.sessions) sameGroup(sessions.get(id)!, w, `${zone} session ${id}`);
 }
 
+interface Overview {
+  indexing: { done: boolean };
+  totals: Figures;
+  costByModel: (Figures & { model: string })[];
+  costSeries: { bucket: string; points: { key: string; cost: number }[] };
+}
+
+/**
+ * The real server on the same index, in `zone`: /api/overview's days and models and /api/sessions/:id of each
+ * expected session against the expectation.
+ */
+async function compareServer(h: LateHistory, index: string, prices: string, zone: string, want: Expected): Promise<void> {
+  const server = await spawnServer({
+    args: ['--dir', h.dir, '--port', '0', '--index', index, '--offline', '--prices', prices],
+    cwd: ROOT,
+    env: standaloneEnv({ TZ: zone }),
+  });
+  try {
+    const get = async <T>(route: string): Promise<T> => {
+      const res = await fetch(`http://localhost:${server.port}${route}`);
+      assert.ok(res.ok, `${route}: ${res.status}`);
+      return (await res.json()) as T;
+    };
+    const range = `from=${h.since}&to=${h.until}`;
+    let o = await get<Overview>(`/api/overview?${range}`);
+    for (const deadline = Date.now() + 60_000; !o.indexing.done && Date.now() < deadline; o = await get<Overview>(`/api/overview?${range}`)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(o.indexing.done, 'the server is up to date within 60 s');
+    assert.is(o.costSeries.bucket, 'day');
+    sameFigures(o.totals, want.totals, `${zone} /api/overview totals`);
+    const days = new Map(o.costSeries.points.filter((p) => p.cost !== 0).map((p) => [p.key, p.cost]));
+    assert.equal([...days.keys()].sort(), [...want.days.keys()].sort(), `${zone} /api/overview days`);
+    for (const [day, w] of want.days) assert.ok(closeTo(days.get(day)!, w.cost), `${zone} /api/overview ${day}: ${days.get(day)} expected ${w.cost}`);
+    const models = new Map(o.costByModel.map((m) => [m.model, m]));
+    assert.equal([...models.keys()].sort(), [...want.totals.models.keys()].sort(), `${zone} /api/overview models`);
+    for (const [model, w] of want.totals.models) sameFigures(models.get(model)!, w, `${zone} /api/overview ${model}`);
+    for (const [id, w] of want.sessions) sameFigures(await get<Figures>(`/api/sessions/${encodeURIComponent(id)}?${range}`), w, `${zone} /api/sessions/${id}`);
+  } finally {
+    await server.stop('SIGTERM', 5000);
+  }
+}
+
 /** Generates a history, indexes it once and compares it in each zone. */
 async function check(opts: { legacy: boolean }): Promise<{ want: Expected }> {
   const { dir: work, cleanup } = tempDir('cost-late-');
@@ -126,6 +171,7 @@ async function check(opts: { legacy: boolean }): Promise<{ want: Expected }> {
     for (const zone of ZONES) {
       want = expectedMoney(h.dir, catalogue, { timeZone: zone });
       compare(await reports(h, index, prices, zone), want, zone);
+      await compareServer(h, index, prices, zone, want);
     }
     return { want: want! };
   } finally {
