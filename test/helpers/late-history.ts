@@ -313,7 +313,11 @@ export function writeLateHistory(out: string, opts: LateHistoryOptions = {}): La
     const lines: Rec[] = [];
     for (const r of tail) {
       const best = Math.max(...r.outputs);
-      lines.push(assistantLine(ctx, r, w.chance(0.4) ? best + w.int(1, 300) : best));
+      // A replayed response with an advisor part moves to the new session whole: the part follows its response.
+      const advised = Array.isArray(r.usage.iterations) && r.usage.iterations.some((it: Rec) => it.type === 'advisor_message');
+      const more = advised || w.chance(0.4);
+      if (advised) w.seen.add('advisor replayed with more output');
+      lines.push(assistantLine(ctx, r, more ? best + w.int(1, 300) : best));
     }
     let ts = parent.responses.at(-1)!.ts + 30 * MIN + at * MIN;
     lines.push(userPrompt(ctx, ts, 'continue'));

@@ -50,7 +50,7 @@ const LATE_FEATURES = [
   'iteration message', 'iteration advisor_message claude-opus-4-8', 'iteration advisor_message claude-sonnet-4-5-20250929', 'iteration compaction',
   'writes only in the breakdown', 'writes above the breakdown', '1h writes', 'long context claude-sonnet-4-5-20250929', 'long context claude-sonnet-4-5[1m]',
   ...['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-fable-5-2', 'claude-sonnet-4-5-20250929', 'claude-opus-4-6[1m]'].map((m) => `fast ${m}`),
-  'web search', 'web fetch', 'fable served by opus',
+  'web search', 'web fetch', 'fable served by opus', 'advisor replayed with more output',
 ];
 
 const ZONES = ['America/Los_Angeles', 'Asia/Kolkata'];
