@@ -73,7 +73,7 @@ interface Price {
   fast: number | null;
 }
 
-/** One copy of a usage entry as a file holds it. */
+/** One copy of a part of a usage entry as a file holds it: the response's own usage, or one advisor iteration. */
 interface Copy {
   key: string;
   file: number;
@@ -81,7 +81,11 @@ interface Copy {
   session: string;
   ts: number;
   output: number;
-  message: Rec;
+  advisor: boolean;
+  model: string;
+  usage: Rec;
+  /** The entry's `inference_geo` is "us" (an advisor iteration shares its entry's). */
+  us: boolean;
   costUSD: number | null;
   progress: boolean;
 }
@@ -147,7 +151,13 @@ function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: numbe
       if (!id && !req && !rules.idless) return;
       const key = id && req ? `r\0${id}\0${req}` : id ? `s\0${session}\0${id}` : `u\0${unique++}`;
       const cost = nested ? undefined : line.costUSD;
-      copies.push({ key, file: f, line: n, session, ts, output: num(message.usage.output_tokens), message, costUSD: typeof cost === 'number' ? cost : null, progress: nested !== null });
+      const usage = message.usage;
+      const part = { file: f, line: n, session, ts, us: usage.inference_geo === 'us', progress: nested !== null };
+      copies.push({ ...part, key, output: num(usage.output_tokens), advisor: false, model: text(message.model), usage, costUSD: typeof cost === 'number' ? cost : null });
+      // Advisor iterations: extra usage under their own model, in the same entry (time, session, geo, dedup key: one
+      // copy of each per response); other iteration types add nothing.
+      const advisors = (Array.isArray(usage.iterations) ? usage.iterations : []).filter((it): it is Rec => isRec(it) && it.type === 'advisor_message');
+      advisors.forEach((it, k) => copies.push({ ...part, key: key.startsWith('u') ? `u\0${unique++}` : `${key}\0advisor\0${k}`, output: num(it.output_tokens), advisor: true, model: text(it.model) || text(message.model), usage: it, costUSD: null }));
     });
     firstTs.push(first);
   });
@@ -169,28 +179,17 @@ function dedup(copies: Copy[], firstTs: number[], paths: string[], rules: Rules)
   return [...best.values()];
 }
 
-/** A counted copy: its top-level usage, its advisor iterations, or both. */
-interface Counted {
-  copy: Copy;
-  top: boolean;
-  advisors: boolean;
-}
-
 /**
- * The copies that count. 'preferred' is ccusage's daily: a streamed copy counts instead of the file's, but without
- * advisor iterations (it reads none in a progress line), which still come from the file's copy when there is one.
+ * The copies that count. 'preferred' is ccusage's daily: a streamed response counts instead of the file's copy, and
+ * without advisor iterations (it reads none in a progress line), which come from the files' copies.
  */
-function counted(copies: Copy[], firstTs: number[], paths: string[], rules: Rules): Counted[] {
-  const both = (copy: Copy): Counted => ({ copy, top: true, advisors: true });
-  if (rules.progress === 'count') return dedup(copies, firstTs, paths, rules).map(both);
+function counted(copies: Copy[], firstTs: number[], paths: string[], rules: Rules): Copy[] {
+  if (rules.progress === 'count') return dedup(copies, firstTs, paths, rules);
   const lines = dedup(copies.filter((c) => !c.progress), firstTs, paths, rules);
-  if (rules.progress === 'none') return lines.map(both);
-  const streamed = dedup(copies.filter((c) => c.progress), firstTs, paths, rules);
+  if (rules.progress === 'none') return lines;
+  const streamed = dedup(copies.filter((c) => c.progress && !c.advisor), firstTs, paths, rules);
   const held = new Set(streamed.map((c) => c.key));
-  return [
-    ...lines.map((copy) => ({ copy, top: !held.has(copy.key), advisors: true })),
-    ...streamed.map((copy) => ({ copy, top: true, advisors: false })),
-  ];
+  return [...lines.filter((c) => !held.has(c.key)), ...streamed];
 }
 
 function rates(e: Rec, model: string): Price {
@@ -317,7 +316,7 @@ export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions
     return prices.get(bare)!;
   };
   const nameOf = opts.modelName ?? ((m: string) => m);
-  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.filter((w) => w.top).length };
+  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.filter((w) => !w.advisor).length };
   const part = (c: Copy, model: string, cost: number, t: Tokens): void => {
     const day = dayOf.format(c.ts);
     const targets = [out.totals, getOr(out.days, day, group), getOr(out.sessions, c.session, group)];
@@ -326,28 +325,20 @@ export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions
       if (!model.startsWith('<')) add(getOr(g.models, nameOf(model), zero), cost, t);
     }
   };
-  for (const { copy: c, top, advisors } of winners) {
-    const u = c.message.usage as Rec;
-    const model = text(c.message.model);
-    const geo = u.inference_geo === 'us' && rules.usOnly ? US_ONLY : 1;
+  for (const c of winners) {
+    const u = c.usage;
+    const geo = c.us && rules.usOnly ? US_ONLY : 1;
     const t = tokensOf(u, rules);
-    const p = priceOf(model);
+    const p = priceOf(c.model);
     let cost = 0;
     if (c.costUSD !== null && opts.mode !== 'calculate') cost = c.costUSD;
     else if (p) {
-      const fast = u.speed === 'fast' ? p.fast ?? datedFast(model, rules) : 1;
+      // An advisor iteration is fast when its own usage says so, as a response is.
+      const fast = u.speed === 'fast' ? p.fast ?? datedFast(c.model, rules) : 1;
       const server = isRec(u.server_tool_use) && rules.webSearch ? u.server_tool_use : {};
       cost = (tokenCost(p, t, rules) * fast + num(server.web_search_requests) * WEB_SEARCH_USD) * geo;
     }
-    if (top) part(c, model, cost, t);
-    // Advisor iterations: extra usage under their own model, same entry (time, session, geo); other types add nothing.
-    for (const it of Array.isArray(u.iterations) && advisors ? u.iterations : []) {
-      if (!isRec(it) || it.type !== 'advisor_message') continue;
-      const am = text(it.model);
-      const ap = priceOf(am);
-      const at = tokensOf(it, rules);
-      part(c, am, ap ? tokenCost(ap, at, rules) * geo : 0, at);
-    }
+    part(c, c.model, cost, t);
   }
   return out;
 }

@@ -149,7 +149,13 @@ class Writer {
     }
     if (!this.legacy && this.chance(0.3)) {
       const iterations: Rec[] = [{ type: 'message', input_tokens: usage.input_tokens, output_tokens: output }];
-      if (this.chance(0.75)) iterations.push({ type: 'advisor_message', model: ADVISOR_MODEL, ...this.tokens(this.chance(0.1)), output_tokens: this.int(1, 3000) });
+      if (this.chance(0.75)) {
+        const advisor: Rec = { type: 'advisor_message', model: ADVISOR_MODEL, ...this.tokens(this.chance(0.1)), output_tokens: this.int(1, 3000) };
+        // An iteration with its own speed: fast prices it as fast, whatever the response's speed.
+        if (this.chance(0.2)) advisor.speed = 'fast';
+        if (advisor.speed) this.seen.add('fast advisor');
+        iterations.push(advisor);
+      }
       if (this.chance(0.3)) iterations.push({ type: 'compaction', input_tokens: this.int(1, 9000), output_tokens: this.int(1, 900) });
       if (this.chance(0.15)) iterations.push({ type: 'advisor_message', model: 'claude-sonnet-4-5-20250929', ...this.tokens(false), output_tokens: this.int(1, 900) });
       usage.iterations = iterations;

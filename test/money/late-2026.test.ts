@@ -50,7 +50,7 @@ const LATE_FEATURES = [
   'iteration message', 'iteration advisor_message claude-opus-4-8', 'iteration advisor_message claude-sonnet-4-5-20250929', 'iteration compaction',
   'writes only in the breakdown', 'writes above the breakdown', '1h writes', 'long context claude-sonnet-4-5-20250929', 'long context claude-sonnet-4-5[1m]',
   ...['claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-fable-5-2', 'claude-sonnet-4-5-20250929', 'claude-opus-4-6[1m]'].map((m) => `fast ${m}`),
-  'web search', 'web fetch', 'fable served by opus', 'advisor replayed with more output',
+  'web search', 'web fetch', 'fable served by opus', 'advisor replayed with more output', 'fast advisor',
 ];
 
 const ZONES = ['America/Los_Angeles', 'Asia/Kolkata'];
@@ -158,6 +158,9 @@ async function compareServer(h: LateHistory, index: string, prices: string, zone
   }
 }
 
+/** A model is reported under the name that served it, without a bracketed suffix such as `[1m]` (a context setting). */
+const servedModel = (model: string): string => model.replace(/\[[^\]]*\]$/, '');
+
 /** Generates a history, indexes it once and compares it in each zone. */
 async function check(opts: { legacy: boolean }): Promise<{ want: Expected }> {
   const { dir: work, cleanup } = tempDir('cost-late-');
@@ -169,7 +172,7 @@ async function check(opts: { legacy: boolean }): Promise<{ want: Expected }> {
     const index = path.join(work, 'index.db');
     let want: Expected | null = null;
     for (const zone of ZONES) {
-      want = expectedMoney(h.dir, catalogue, { timeZone: zone });
+      want = expectedMoney(h.dir, catalogue, { timeZone: zone, modelName: servedModel });
       compare(await reports(h, index, prices, zone), want, zone);
       await compareServer(h, index, prices, zone, want);
     }
