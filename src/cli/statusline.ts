@@ -15,7 +15,7 @@ import { IndexWriteError } from '../index-db/errors.ts';
 import type { StatusFigures } from '../index-db/queries/status.ts';
 import { OlderSchemaError, retryWhileBusy } from '../index-db/read-connection.ts';
 import { openStatusReader, type StatusReader } from '../index-db/status-reader.ts';
-import { roleOf } from '../ingest/discovery.ts';
+import { isTranscript, roleOf } from '../ingest/discovery.ts';
 import type { CliArgs } from './args.ts';
 import { sinceUpdated, startBackgroundUpdate } from './background-update.ts';
 import { needsRead } from '../ingest/needs-read.ts';
@@ -139,7 +139,8 @@ function ownFiles(transcript: string): string[] {
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl')) out.push(p);
+      // A workflow run's journal.jsonl is never indexed: counted here, it would look unread at every render.
+      else if (isTranscript(p)) out.push(p);
     }
   };
   walk(path.join(transcript.replace(/\.jsonl$/, ''), 'subagents'));

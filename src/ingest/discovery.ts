@@ -1,7 +1,11 @@
 // Where a transcript sits in the config dir decides what it is (decisions.md "Layout"):
 //   projects/<p>/<session>.jsonl                          a session
 //   projects/<p>/<session>/subagents/**/agent-<id>.jsonl  subagent usage of that session (+ agent-<id>.meta.json, which
-//                                                         the parse worker reads with the transcript)
+//                                                         the parse worker reads with the transcript); a workflow
+//                                                         run's agents are subagents/workflows/wf_<id>/agent-*.jsonl
+//                                                         (the run: shared/workflow-run.ts), its journal.jsonl no
+//                                                         transcript
+//   projects/<p>/agent-<id>.jsonl                         2.0.x subagents: of the session their lines name
 //   projects/<p>/**/other.jsonl                           read, attributed per line by its sessionId
 import fs from 'node:fs';
 import path from 'node:path';

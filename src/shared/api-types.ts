@@ -324,6 +324,17 @@ export interface SessionMessage extends Tokens {
   subagent?: { agentId: string; agentType: string | null };
 }
 
+/** One workflow run of a session: its agents' transcripts are `<session>/subagents/workflows/<runId>/agent-*.jsonl`. */
+export interface WorkflowRun extends Tokens {
+  runId: string;
+  /** The run's agent transcripts the index knows, empty ones included. */
+  agents: number;
+  messages: number;
+  cost: number;
+  firstActivity: string | null;
+  lastActivity: string | null;
+}
+
 export interface SessionDetail extends Tokens {
   id: string;
   /** Whether every entry of the range is indexed; false: the figures so far (Overview.final). */
@@ -340,6 +351,8 @@ export interface SessionDetail extends Tokens {
   lastActivity: string | null;
   messages: SessionMessage[];
   subagents: { agentId: string; agentType: string | null; description: string | null; cost: number; messages: number }[];
+  /** The subagent usage of the session's workflow runs, one entry per run; their agents are not in `subagents`. */
+  workflows: WorkflowRun[];
   inRange: (Totals) | null;
   today: (Totals) | null;
   range: RangeInfo;

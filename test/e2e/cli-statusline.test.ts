@@ -123,6 +123,17 @@ Line('with no server, its session\'s new lines (subagents included) are read by 
   assert.ok(shown.includes(`💰 ${usd(after)} session`), `${shown} (want ${usd(after)})`);
 });
 
+Line('a workflow run\'s journal beside the session\'s subagents is not an unread transcript: an up-to-date index starts no update', async () => {
+  const c = corpus(2);
+  const run = path.join(c.root, 'projects', '-home-u-proj', SID, 'subagents', 'workflows', 'wf_1');
+  writeJsonl(path.join(run, 'agent-w1.jsonl'), [{ ...line(`${n}-wf`, Date.now() - 30_000, 700), isSidechain: true }]);
+  writeJsonl(path.join(run, 'journal.jsonl'), [{ type: 'workflow_started', workflowId: 'wf_1', timestamp: new Date().toISOString() }]);
+  const update = await cli(['update', ...c.flags]);
+  assert.is(update.code, 0, update.stderr);
+  oneLine(await render([...c.flags], { input: status(c.transcript) }));
+  assert.not.ok(fs.existsSync(`${c.index}.update-pid`), 'no background update started');
+});
+
 Line('an index of an older schema (this code was upgraded, no server runs): says so at once, a background update migrates it', async () => {
   const c = corpus(3);
   assert.is((await cli(['update', ...c.flags])).code, 0);

@@ -318,6 +318,24 @@ Files('titles: custom beats ai, the latest of a kind wins; the first prompt is k
   idx.close();
 });
 
+Files('a project-root agent-<id>.jsonl (2.0.x) gives the session its lines name a subagent prompt, and asks only while it has none', () => {
+  const { idx, file, root } = fresh();
+  idx.applyBatch(batchOf(path.join(root, 's1.jsonl'), [], { consumedTo: 5, meta: { firstPrompt: 'own prompt' } }), role('s1'), 5, 1);
+  const old = path.join(root, 'agent-r1.jsonl');
+  idx.applyBatch(batchOf(old, [], { consumedTo: 5, meta: { sessionId: 's2' } }), role(null, 'r1'), 5, 1);
+  assert.is(idx.cursorOf(old)!.hasPrompt, false, 'no prompt yet: the next read looks for one');
+  idx.applyBatch(batchOf(old, [], { from: 5, consumedTo: 9, meta: { sessionId: 's2', firstPrompt: 'review it' } }), role(null, 'r1'), 9, 2);
+  assert.is(idx.cursorOf(old)!.hasPrompt, true);
+  const beside = path.join(root, 'agent-r2.jsonl');
+  idx.applyBatch(batchOf(beside, [], { consumedTo: 5, meta: { sessionId: 's1' } }), role(null, 'r2'), 5, 1);
+  assert.is(idx.cursorOf(beside)!.hasPrompt, true, 'its session has a prompt of its own: nothing to look for');
+  assert.equal(peek<{ sid: string; first_prompt: string | null; agent_prompt: string | null }>(file, 'SELECT sid, first_prompt, agent_prompt FROM sessions ORDER BY sid'), [
+    { sid: 's1', first_prompt: 'own prompt', agent_prompt: null },
+    { sid: 's2', first_prompt: null, agent_prompt: 'review it' },
+  ]);
+  idx.close();
+});
+
 Files('markUnreadable and line stats are counted', () => {
   const { idx, root } = fresh();
   idx.applyBatch(batchOf(path.join(root, 's1.jsonl'), [{ ts: T0, output: 1 }], { stats: { lines: 9, usageLines: 1, blank: 2, malformed: 3, giant: 1, outOfRange: 2 } }), role('s1'), 100, 1);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { readAgentMeta } from '../../src/workers/agent-meta.ts';
 import { readTranscript } from '../../src/workers/read-transcript.ts';
 import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/ingest/discovery.ts';
+import { workflowRunOf } from '../../src/shared/workflow-run.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 
 const { dir: root } = tempDir('cost-discovery-');
@@ -36,6 +37,19 @@ Roles('a session file, its subagents at any depth, other files, and paths outsid
   assert.is(roleOf(projects, at('loose.jsonl')), null, 'directly in projects/: no project');
   assert.is(roleOf(projects, path.join(root, 'elsewhere', 'p', 's.jsonl')), null);
   assert.is(roleOf(projects, projects), null);
+});
+
+Roles('a workflow run\'s agents are subagents of the session, its run named by its folder; its journal is no transcript', () => {
+  const run = at('-home-me-p', 'sess-1', 'subagents', 'workflows', 'wf_abc123');
+  assert.equal(roleOf(projects, path.join(run, 'agent-w1.jsonl')), { project: '-home-me-p', session: 'sess-1', agentId: 'w1' });
+  assert.is(workflowRunOf(path.join(run, 'agent-w1.jsonl')), 'wf_abc123');
+  assert.is(workflowRunOf('C:\\Users\\me\\.claude\\projects\\p\\s\\subagents\\workflows\\wf_9\\agent-a.jsonl'), 'wf_9', 'Windows separators');
+  assert.not.ok(isTranscript(path.join(run, 'journal.jsonl')));
+  for (const other of [at('-home-me-p', 'sess-1', 'subagents', 'agent-a1.jsonl'), at('-home-me-p', 'sess-1', 'subagents', 'workflows', 'agent-a1.jsonl'),
+    at('-home-me-p', 'sess-1', 'subagents', 'workflows', 'wf_', 'agent-a1.jsonl'), at('-home-me-p', 'sess-1', 'subagents', 'other', 'wf_1', 'agent-a1.jsonl'),
+    at('-home-me-p', 'sess-1.jsonl')]) {
+    assert.is(workflowRunOf(other), null, other);
+  }
 });
 
 Roles("a sync conflict copy is its original's", () => {

@@ -85,6 +85,16 @@ t('an unchanged tree reads no folder; each change is found as the full walk find
   assert.is(newInOld.read, 1, 'only that folder is read');
   await change('a new project folder', () => put(path.join(dirA, '-p3', 's5.jsonl')));
   await change('a new subagent folder in an old session', () => put(path.join(dirA, '-p2', 's3', 'subagents', 'agent-y.jsonl')));
+  const run = path.join(dirA, '-p2', 's3', 'subagents', 'workflows', 'wf_1');
+  await change('a workflow run: an agent, a 0-byte agent, a meta file, a journal', () => {
+    put(path.join(run, 'agent-w1.jsonl'));
+    put(path.join(run, 'agent-w2.jsonl'), '');
+    put(path.join(run, 'agent-w2.meta.json'));
+    put(path.join(run, 'journal.jsonl'));
+  });
+  assert.ok((await listTranscripts(dirs)).some((f) => f.path === path.join(run, 'agent-w2.jsonl') && f.size === 0), 'the 0-byte agent is listed');
+  assert.not.ok((await listTranscripts(dirs)).some((f) => f.path === path.join(run, 'journal.jsonl')), 'the journal is not');
+  await change('a second workflow run', () => put(path.join(run, '..', 'wf_2', 'agent-w3.jsonl')));
   await change('a deleted transcript', () => fs.rmSync(path.join(dirA, '-p1', 's2.jsonl')));
   await change('a renamed transcript', () => fs.renameSync(path.join(dirA, '-p1', 's4.jsonl'), path.join(dirA, '-p1', 's6.jsonl')));
   await change('a renamed folder', () => fs.renameSync(path.join(dirA, '-p3'), path.join(dirA, '-p4')));

@@ -117,4 +117,42 @@ Titles('real fixtures: the orphan subagents of both fixtures are titled by their
   config.close();
 });
 
+Titles('sessions known only from old root agent-*.jsonl files (2.0.x) are titled by their first prompt, as a subagent', async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const project = path.join(dir, 'projects/-home-dev-old');
+    const agentFile = (id: string, sid: string, prompt: string) => writeJsonl(path.join(project, `agent-${id}.jsonl`), [
+      userLine(prompt, { sessionId: sid, isSidechain: true, agentId: id }),
+      usageLine({ sessionId: sid, messageId: `m-${id}`, requestId: `r-${id}`, extra: { isSidechain: true, agentId: id } }),
+    ]);
+    agentFile('a1', 'no-file', 'Review the diff of the parser');
+    fs.writeFileSync(path.join(project, 'empty-file.jsonl'), '');
+    agentFile('a2', 'empty-file', 'Find the flaky test');
+    writeJsonl(path.join(project, 'own.jsonl'), [userLine('ship it', { sessionId: 'own' }), usageLine({ sessionId: 'own', messageId: 'm-own', requestId: 'r-own' })]);
+    agentFile('a3', 'own', 'Check the docs');
+    // 2.0.x's warm-up calls: an empty session file beside a root agent file whose prompt is "Warmup"
+    fs.writeFileSync(path.join(project, 'warm.jsonl'), '');
+    agentFile('w1', 'warm', 'Warmup');
+    // real bytes in the old layout: the config fixture's orphan subagent, written where 2.0.x put it
+    const real = path.join(dir, 'projects/-Users-randlee-Documents-github-claude-history/agent-a4d2f80.jsonl');
+    fs.mkdirSync(path.dirname(real), { recursive: true });
+    fs.copyFileSync(new URL('../../../shared/fixtures/transcripts/config/projects/-Users-randlee-Documents-github-claude-history/c04f363a-5592-4c56-b4af-8d9533b5bca1/subagents/agent-a4d2f80.jsonl', import.meta.url), real);
+
+    const index = await indexOf(path.join(dir, 'projects'));
+    assert.is(titleOf(index, 'no-file'), 'Review the diff of the parser · subagent', 'no session file');
+    assert.is(sessionRowTitle(index, '-home-dev-old', 'no-file'), 'Review the diff of the parser · subagent');
+    assert.is(titleOf(index, 'empty-file'), 'Find the flaky test · subagent', 'a 0-byte session file');
+    assert.is(titleOf(index, 'own'), 'ship it', 'the session\'s own prompt stays the title');
+    const rows = index.queries.projectSessions('-home-dev-old', allTime)!.sessions;
+    assert.equal(rows.filter((r) => r.warmup).map((r) => r.id), ['warm'], 'only warm-up calls: a Warmup session, as under subagents/');
+    assert.is(index.queries.session('no-file', allTime)!.firstPrompt, null, 'the subagent\'s prompt is not the session\'s');
+    assert.equal(index.queries.session('no-file', allTime)!.subagents.map((a) => a.agentId), ['a1'], 'still subagent usage');
+    const c04 = titleOf(index, 'c04f363a-5592-4c56-b4af-8d9533b5bca1');
+    assert.ok(c04.startsWith('Create a new worktree for feature/phase10-html-quality') && c04.endsWith(' · subagent'), c04);
+    index.close();
+  } finally {
+    cleanup();
+  }
+});
+
 Titles.run();

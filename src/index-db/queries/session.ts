@@ -8,9 +8,10 @@ import { projectName } from './reader.ts';
 import { iso } from '../time.ts';
 import { totalTokens } from '../schema/measures.ts';
 import type { SpannedScope } from './spans.ts';
+import { createWorkflowRuns } from './workflow-runs.ts';
 
 interface MsgRow {
-  ts: number; model: string; agentId: number | null; input: number; output: number; cacheCreate: number;
+  fileId: number; ts: number; model: string; agentId: number | null; input: number; output: number; cacheCreate: number;
   cacheRead: number; cache1h: number; webSearch: number; fast: number; cost: number; tools: string;
 }
 
@@ -18,13 +19,14 @@ export function createSession(db: Database.Database) {
   const head = db.prepare(`SELECT s.id, s.project_id AS projectId, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title, s.first_prompt AS firstPrompt,
       s.cwd, p.encoded, p.cwd AS projectCwd, mc.name AS machine
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id WHERE s.sid = ?`);
-  const messages = db.prepare(`SELECT m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
+  const messages = db.prepare(`SELECT m.file_id AS fileId, m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
       m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.fast, m.cost, m.tools
     FROM messages m JOIN models md ON md.id = m.model_id
     WHERE m.file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL
       AND project_id IN (SELECT id FROM projects WHERE encoded = (SELECT encoded FROM projects WHERE id = @project)))) AND m.session_id = @session
     ORDER BY m.ts, m.id`);
   const agents = db.prepare('SELECT id, agent, type, description FROM agents WHERE session_id = ?');
+  const workflowRuns = createWorkflowRuns(db);
 
   /** `localMachine`: this machine's name (--machine), the session's machine when its folder is unlabelled. */
   return function session(sessionId: string, scope: SpannedScope, localMachine: string): SessionData | null {
@@ -32,6 +34,7 @@ export function createSession(db: Database.Database) {
       | { id: number; projectId: number; sid: string; title: string; firstPrompt: string | null; cwd: string | null; encoded: string; projectCwd: string | null; machine: string | null }
       | undefined;
     if (!s) return null;
+    const runs = workflowRuns(s.id);
     const subs = new Map(
       (agents.all(s.id) as { id: number; agent: string; type: string | null; description: string | null }[]).map((a) => [
         a.id,
@@ -54,9 +57,13 @@ export function createSession(db: Database.Database) {
         tools: m.tools ? m.tools.split(',') : [],
       };
       const agent = m.agentId === null ? undefined : subs.get(m.agentId);
+      // A workflow run's usage is summed per run, its agents not one by one.
+      const inRun = runs.add(m.fileId, m);
       if (agent) {
-        agent.cost += m.cost;
-        agent.messages++;
+        if (!inRun) {
+          agent.cost += m.cost;
+          agent.messages++;
+        }
         msg.subagent = { agentId: agent.agentId, agentType: agent.agentType };
       }
       list.push(msg);
@@ -71,6 +78,7 @@ export function createSession(db: Database.Database) {
       lastActivity: list.at(-1)?.timestamp ?? null,
       messages: list,
       subagents: [...subs.values()].filter((a) => a.messages > 0),
+      workflows: runs.list(),
       inRange: inRange.messages ? inRange : null,
       today: today.messages ? today : null,
     };

@@ -60,7 +60,8 @@ export class BatchApplier {
     const sid = role.session ?? meta.sessionId ?? null;
     const session = sid === null ? null : c.session(sid, project);
     const main = role.session !== null && role.agentId === null;
-    const agent = role.agentId !== null && role.session !== null && session !== null
+    // A subagent's file; a project-root `agent-<id>.jsonl` (2.0.x) belongs to the session its lines name.
+    const agent = role.agentId !== null && session !== null
       ? c.agent(session, role.agentId, role.agentType, role.agentDescription)
       : null;
     const f = this.files;

@@ -95,7 +95,7 @@ export class FileStatements {
     this.unreadable = db.prepare('UPDATE files SET error = ? WHERE id = ?');
     this.readCursor = db.prepare(`SELECT f.size, f.mtime AS mtimeMs, f.off AS offset, f.head, f.gone, f.main, f.agent_id IS NOT NULL AS sub,
         s.first_prompt AS prompt, s.agent_prompt IS NOT NULL AS hasAgentPrompt
-      FROM files f LEFT JOIN sessions s ON s.id = f.session_id WHERE f.path = ?`);
+      FROM files f LEFT JOIN sessions s ON s.id = coalesce(f.session_id, (SELECT session_id FROM agents WHERE id = f.agent_id)) WHERE f.path = ?`);
     this.projectCwd = db.prepare('UPDATE projects SET cwd = ?, cwd_ts = ? WHERE id = ? AND (cwd_ts IS NULL OR cwd_ts <= ?)');
     this.unresolved = db.prepare('SELECT encoded AS project, cwd FROM projects WHERE repo IS NULL AND cwd IS NOT NULL');
     this.projectRepo = db.prepare('UPDATE projects SET repo = ? WHERE encoded = ? AND repo IS NULL');

@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { SessionDetail, SessionMessage, Totals } from '../../../src/shared/api-types.ts';
+import type { SessionDetail, SessionMessage, Totals, WorkflowRun } from '../../../src/shared/api-types.ts';
 import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
@@ -39,7 +39,7 @@ function withRunningTotals(messages: SessionMessage[]): MessageRow[] {
 
 /**
  * One session over all time: totals with the in-range and today slices, the cumulative cost curve,
- * every message with its tokens and running total, and the subagents. A session belongs to one project, so the scope
+ * every message with its tokens and running total, the plain subagents and the workflow runs. A session belongs to one project, so the scope
  * does not apply to it.
  *
  * @fires navigate - `{view: 'project', project}` from the project link.
@@ -93,6 +93,20 @@ export class CostSessionView extends DataView {
     ];
   }
 
+  private _runColumns(): Column<WorkflowRun>[] {
+    return [
+      { key: 'run', label: 'Workflow run', value: (r) => r.runId },
+      { key: 'agents', label: 'Agents', numeric: true, value: (r) => r.agents, render: (r) => formatInt(r.agents),
+        title: 'Agent transcripts of the run, those still empty included' },
+      { key: 'messages', label: 'Messages', numeric: true, value: (r) => r.messages, render: (r) => formatInt(r.messages) },
+      { key: 'tokens', label: 'Tokens', numeric: true, value: (r) => r.totalTokens, render: (r) => formatTokens(r.totalTokens),
+        title: 'Input, output, cache write and cache read tokens of the run\'s agents' },
+      { key: 'cost', label: 'Cost', numeric: true, value: (r) => r.cost, render: (r) => html`<b>${formatUsd(r.cost)}</b>` },
+      { key: 'first', label: 'First', value: (r) => r.firstActivity, render: (r) => formatDateTime(r.firstActivity) },
+      { key: 'last', label: 'Last', value: (r) => r.lastActivity, render: (r) => formatDateTime(r.lastActivity) },
+    ];
+  }
+
   private _slice(name: string, stat: string, t: Totals | null, none: string, hint: string) {
     return html`<cost-stat-card data-stat=${stat} label=${name} value=${t ? formatUsd(t.cost) : '—'}
       sub=${t ? `${formatCount(t.messages, 'message')} · ${formatTokens(t.totalTokens)} tokens` : none} hint=${hint}></cost-stat-card>`;
@@ -120,6 +134,12 @@ export class CostSessionView extends DataView {
         ? html`<section class="panel">
             <cost-table view="detail-subagents" caption="Subagents" .columns=${this._subColumns()} .rows=${d.subagents} .rowKey=${(s: Subagent) => s.agentId}
               .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${`cost-subagents-${d.id}`}></cost-table>
+          </section>`
+        : nothing}
+      ${d.workflows.length
+        ? html`<section class="panel">
+            <cost-table view="detail-workflows" caption="Workflow runs" .columns=${this._runColumns()} .rows=${d.workflows} .rowKey=${(r: WorkflowRun) => r.runId}
+              .defaultSort=${{ key: 'first', dir: 'asc' }} export-file=${`cost-workflows-${d.id}`}></cost-table>
           </section>`
         : nothing}
       <section class="panel">
