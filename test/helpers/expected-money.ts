@@ -20,9 +20,16 @@ export interface Group extends Figures {
   models: Map<string, Figures>;
 }
 
+/** A workflow run's figures: its agents (`<session>/subagents/workflows/<runId>/agent-*.jsonl`, empty ones too). */
+export interface Run extends Figures {
+  agents: number;
+}
+
 export interface Expected {
   days: Map<string, Group>;
   sessions: Map<string, Group>;
+  /** Session -> workflow run id -> its figures. */
+  workflows: Map<string, Map<string, Run>>;
   totals: Group;
   /** How many usage entries counted after the dedup (advisor iterations are parts of their entry). */
   entries: number;
@@ -86,6 +93,8 @@ interface Copy {
   usage: Rec;
   /** The entry's `inference_geo` is "us" (an advisor iteration shares its entry's). */
   us: boolean;
+  /** The figures of the workflow run the file belongs to, or null. */
+  workflow: Run | null;
   costUSD: number | null;
   progress: boolean;
 }
@@ -119,14 +128,24 @@ function sessionOfPath(rel: string[], rules: Rules): string | null {
 }
 
 /** Every copy of every usage entry under `<dir>/projects`, with each file's first timestamp. */
-function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: number[]; paths: string[] } {
+/** `<p>/<s>/subagents/workflows/<runId>/agent-*.jsonl`: the run id, else null. */
+function workflowOf(rel: string[]): string | null {
+  return rel.length === 6 && rel[2] === 'subagents' && rel[3] === 'workflows' && rel[5]!.startsWith('agent-') ? rel[4]! : null;
+}
+
+function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: number[]; paths: string[]; workflows: Map<string, Map<string, Run>> } {
   const projects = path.join(dir, 'projects');
   const paths = files(projects).sort();
   const copies: Copy[] = [];
   const firstTs: number[] = [];
+  const workflows = new Map<string, Map<string, Run>>();
   let unique = 0;
   paths.forEach((file, f) => {
-    const fromPath = sessionOfPath(path.relative(projects, file).split(path.sep), rules);
+    const rel = path.relative(projects, file).split(path.sep);
+    const fromPath = sessionOfPath(rel, rules);
+    const runId = workflowOf(rel);
+    const workflow = runId === null ? null : getOr(getOr(workflows, rel[1]!, () => new Map<string, Run>()), runId, () => ({ ...zero(), agents: 0 }));
+    if (workflow) workflow.agents++;
     let first = Infinity;
     fs.readFileSync(file, 'utf8').split('\n').forEach((raw, n) => {
       let line: unknown;
@@ -152,7 +171,7 @@ function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: numbe
       const key = id && req ? `r\0${id}\0${req}` : id ? `s\0${session}\0${id}` : `u\0${unique++}`;
       const cost = nested ? undefined : line.costUSD;
       const usage = message.usage;
-      const part = { file: f, line: n, session, ts, us: usage.inference_geo === 'us', progress: nested !== null };
+      const part = { file: f, line: n, session, ts, us: usage.inference_geo === 'us', progress: nested !== null, workflow };
       copies.push({ ...part, key, output: num(usage.output_tokens), advisor: false, model: text(message.model), usage, costUSD: typeof cost === 'number' ? cost : null });
       // Advisor iterations: extra usage under their own model, in the same entry (time, session, geo, dedup key: one
       // copy of each per response); other iteration types add nothing.
@@ -161,7 +180,7 @@ function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: numbe
     });
     firstTs.push(first);
   });
-  return { copies, firstTs, paths };
+  return { copies, firstTs, paths, workflows };
 }
 
 /** One copy per response: the most output tokens, on a tie the earliest file (first timestamp, then path). */
@@ -303,7 +322,7 @@ export interface ExpectedOptions {
 /** Expected figures of the config dir `dir` priced from `catalogue` (LiteLLM's JSON, parsed). */
 export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions): Expected {
   const rules = opts.rules ?? OUR_RULES;
-  const { copies, firstTs, paths } = readCopies(dir, rules);
+  const { copies, firstTs, paths, workflows } = readCopies(dir, rules);
   const winners = counted(copies, firstTs, paths, rules);
   const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: opts.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const prices = new Map<string, Price | null>();
@@ -316,10 +335,11 @@ export function expectedMoney(dir: string, catalogue: Rec, opts: ExpectedOptions
     return prices.get(bare)!;
   };
   const nameOf = opts.modelName ?? ((m: string) => m);
-  const out: Expected = { days: new Map(), sessions: new Map(), totals: group(), entries: winners.filter((w) => !w.advisor).length };
+  const out: Expected = { days: new Map(), sessions: new Map(), workflows, totals: group(), entries: winners.filter((w) => !w.advisor).length };
   const part = (c: Copy, model: string, cost: number, t: Tokens): void => {
     const day = dayOf.format(c.ts);
     const targets = [out.totals, getOr(out.days, day, group), getOr(out.sessions, c.session, group)];
+    if (c.workflow) add(c.workflow, cost, t);
     for (const g of targets) {
       add(g, cost, t);
       if (!model.startsWith('<')) add(getOr(g.models, nameOf(model), zero), cost, t);

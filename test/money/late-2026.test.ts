@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureCcusage } from '../../scripts/ensure-ccusage.mjs';
 import { cli } from '../helpers/cli.ts';
-import { CCUSAGE_RULES, expectedMoney, OUR_RULES, type Expected, type Figures, type Group, type Rules } from '../helpers/expected-money.ts';
+import { CCUSAGE_RULES, expectedMoney, OUR_RULES, type Expected, type Figures, type Group, type Rules, type Run } from '../helpers/expected-money.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { writeLateCatalogue, writeLateHistory, type LateHistory } from '../helpers/late-history.ts';
 import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
@@ -152,7 +152,18 @@ async function compareServer(h: LateHistory, index: string, prices: string, zone
     const models = new Map(o.costByModel.map((m) => [m.model, m]));
     assert.equal([...models.keys()].sort(), [...want.totals.models.keys()].sort(), `${zone} /api/overview models`);
     for (const [model, w] of want.totals.models) sameFigures(models.get(model)!, w, `${zone} /api/overview ${model}`);
-    for (const [id, w] of want.sessions) sameFigures(await get<Figures>(`/api/sessions/${encodeURIComponent(id)}?${range}`), w, `${zone} /api/sessions/${id}`);
+    for (const [id, w] of want.sessions) {
+      const detail = await get<Figures & { workflows: (Figures & { runId: string; agents: number })[] }>(`/api/sessions/${encodeURIComponent(id)}?${range}`);
+      sameFigures(detail, w, `${zone} /api/sessions/${id}`);
+      // Workflow runs: each run's agents (the 0-byte one too) and figures.
+      const runs = want.workflows.get(id) ?? new Map<string, Run>();
+      assert.equal(detail.workflows.map((r) => r.runId).sort(), [...runs.keys()].sort(), `${zone} ${id} workflow runs`);
+      for (const r of detail.workflows) {
+        assert.is(r.agents, runs.get(r.runId)!.agents, `${zone} ${id} ${r.runId} agents`);
+        sameFigures(r, runs.get(r.runId)!, `${zone} ${id} ${r.runId}`);
+      }
+    }
+    assert.ok([...want.workflows.values()].reduce((n, m) => n + m.size, 0) >= 2, 'the history has workflow runs');
   } finally {
     await server.stop('SIGTERM', 5000);
   }
