@@ -23,6 +23,10 @@ export interface Msg extends UsageCounts {
   model: number;
   agent: number | null;
   fast: number;
+  /** 1: US-only inference (the cost x 1.1). */
+  geo: number;
+  /** 1: an advisor iteration's row (its own model and tokens, the response's key with `:advisor:<n>`). */
+  advisor: number;
   costUSD: number | null;
   cost: number;
   tools: string;
@@ -314,7 +318,8 @@ function allZero(c: AnyCell, measures: readonly Measure[]): boolean {
 function cell(map: Map<string, Cell>, k: string, pk: number[]): Cell {
   let c = map.get(k);
   if (!c) {
-    c = { pk, n: 0, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, cost: 0, first: null, last: null, shrinks: false };
+    c = { pk, n: 0, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, webFetch: 0, cost: 0, first: null, last: null,
+      shrinks: false };
     map.set(k, c);
   }
   return c;

@@ -2,11 +2,12 @@
 // Entries without numeric input and output prices (e.g. `sample_spec`, image or embedding
 // models) are skipped and counted, never fatal.
 import type { PriceEntry } from '../shared/api-types.ts';
+import { fastRule } from './cost.ts';
 import type { ModelPrice } from './types.ts';
 
 export interface CatalogueModel {
   price: ModelPrice;
-  /** The catalogue's own figures, null where the catalogue has none (for /api/pricing). */
+  /** The catalogue's own figures, null where the catalogue has none, and the fast rule applied (for /api/pricing). */
   entry: PriceEntry;
 }
 
@@ -56,6 +57,7 @@ function parseModel(key: string, raw: Record<string, unknown>): CatalogueModel |
       cacheWrite1h: write1hLong ?? (inputLong !== null ? inputLong * 2 : price.cacheWrite1h),
     };
   }
+  const rule = fastRule(fast, key);
   const entry: PriceEntry = {
     model: key,
     inputCostPerToken: input,
@@ -65,7 +67,8 @@ function parseModel(key: string, raw: Record<string, unknown>): CatalogueModel |
     cacheReadInputTokenCost: read,
     inputCostPerTokenAbove200k: inputLong,
     outputCostPerTokenAbove200k: outputLong,
-    fastMultiplier: fast,
+    fastMultiplier: rule.multiplier,
+    fastEstimated: rule.estimated,
   };
   return { price, entry };
 }

@@ -1,5 +1,6 @@
 // Boundary-aware model-name lookup (decisions.md "Model lookup"). Pure; PriceTable caches results per name.
 //
+// 0. a bracketed suffix (`[1m]`) is not part of the name (shared/model-name.ts);
 // 1. exact key; 2. `anthropic/<name>`; 3. both again with '.' and '@' replaced by '-';
 // 4. the longest key that is a prefix of the name ending at a separator, unless the next segment
 //    is a version number (digits other than an 8-digit date): `claude-sonnet-4` prices
@@ -7,6 +8,8 @@
 // Steps 1-3 accept any key, since an exact id is unambiguous (Bedrock's `us.anthropic.claude-…`
 // ids are real model names). Step 4 only considers plain keys and `anthropic/` keys (plain wins):
 // other prefixes (azure/, openrouter/, bedrock/, vertex_ai/…) carry resale or regional prices.
+
+import { servedModel } from '../shared/model-name.ts';
 
 const SEPARATOR = /[-_:/]/;
 const VERSION = /^\d+$/;
@@ -43,7 +46,8 @@ export function createLookup(keys: Iterable<string>): Lookup {
   const direct = (name: string): string | null =>
     exact.has(name) ? name : exact.has(ANTHROPIC + name) ? ANTHROPIC + name : null;
 
-  return (name) => {
+  return (served) => {
+    const name = servedModel(served);
     const found = direct(name);
     if (found) return found;
     let norm = normalise(name);

@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import type { PriceEntry } from '../shared/api-types.ts';
 import { parseCatalogue, type CatalogueModel } from './catalogue.ts';
 import { createLookup, type Lookup } from './lookup.ts';
-import { defaultFastMultiplier, tokenCost } from './cost.ts';
+import { fastRule, tokenCost, type FastRule } from './cost.ts';
 import { BUILTIN_CATALOGUE, BUILTIN_SOURCE } from './builtin.ts';
 import type { CostInput, CostMode, ModelPrice } from './types.ts';
 
-interface Resolved { key: string; price: ModelPrice; fastMultiplier: number }
+interface Resolved { key: string; price: ModelPrice; fast: FastRule }
 
 export class PriceTable {
   readonly source: string;
@@ -57,7 +57,7 @@ export class PriceTable {
     const hash = createHash('sha256').update(this.mode);
     for (const name of [...models].sort()) {
       const r = name.startsWith('<') ? null : this.resolve(name);
-      hash.update(`\n${name}\t${r ? `${JSON.stringify(r.price)}\t${r.fastMultiplier}` : '-'}`);
+      hash.update(`\n${name}\t${r ? `${JSON.stringify(r.price)}\t${r.fast.multiplier}` : '-'}`);
     }
     return `models:${hash.digest('hex').slice(0, 16)}`;
   }
@@ -67,6 +67,11 @@ export class PriceTable {
     return r ? { key: r.key, price: r.price } : null;
   }
 
+  /** The fast-mode multiplier a model's fast entries are priced at, and whether it is an estimate; null: unpriced. */
+  fastOf(model: string): FastRule | null {
+    return this.resolve(model)?.fast ?? null;
+  }
+
   cost(u: CostInput): { cost: number; priced: boolean } {
     if (u.model.startsWith('<')) return { cost: 0, priced: true };
     if (this.mode === 'auto' && u.costUSD !== null && Number.isFinite(u.costUSD) && u.costUSD >= 0) {
@@ -74,7 +79,7 @@ export class PriceTable {
     }
     const r = this.resolve(u.model);
     if (!r) return { cost: 0, priced: false };
-    return { cost: tokenCost(r.price, u, r.fastMultiplier), priced: true };
+    return { cost: tokenCost(r.price, u, r.fast.multiplier), priced: true };
   }
 
   entries(): PriceEntry[] {
@@ -90,7 +95,7 @@ export class PriceTable {
     if (r === undefined) {
       const key = this.find(model);
       const price = key === null ? undefined : this.models.get(key)?.price;
-      r = key !== null && price ? { key, price, fastMultiplier: price.fast ?? defaultFastMultiplier(model) } : null;
+      r = key !== null && price ? { key, price, fast: fastRule(price.fast, model) } : null;
       this.resolved.set(model, r);
     }
     return r;

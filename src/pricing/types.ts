@@ -9,5 +9,6 @@ export interface ModelPrice {            // USD per token
   fast: number | null;                   // provider_specific_entry.fast when present
 }
 export interface CostInput { model: string; input: number; output: number; cacheCreate: number; cacheRead: number;
-  cache1h: number /* part of cacheCreate */; webSearch: number; fast: boolean; costUSD: number | null }
+  cache1h: number /* part of cacheCreate */; webSearch: number; fast: boolean;
+  geoUs: boolean /* usage.inference_geo "us": the token and web search cost x US_ONLY_MULTIPLIER */; costUSD: number | null }
 export type CostMode = 'auto' | 'calculate';   // auto: a line's costUSD wins (decisions.md); calculate: always from tokens

@@ -66,6 +66,22 @@ export interface SeriesPoint {
   byModel: Record<string, number>;
 }
 
+/** Server tool requests of usage entries: a web search costs $0.01, a web fetch nothing (decisions.md). */
+export interface ServerRequests {
+  webSearchRequests: number;
+  webFetchRequests: number;
+}
+
+/** A model whose fast entries were priced at an estimated multiplier: neither the catalogue nor the dated table knows it. */
+export interface EstimatedFastModel {
+  model: string;
+  /** Its fast messages in the range (entries with their own costUSD left out: their cost is theirs). */
+  messages: number;
+  cost: number;
+  /** The estimate applied (2). */
+  multiplier: number;
+}
+
 export interface ModelCost extends Tokens {
   model: string;
   cost: number;
@@ -115,15 +131,17 @@ export interface Overview {
   indexing: IndexingState;
   /** Whether every entry of the range is indexed (IndexingState.finalSince); false: the figures so far. */
   final: boolean;
-  totals: Totals & { sessions: number; projects: number };
+  totals: Totals & ServerRequests & { sessions: number; projects: number };
   /** Today's totals (local day), null when the range does not include today. */
   today: (Totals & { sessions: number }) | null;
   /** cacheRead / (input + cacheCreation + cacheRead); 0 when there are no input tokens. */
   cacheEfficiency: number;
   costSeries: { bucket: SeriesBucket; points: SeriesPoint[] };
-  costByModel: ModelCost[];
+  costByModel: (ModelCost & ServerRequests)[];
   projects: ProjectRow[];
   unpricedModels: UnpricedModel[];
+  /** The range's models with fast entries priced at an estimated multiplier, the dearest first. */
+  estimatedFastModels: EstimatedFastModel[];
   /** Per machine, most expensive first, when the index holds more than one machine; empty with one. */
   machines: MachineRow[];
   /** Per entrypoint of the range's entries, most expensive first. */
@@ -319,6 +337,7 @@ export interface SessionMessage extends Tokens {
   cache5mTokens: number;
   cache1hTokens: number;
   webSearches: number;
+  webFetches: number;
   fast: boolean;
   tools: string[];
   subagent?: { agentId: string; agentType: string | null };

@@ -9,7 +9,10 @@ export interface PriceEntry {
   cacheReadInputTokenCost: number | null;
   inputCostPerTokenAbove200k: number | null;
   outputCostPerTokenAbove200k: number | null;
-  fastMultiplier: number | null;
+  /** What a fast entry costs x: the catalogue's `provider_specific_entry.fast`, else the project's dated table, else 2. */
+  fastMultiplier: number;
+  /** Neither the catalogue nor the dated table knows the model's multiplier: 2 is an estimate. */
+  fastEstimated: boolean;
 }
 
 export interface Pricing {

@@ -1,5 +1,6 @@
 // Pure: one parsed transcript line -> the facts we index. Never throws on any JSON value.
-import type { UsageRow } from './protocol.ts';
+import { servedModel } from '../shared/model-name.ts';
+import type { UsageCounts, UsageRow } from './protocol.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -19,6 +20,10 @@ export const LIMITS = {
   tokens: 500_000_000,
   /** Web searches in one request. */
   webSearches: 100_000,
+  /** Web fetches in one request. */
+  webFetches: 100_000,
+  /** Advisor iterations of one response (each becomes a row of its own). */
+  advisors: 1_000,
   /** A line's own costUSD, in dollars. */
   costUSD: 10_000,
   /** Timestamps from 2000-01-01 to 2200-01-01 (UTC, epoch ms). */
@@ -26,7 +31,7 @@ export const LIMITS = {
   maxTs: Date.UTC(2200, 0, 1),
 } as const;
 
-/** Marks a count outside LIMITS while a row is read (thrown and caught within extractUsage only). */
+/** Marks a count outside LIMITS while a row is read (thrown and caught within extractUsageRows only). */
 class OutOfRange extends Error {}
 
 /** A count: absent or not a number is 0 (older lines lack fields); a number must be a whole count within `max`. */
@@ -88,16 +93,23 @@ export function hasUsage(line: Rec): boolean {
 }
 
 /**
- * The usage row of a line; null when it has no usable `message.usage` + timestamp (malformed); 'outOfRange' when a
- * count, cost or timestamp is outside LIMITS.
+ * The rows of a line: its usage row, then one row per advisor iteration (advisorRows); null when it has no usable
+ * `message.usage` + timestamp (malformed); 'outOfRange' when a count, cost or timestamp is outside LIMITS.
  */
-export function extractUsage(line: Rec, offset: number): UsageRow | 'outOfRange' | null {
+export function extractUsageRows(line: Rec, offset: number): UsageRow[] | 'outOfRange' | null {
   try {
-    return readUsage(line, offset);
+    const row = readUsage(line, offset);
+    return row ? [row, ...advisorRows(row, (line.message as Rec).usage as Rec)] : null;
   } catch (err) {
     if (err instanceof OutOfRange) return 'outOfRange';
     throw err;
   }
+}
+
+/** The line's own usage row of extractUsageRows (its advisor rows left out). */
+export function extractUsage(line: Rec, offset: number): UsageRow | 'outOfRange' | null {
+  const rows = extractUsageRows(line, offset);
+  return rows === null || rows === 'outOfRange' ? rows : rows[0]!;
 }
 
 function readUsage(line: Rec, offset: number): UsageRow | null {
@@ -108,38 +120,79 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
   const ts = timestampOf(line);
   if (Number.isNaN(ts)) return null;
   if (ts < LIMITS.minTs || ts >= LIMITS.maxTs) throw new OutOfRange();
-
-  const split = isRecord(usage.cache_creation) ? usage.cache_creation : null;
-  const cacheCreate =
-    usage.cache_creation_input_tokens == null && split
-      ? count(split.ephemeral_5m_input_tokens) + count(split.ephemeral_1h_input_tokens)
-      : count(usage.cache_creation_input_tokens);
-  const cache1h = split ? Math.min(count(split.ephemeral_1h_input_tokens), cacheCreate) : 0;
-  const server = isRecord(usage.server_tool_use) ? usage.server_tool_use : null;
   const cost = line.costUSD;
   if (typeof cost === 'number' && !(cost >= 0 && cost <= LIMITS.costUSD)) throw new OutOfRange();
 
   return {
     ts,
-    input: count(usage.input_tokens),
-    output: count(usage.output_tokens),
-    cacheCreate,
-    cacheRead: count(usage.cache_read_input_tokens),
-    cache1h,
-    webSearch: server ? count(server.web_search_requests, LIMITS.webSearches) : 0,
+    ...countsOf(usage),
     costUSD: typeof cost === 'number' ? cost : null,
     offset,
     fast: usage.speed === 'fast',
     sidechain: line.isSidechain === true,
+    geo: usage.inference_geo === 'us',
+    advisor: false,
     messageId: str(message.id),
     requestId: str(line.requestId),
     sessionId: str(line.sessionId),
-    model: str(message.model),
+    model: servedModel(str(message.model)),
     agentId: str(line.agentId),
     tools: toolNames(message.content),
     branch: str(line.gitBranch),
     entrypoint: str(line.entrypoint),
   };
+}
+
+/**
+ * The counts of a usage object (a line's, or one of its advisor iterations). Cache writes are the larger of the
+ * top-level count and the 5m + 1h breakdown: before 2.1.152 Claude Code could write a top-level 0 beside the real
+ * breakdown, and older lines have no top-level count at all.
+ */
+function countsOf(usage: Rec): UsageCounts {
+  const split = isRecord(usage.cache_creation) ? usage.cache_creation : null;
+  const breakdown = split ? count(split.ephemeral_5m_input_tokens) + count(split.ephemeral_1h_input_tokens) : 0;
+  const cacheCreate = Math.max(count(usage.cache_creation_input_tokens), breakdown);
+  const server = isRecord(usage.server_tool_use) ? usage.server_tool_use : null;
+  return {
+    input: count(usage.input_tokens),
+    output: count(usage.output_tokens),
+    cacheCreate,
+    cacheRead: count(usage.cache_read_input_tokens),
+    cache1h: split ? count(split.ephemeral_1h_input_tokens) : 0, // within cacheCreate, which is at least the breakdown
+    webSearch: server ? count(server.web_search_requests, LIMITS.webSearches) : 0,
+    webFetch: server ? count(server.web_fetch_requests, LIMITS.webFetches) : 0,
+  };
+}
+
+/**
+ * One row per advisor iteration of a response (`usage.iterations[]` of type `advisor_message`): usage on top of the
+ * top-level counts, priced under the iteration's own model (the response's when it names none), fast only when the
+ * iteration says so, with the response's time, session, agent, geo and ids. Its message id is the response's with
+ * `:advisor:<n>` (n counts the advisor iterations), so the dedup keeps one copy of each part of a response; a response
+ * without a message id gives rows without one, which each count, as the response does. Its offset is a byte inside the
+ * line (the line's + 1 + n: a line is longer than its iterations), so a line's rows keep distinct file-and-offset keys.
+ */
+function advisorRows(row: UsageRow, usage: Rec): UsageRow[] {
+  const iterations = usage.iterations;
+  if (!Array.isArray(iterations)) return [];
+  const out: UsageRow[] = [];
+  for (const it of iterations) {
+    if (!isRecord(it) || it.type !== 'advisor_message') continue;
+    if (out.length >= LIMITS.advisors) throw new OutOfRange();
+    const n = out.length;
+    out.push({
+      ...row,
+      ...countsOf(it),
+      costUSD: null,
+      offset: row.offset + 1 + n,
+      fast: it.speed === 'fast',
+      advisor: true,
+      messageId: row.messageId && `${row.messageId}:advisor:${n}`,
+      model: servedModel(str(it.model)) || row.model,
+      tools: [],
+    });
+  }
+  return out;
 }
 
 /**
@@ -149,17 +202,26 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
  * 'progress'), so the global dedup meets the copy in the subagent's own file when there is one.
  */
 export function extractProgressUsage(line: Rec, offset: number): UsageRow | 'outOfRange' | null {
+  const rows = extractProgressRows(line, offset);
+  return rows === null || rows === 'outOfRange' ? rows : rows[0]!;
+}
+
+/** The same, with the nested response's advisor rows after its own (extractUsageRows). */
+export function extractProgressRows(line: Rec, offset: number): UsageRow[] | 'outOfRange' | null {
   if (line.type !== 'progress' || !isRecord(line.data) || line.data.type !== 'agent_progress') return null;
   const data = line.data;
   const outer = data.message;
   if (!isRecord(outer) || !isRecord(outer.message) || !isRecord(outer.message.usage)) return null;
   const nested = { timestamp: outer.timestamp, requestId: outer.requestId, sessionId: line.sessionId, gitBranch: line.gitBranch, entrypoint: line.entrypoint,
     message: outer.message };
-  const row = extractUsage(nested, offset);
-  if (!row || row === 'outOfRange') return row;
-  row.sidechain = true;
-  row.agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
-  return row;
+  const rows = extractUsageRows(nested, offset);
+  if (!rows || rows === 'outOfRange') return rows;
+  const agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
+  for (const row of rows) {
+    row.sidechain = true;
+    row.agentId = agentId;
+  }
+  return rows;
 }
 
 function toolNames(content: unknown): string[] {

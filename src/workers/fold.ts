@@ -19,7 +19,8 @@ const MAX_TS = 8.64e15; // the range of a JS Date
 function storable(nums: Float64Array, n: number): boolean {
   if (!(Math.abs(nums[n + NUM.ts]!) <= MAX_TS)) return false;
   const count = (col: number): boolean => nums[n + col]! >= 0 && nums[n + col]! <= MAX_COUNT;
-  if (!(count(NUM.input) && count(NUM.output) && count(NUM.cacheCreate) && count(NUM.cacheRead) && count(NUM.cache1h) && count(NUM.webSearch))) return false;
+  if (!(count(NUM.input) && count(NUM.output) && count(NUM.cacheCreate) && count(NUM.cacheRead) && count(NUM.cache1h) && count(NUM.webSearch)
+    && count(NUM.webFetch))) return false;
   const cost = nums[n + NUM.costUSD]!;
   return Number.isNaN(cost) || (cost >= 0 && Number.isFinite(cost));
 }
@@ -114,7 +115,7 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
         if (g === undefined) {
           g = groups.length / GROUP_COLS;
           groupIdx.set(key, g);
-          groups.push(hour, lhour, name(session), name(model), sub, 0, 0, 0, 0, 0, 0, 0);
+          groups.push(hour, lhour, name(session), name(model), sub, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         next = { hour, lhour, session, model, sub, group: g };
       }
@@ -130,6 +131,7 @@ export function foldBatch(batch: UsageBatch, strs: readonly string[], req: FoldR
     groups[at + GROUP.cacheRead]! += nums[n + NUM.cacheRead]!;
     groups[at + GROUP.cache1h]! += nums[n + NUM.cache1h]!;
     groups[at + GROUP.webSearch]! += nums[n + NUM.webSearch]!;
+    groups[at + GROUP.webFetch]! += nums[n + NUM.webFetch]!;
     const used = str(i, STR.tools);
     if (!used) continue;
     const day = Math.floor(lhour / 24);

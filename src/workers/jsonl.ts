@@ -4,7 +4,7 @@
 import type { FileMeta, ParseStats, UsageRow } from './protocol.ts';
 import { extractLimitHit } from './limit-hit.ts';
 import { isHousekeeping } from '../shared/housekeeping.ts';
-import { LIMITS, extractProgressUsage, extractPrompt, extractTitle, extractUsage, hasUsage, isRecord, parseIsoUtc, timestampOf } from './extract.ts';
+import { LIMITS, extractProgressRows, extractPrompt, extractTitle, extractUsageRows, hasUsage, isRecord, parseIsoUtc, timestampOf } from './extract.ts';
 import { BigLineCopy } from './shrink.ts';
 
 /** Reads up to `len` bytes at file position `pos` into `buf` at `at`; returns the count (0 at end of file). */
@@ -188,19 +188,19 @@ class LineScanner {
     if (usage && hasUsage(line)) {
       const hit = extractLimitHit(line);
       if (hit) (this.meta.hits ??= []).push(hit);
-      const row = extractUsage(line, offset);
-      if (row === 'outOfRange') stats.outOfRange++;
-      else if (row) {
+      const rows = extractUsageRows(line, offset);
+      if (rows === 'outOfRange') stats.outOfRange++;
+      else if (rows) {
         stats.usageLines++;
-        this.rows.push(row);
+        this.rows.push(...rows);
       } else stats.malformed++;
     } else if (usage && line.type === 'progress') {
       // A subagent's response streamed into its parent; a progress line without one is no usage line.
-      const row = extractProgressUsage(line, offset);
-      if (row === 'outOfRange') stats.outOfRange++;
-      else if (row) {
+      const rows = extractProgressRows(line, offset);
+      if (rows === 'outOfRange') stats.outOfRange++;
+      else if (rows) {
         stats.usageLines++;
-        this.rows.push(row);
+        this.rows.push(...rows);
       }
     }
     if (title) {

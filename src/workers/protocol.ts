@@ -45,11 +45,12 @@ export const NUM = {
   costUSD: 7, // the line's own costUSD, NaN when absent
   offset: 8, // byte offset of the line in the file (unique per file)
   hkey: 9, // hashKey(responseKey(messageId, requestId)) when the line has both ids, else NaN (the index hashes its own key)
+  webFetch: 10, // usage.server_tool_use.web_fetch_requests
 } as const;
-export const NUM_COLS = 10;
+export const NUM_COLS = 11;
 
-/** Flag bits of one row (Uint8Array, one byte per row). */
-export const FLAG = { fast: 1, sidechain: 2 } as const;
+/** Flag bits of one row (Uint8Array, one byte per row): geo = US-only inference, advisor = an advisor iteration's row. */
+export const FLAG = { fast: 1, sidechain: 2, geo: 4, advisor: 8 } as const;
 
 /** String columns of one row, indexes into the batch string table, STR_COLS uint32 per row. */
 export const STR = {
@@ -164,8 +165,9 @@ export const GROUP = {
   cacheRead: 9,
   cache1h: 10,
   webSearch: 11,
+  webFetch: 12,
 } as const;
-export const GROUP_COLS = 12;
+export const GROUP_COLS = 13;
 
 /** Columns of one cell of BatchFold.tools. */
 export const TOOL = { hour: 0, day: 1, tool: 2, n: 3 } as const;
@@ -192,15 +194,22 @@ export interface UsageCounts {
   /** Of cacheCreate, the 1-hour writes. */
   cache1h: number;
   webSearch: number;
+  /** Web fetch requests: counted, never priced. */
+  webFetch: number;
 }
 
 /** A decoded row, for the main thread's writer and for tests. */
 export interface UsageRow extends UsageCounts {
   ts: number;
   costUSD: number | null;
+  /** The line's byte offset; an advisor row's is a byte inside its line (extract.ts advisorRows). */
   offset: number;
   fast: boolean;
   sidechain: boolean;
+  /** `usage.inference_geo` is "us": US-only inference (decisions.md: the cost x 1.1). */
+  geo: boolean;
+  /** The row is an advisor iteration of its line's response (`usage.iterations[]`, type advisor_message). */
+  advisor: boolean;
   messageId: string;
   requestId: string;
   sessionId: string;
@@ -229,10 +238,13 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
       cacheRead: nums[n + NUM.cacheRead]!,
       cache1h: nums[n + NUM.cache1h]!,
       webSearch: nums[n + NUM.webSearch]!,
+      webFetch: nums[n + NUM.webFetch]!,
       costUSD: Number.isNaN(cost) ? null : cost,
       offset: nums[n + NUM.offset]!,
       fast: (flags[i]! & FLAG.fast) !== 0,
       sidechain: (flags[i]! & FLAG.sidechain) !== 0,
+      geo: (flags[i]! & FLAG.geo) !== 0,
+      advisor: (flags[i]! & FLAG.advisor) !== 0,
       messageId: strs[strIdx[s + STR.messageId]!]!,
       requestId: strs[strIdx[s + STR.requestId]!]!,
       sessionId: strs[strIdx[s + STR.sessionId]!]!,
@@ -295,10 +307,11 @@ export function encodeBatch(
     nums[n + NUM.cacheRead] = r.cacheRead;
     nums[n + NUM.cache1h] = r.cache1h;
     nums[n + NUM.webSearch] = r.webSearch;
+    nums[n + NUM.webFetch] = r.webFetch;
     nums[n + NUM.costUSD] = r.costUSD ?? Number.NaN;
     nums[n + NUM.offset] = r.offset;
     nums[n + NUM.hkey] = r.messageId && r.requestId ? hashKey(responseKey(r.messageId, r.requestId)) : Number.NaN;
-    flags[i] = (r.fast ? FLAG.fast : 0) | (r.sidechain ? FLAG.sidechain : 0);
+    flags[i] = (r.fast ? FLAG.fast : 0) | (r.sidechain ? FLAG.sidechain : 0) | (r.geo ? FLAG.geo : 0) | (r.advisor ? FLAG.advisor : 0);
     const s = i * STR_COLS;
     strIdx[s + STR.messageId] = intern(r.messageId);
     strIdx[s + STR.requestId] = intern(r.requestId);

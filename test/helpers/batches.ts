@@ -4,8 +4,8 @@ import { encodeBatch, type FileMeta, type ParseStats, type UsageBatch, type Usag
 /** A usage row with zeros and empty strings for everything not given. */
 export function usageRow(r: Partial<UsageRow> & { ts: number }): UsageRow {
   return {
-    input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-    fast: false, sidechain: false, messageId: '', requestId: '', sessionId: '', model: 'claude-sonnet-4-5-20250929',
+    input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, webFetch: 0, costUSD: null, offset: 0,
+    fast: false, sidechain: false, geo: false, advisor: false, messageId: '', requestId: '', sessionId: '', model: 'claude-sonnet-4-5-20250929',
     agentId: '', tools: [], branch: '', entrypoint: '', ...r,
   };
 }

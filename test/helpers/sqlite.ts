@@ -41,11 +41,20 @@ const v8Table = (name: string): string => `
   DROP TABLE ${name};
   ALTER TABLE ${name}_v8 RENAME TO ${name};`;
 
+/** The usage rollups' columns that migration 013 added (web fetches): an older schema's rollups lack them. */
+const ROLLUPS_BEFORE_013 = ['usage_hourly', 'usage_hourly_model', 'usage_daily', 'usage_daily_all', 'usage_total']
+  .map((t) => `ALTER TABLE ${t} DROP COLUMN web_fetch;`).join(' ');
+
+/** SQL that takes an index of the current schema back to schema v12 (before migration 013); the version is the caller's. */
+export const BEFORE_013 = `DROP INDEX messages_fast; ${ROLLUPS_BEFORE_013} ${['messages', 'alternates'].map((t) => ['geo', 'advisor', 'web_fetch']
+  .map((c) => `ALTER TABLE ${t} DROP COLUMN ${c};`).join(' ')).join(' ')}`;
+
 /**
  * SQL that turns the message tables of the current schema back into those of schema v8 (before migration 009): the key
- * as text in a column of its own, indexes by file and by time. Tests of an older schema start with it.
+ * as text in a column of its own, indexes by file and by time (and the rollups without migration 013's columns). Tests
+ * of an older schema start with it.
  */
-export const MESSAGES_OF_V8 = `${v8Table('messages')} ${v8Table('alternates')}
+export const MESSAGES_OF_V8 = `${ROLLUPS_BEFORE_013} ${v8Table('messages')} ${v8Table('alternates')}
   CREATE INDEX messages_file ON messages (file_id); CREATE INDEX messages_ts ON messages (ts);
   CREATE INDEX alternates_key ON alternates (hkey); CREATE INDEX alternates_file ON alternates (file_id);`;
 

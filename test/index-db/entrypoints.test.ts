@@ -14,6 +14,7 @@ import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { EntrypointCost, RangeInfo } from '../../src/shared/api-types.ts';
 import { batchOf } from '../helpers/batches.ts';
+import { BEFORE_013 } from '../helpers/sqlite.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 
@@ -88,7 +89,7 @@ t('an index of schema v11 migrates with its rows\' entrypoint unknown; new rows 
   try {
     build(file, root).close();
     const db = new Database(file);
-    db.exec(`BEGIN; ALTER TABLE messages DROP COLUMN entrypoint_id; ALTER TABLE alternates DROP COLUMN entrypoint_id;
+    db.exec(`BEGIN; ${BEFORE_013} ALTER TABLE messages DROP COLUMN entrypoint_id; ALTER TABLE alternates DROP COLUMN entrypoint_id;
       DROP TABLE entrypoints; PRAGMA user_version = 11; COMMIT;`);
     db.close();
     const idx = openIndex(file, { log: () => {} });

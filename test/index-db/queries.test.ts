@@ -69,7 +69,7 @@ Overview('last 7 days: totals, today, cache efficiency, series with zero days, m
   near(o.totals.cost, 0.094, 'cost');
   assert.equal({ ...o.totals, cost: 0 }, {
     cost: 0, messages: 7, inputTokens: 3600, outputTokens: 5100, cacheCreationTokens: 10_000, cacheReadTokens: 100_000,
-    totalTokens: 118_700, sessions: 2, projects: 2,
+    totalTokens: 118_700, sessions: 2, projects: 2, webSearchRequests: 2, webFetchRequests: 0, // e: 2 searches
   });
   assert.ok(o.today);
   near(o.today!.cost, 0.041, 'today');

@@ -447,8 +447,8 @@ Open('a process that dies without close keeps what it committed; the next open c
     import { openIndex } from ${src('index-db/index.ts')};
     import { encodeBatch } from ${src('workers/protocol.ts')};
     const idx = openIndex(${JSON.stringify(file)}, { log: () => {} });
-    const row = { ts: ${T0}, input: 1, output: 2, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, costUSD: null, offset: 0,
-      fast: false, sidechain: false, messageId: 'm', requestId: 'r', sessionId: '', model: 'x', agentId: '', tools: [], branch: '', entrypoint: '' };
+    const row = { ts: ${T0}, input: 1, output: 2, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, webFetch: 0, costUSD: null, offset: 0,
+      fast: false, sidechain: false, geo: false, advisor: false, messageId: 'm', requestId: 'r', sessionId: '', model: 'x', agentId: '', tools: [], branch: '', entrypoint: '' };
     const stats = { lines: 1, usageLines: 1, blank: 0, malformed: 0, giant: 0, outOfRange: 0 };
     idx.applyBatch(encodeBatch([row], { path: '/c/p1/s.jsonl', from: 0, consumedTo: 50, head: 'ab', meta: {}, stats }),
       { project: 'p1', session: 's', agentId: null, agentType: null, agentDescription: null }, 50, 1);

@@ -41,7 +41,7 @@ Builtin('covers every Claude key of the fixture with the same prices', () => {
 Builtin('prices current models exactly like the catalogue', () => {
   const builtin = PriceTable.builtin();
   const full = PriceTable.fromCatalogue(catalogue, 'fixture');
-  const base: CostInput = { model: '', input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, fast: false, costUSD: null };
+  const base: CostInput = { model: '', input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, fast: false, geoUs: false, costUSD: null };
   const cases: CostInput[] = [
     { ...base, model: 'claude-sonnet-4-5-20250929', input: 150_000, output: 2000, cacheRead: 60_000, cacheCreate: 5000, cache1h: 2000 },
     { ...base, model: 'claude-opus-4-6', input: 3000, output: 800, cacheRead: 40_000, cacheCreate: 1200, fast: true },

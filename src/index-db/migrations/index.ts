@@ -11,9 +11,10 @@ import { sql as narrowMessages } from './009-narrow-messages.ts';
 import { sql as keyDump } from './010-key-dump.ts';
 import { sql as limits } from './011-limits.ts';
 import { sql as entrypoints } from './012-entrypoints.ts';
+import { sql as priceRules } from './013-price-rules.ts';
 import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, rootAgentPrompts,
+  entrypoints, priceRules, rootAgentPrompts,
 ];

@@ -4,6 +4,7 @@ import type { PriceTable } from '../../pricing/table.ts';
 import type { Queries } from '../types.ts';
 import { createBudgets, createPace } from './budgets.ts';
 import { createEntrypoints } from './entrypoints.ts';
+import { createEstimatedFast } from './estimated-fast.ts';
 import { insights } from './insights.ts';
 import { createLimits } from './limits.ts';
 import { createMetrics } from './metrics.ts';
@@ -29,10 +30,11 @@ export function createQueries(db: Database.Database, prices: () => PriceTable): 
   const sessions = createSessions(db, reader);
   const repository = createRepository(db, reader);
   const entrypoints = createEntrypoints(db);
+  const estimatedFast = createEstimatedFast(db, prices);
   // Each ranged query gets its range's spans, resolved here once per call.
   return {
     metrics: createMetrics(db, reader),
-    overview: (scope, machine = LOCAL) => overview(reader, entrypoints, withSpans(scope), machine),
+    overview: (scope, machine = LOCAL) => overview(reader, entrypoints, estimatedFast, withSpans(scope), machine),
     insights: (scope) => insights(reader, prices(), withSpans(scope)),
     monthly: createMonthly(reader),
     projects: (scope, machine = LOCAL) => projects(reader, withSpans(scope), machine),

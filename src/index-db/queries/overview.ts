@@ -1,6 +1,6 @@
 // GET /api/overview: totals, today's slice, cache efficiency, cost series, cost by model, projects, unpriced models,
-// cost by entrypoint.
-import type { MachineRow, Overview, UnpricedModel } from '../../shared/api-types.ts';
+// models priced at an estimated fast multiplier, cost by entrypoint.
+import type { MachineRow, Overview, ServerRequests, UnpricedModel } from '../../shared/api-types.ts';
 import type { OverviewData } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
 import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow, type Span } from './reader.ts';
@@ -9,17 +9,18 @@ import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
 import type { Entrypoints } from './entrypoints.ts';
+import type { EstimatedFast } from './estimated-fast.ts';
 
 /** `machine`: this machine's name, for the unlabelled dirs. */
-export function overview(reader: Reader, entrypoints: Entrypoints, scope: SpannedScope, machine: string): OverviewData {
+export function overview(reader: Reader, entrypoints: Entrypoints, estimatedFast: EstimatedFast, scope: SpannedScope, machine: string): OverviewData {
   const { range } = scope;
   const models = reader.models();
   const folders = reader.projects();
   const pid = resolveScope(folders, scope);
   const empty: OverviewData = {
-    totals: { ...emptyTotals(), sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
-    costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [], machines: [],
-    byEntrypoint: [],
+    totals: { ...emptyTotals(), webSearchRequests: 0, webFetchRequests: 0, sessions: 0, projects: 0 }, today: null, cacheEfficiency: 0,
+    costSeries: { bucket: range.bucket, points: [] }, costByModel: [], projects: [], unpricedModels: [], estimatedFastModels: [],
+    machines: [], byEntrypoint: [],
   };
   if (pid === undefined) return { ...empty, costSeries: costSeries(emptySlice, scope, seriesStart(scope, null), models) };
 
@@ -27,6 +28,7 @@ export function overview(reader: Reader, entrypoints: Entrypoints, scope: Spanne
   const rows = slice.groups;
   const sessions = reader.sessionCounts(slice.span, pid);
   const totals = totalsOf(rows);
+  const requests = requestsByModel(slice.modelGroups, models);
   const projects = projectRows(rows, sessions, folders, models, machine);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
 
@@ -39,13 +41,14 @@ export function overview(reader: Reader, entrypoints: Entrypoints, scope: Spanne
 
   return {
     ...empty,
-    totals: { ...totals, sessions: sum(sessions.values()), projects: projects.length },
+    totals: { ...totals, ...sumRequests(requests.values()), sessions: sum(sessions.values()), projects: projects.length },
     today,
     cacheEfficiency: input > 0 ? totals.cacheReadTokens / input : 0,
     costSeries: costSeries(slice, scope, seriesStart(scope, reader.firstHour(pid)), models),
-    costByModel: costByModel(rows, models),
+    costByModel: costByModel(rows, models).map((m) => ({ ...m, ...(requests.get(m.model) ?? sumRequests([])) })),
     projects,
     unpricedModels: unpriced(rows, models),
+    estimatedFastModels: estimatedFast(range.fromMs, range.toMs, pid, models),
     machines: machineRows(rows, sessions, folders, machine),
     byEntrypoint: entrypoints(range.fromMs, range.toMs, pid),
   };
@@ -83,6 +86,28 @@ function unpriced(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): Unpr
     addTokens(u, r);
   }
   return [...by.values()].sort((a, b) => b.totalTokens - a.totalTokens);
+}
+
+/** Web search and fetch requests per model name (rows per model x main/subagent). */
+function requestsByModel(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): Map<string, ServerRequests> {
+  const by = new Map<string, ServerRequests>();
+  for (const r of rows) {
+    const key = models.get(r[ROLL_COL.model]!)?.name ?? String(r[ROLL_COL.model]);
+    const t = by.get(key) ?? { webSearchRequests: 0, webFetchRequests: 0 };
+    t.webSearchRequests += r[ROLL_COL.webSearch]!;
+    t.webFetchRequests += r[ROLL_COL.webFetch]!;
+    by.set(key, t);
+  }
+  return by;
+}
+
+function sumRequests(all: Iterable<ServerRequests>): ServerRequests {
+  const t = { webSearchRequests: 0, webFetchRequests: 0 };
+  for (const r of all) {
+    t.webSearchRequests += r.webSearchRequests;
+    t.webFetchRequests += r.webFetchRequests;
+  }
+  return t;
 }
 
 function sum(values: Iterable<number>): number {

@@ -12,7 +12,7 @@ import { createWorkflowRuns } from './workflow-runs.ts';
 
 interface MsgRow {
   fileId: number; ts: number; model: string; agentId: number | null; input: number; output: number; cacheCreate: number;
-  cacheRead: number; cache1h: number; webSearch: number; fast: number; cost: number; tools: string;
+  cacheRead: number; cache1h: number; webSearch: number; webFetch: number; fast: number; cost: number; tools: string;
 }
 
 export function createSession(db: Database.Database) {
@@ -20,7 +20,7 @@ export function createSession(db: Database.Database) {
       s.cwd, p.encoded, p.cwd AS projectCwd, mc.name AS machine
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id WHERE s.sid = ?`);
   const messages = db.prepare(`SELECT m.file_id AS fileId, m.ts, md.name AS model, m.agent_id AS agentId, m.input, m.output, m.cache_create AS cacheCreate,
-      m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.fast, m.cost, m.tools
+      m.cache_read AS cacheRead, m.cache_1h AS cache1h, m.web_search AS webSearch, m.web_fetch AS webFetch, m.fast, m.cost, m.tools
     FROM messages m JOIN models md ON md.id = m.model_id
     WHERE m.file_id IN (SELECT id FROM files WHERE session_id = @session OR (session_id IS NULL
       AND project_id IN (SELECT id FROM projects WHERE encoded = (SELECT encoded FROM projects WHERE id = @project)))) AND m.session_id = @session
@@ -53,7 +53,8 @@ export function createSession(db: Database.Database) {
       const msg: SessionMessage = {
         timestamp: iso(m.ts), model: m.model, cost: m.cost, inputTokens: m.input, outputTokens: m.output,
         cacheCreationTokens: m.cacheCreate, cacheReadTokens: m.cacheRead, totalTokens: totalTokens(m),
-        cache5mTokens: m.cacheCreate - m.cache1h, cache1hTokens: m.cache1h, webSearches: m.webSearch, fast: m.fast === 1,
+        cache5mTokens: m.cacheCreate - m.cache1h, cache1hTokens: m.cache1h, webSearches: m.webSearch, webFetches: m.webFetch,
+        fast: m.fast === 1,
         tools: m.tools ? m.tools.split(',') : [],
       };
       const agent = m.agentId === null ? undefined : subs.get(m.agentId);

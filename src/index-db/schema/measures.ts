@@ -23,7 +23,7 @@ export interface Measure {
 /** A token kind: a column of `messages` and a field of `UsageCounts`, summed by every usage rollup. */
 export interface TokenKind extends Measure {
   readonly field: keyof UsageCounts;
-  /** Whether it counts towards a total of tokens (cache_1h is part of cache_create; web_search counts requests). */
+  /** Whether it counts towards a total of tokens (cache_1h is part of cache_create; web_search and web_fetch count requests). */
   readonly inTotal: boolean;
 }
 
@@ -38,6 +38,7 @@ export const TOKEN_KINDS = [
   token('cache_read', 'cacheRead', true),
   token('cache_1h', 'cache1h', false),
   token('web_search', 'webSearch', false),
+  token('web_fetch', 'webFetch', false),
 ] as const satisfies readonly TokenKind[];
 
 /** Every field of `UsageCounts` is a token kind above (a kind added to the protocol and not here fails to compile). */

@@ -174,7 +174,7 @@ export class BatchApplier {
         sid, modelName, hour: g[at + GROUP.hour]!, lhour: g[at + GROUP.lhour]!, project,
         session: c.session(sid, project), model: c.model(modelName, this.costs.priced),
         sub: g[at + GROUP.sub]!, n: g[at + GROUP.n]!, input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0,
-        webSearch: 0, cost: 0, first: null, last: null,
+        webSearch: 0, webFetch: 0, cost: 0, first: null, last: null,
       };
       for (const k of TOKEN_KINDS) group[k.field] = g[at + GROUP[k.field]]!;
       out.push(group);
@@ -206,7 +206,8 @@ export class BatchApplier {
       session: g.session, model: g.model, agent,
       input: nums[n + NUM.input]!, output: nums[n + NUM.output]!, cacheCreate: nums[n + NUM.cacheCreate]!,
       cacheRead: nums[n + NUM.cacheRead]!, cache1h: nums[n + NUM.cache1h]!, webSearch: nums[n + NUM.webSearch]!,
-      fast: flags[i]! & FLAG.fast ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
+      webFetch: nums[n + NUM.webFetch]!, fast: flags[i]! & FLAG.fast ? 1 : 0, geo: flags[i]! & FLAG.geo ? 1 : 0,
+      advisor: flags[i]! & FLAG.advisor ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
       tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
       entrypoint: c.entrypoint(strs[strIdx[s + STR.entrypoint]!]!),
     };

@@ -16,8 +16,8 @@ import type { MetaWrites } from './meta.ts';
 /** The UTC rollups with costs, finer ones first (the tools' have none: a new price leaves them as they are). */
 const UTC_COSTS = Object.values(ROLLUPS).filter((r) => (r.grain === 'utc-hour' || r.grain === 'all-time') && r.measures.some((m) => m.column === 'cost'));
 const MSG_KEYS = { hour: `CAST(ts / ${HOUR_MS} AS INTEGER)`, sub: 'agent_id IS NOT NULL' };
-/** cd_cost's arguments, from a message row: what a price applies to. */
-const COST_ARGS = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd';
+/** cd_cost's arguments, from a message row: what a price applies to (an advisor row is priced as any other row). */
+const COST_ARGS = 'model_id, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, geo';
 
 export class Costs {
   private prices: PriceTable | null = null;
@@ -44,10 +44,10 @@ export class Costs {
     this.repriceTx = db.transaction(this.reprice.bind(this));
     // Repricing runs in SQL over every stored copy; this calls back into the current table.
     db.function('cd_cost', { deterministic: true }, ((model: number, input: number, output: number, cacheCreate: number,
-      cacheRead: number, cache1h: number, webSearch: number, fast: number, costUSD: number | null) =>
+      cacheRead: number, cache1h: number, webSearch: number, fast: number, costUSD: number | null, geo: number) =>
       this.prices!.cost({
         model: this.ids.modelNames.get(model) ?? '', input, output, cacheCreate, cacheRead, cache1h, webSearch,
-        fast: fast === 1, costUSD,
+        fast: fast === 1, geoUs: geo === 1, costUSD,
       }).cost) as (...args: unknown[]) => number);
   }
 
@@ -74,7 +74,7 @@ export class Costs {
   costOf(model: string, m: Omit<Msg, 'cost'>): number {
     return this.prices!.cost({
       model, input: m.input, output: m.output, cacheCreate: m.cacheCreate, cacheRead: m.cacheRead,
-      cache1h: m.cache1h, webSearch: m.webSearch, fast: m.fast === 1, costUSD: m.costUSD,
+      cache1h: m.cache1h, webSearch: m.webSearch, fast: m.fast === 1, geoUs: m.geo === 1, costUSD: m.costUSD,
     }).cost;
   }
 

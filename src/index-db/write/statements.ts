@@ -8,7 +8,7 @@ import { TOKEN_KINDS } from '../schema/measures.ts';
 /** The stored message columns (the key as `packKey` stores it; `key` is the virtual column that reads it back). */
 const MSG_COL_LIST = ['hkey', 'stored_key', 'file_id', 'off', 'ts', 'project_id', 'session_id', 'model_id', 'agent_id',
   ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd', 'cost', 'tools', 'branch_id',
-  'entrypoint_id'];
+  'entrypoint_id', 'geo', 'advisor'];
 export const MSG_COLS = MSG_COL_LIST.join(', ');
 const MSG_VALUES = `(${MSG_COL_LIST.map(() => '?').join(',')})`;
 /** The message columns under the names of `Msg`, from table alias `t`. */
@@ -16,7 +16,7 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent,
   ${TOKEN_KINDS.map((k) => `${t}.${k.column} AS ${k.field}`).join(', ')},
   ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch,
-  ${t}.entrypoint_id AS entrypoint`;
+  ${t}.entrypoint_id AS entrypoint, ${t}.geo, ${t}.advisor`;
 
 /** A stored copy of a message, with its row id (in `messages` or `alternates`). */
 export type StoredMsg = Msg & { id: number };
@@ -25,7 +25,7 @@ export type StoredMsg = Msg & { id: number };
 export const pushParams = (m: Msg, out: unknown[]): void => {
   out.push(m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent);
   for (const k of TOKEN_KINDS) out.push(m[k.field]);
-  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint);
+  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint, m.geo, m.advisor);
 };
 export const params = (m: Msg): unknown[] => {
   const out: unknown[] = [];

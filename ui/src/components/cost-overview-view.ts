@@ -12,6 +12,7 @@ import { indexingPhase, indexingRatio, soFar } from '../indexing.ts';
 import type { Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { DataView } from './data-view.ts';
+import { estimatedFastChip } from './estimated-fast.ts';
 import { ViewData, anyIndexed, emit, exportJsonButton, indexingEmpty, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
@@ -92,10 +93,10 @@ export class CostOverviewView extends DataView {
     this._flat = false;
   }
 
-  // Escape hides the unpriced-models tip until the pointer or focus comes back (WCAG 1.4.13: dismissible without
+  // Escape hides the unpriced-models and estimated-fast tips until the pointer or focus comes back (WCAG 1.4.13: dismissible without
   // moving either); the key may reach the window from anywhere, as a hover does not move focus.
   private _onKey = (e: KeyboardEvent): void => {
-    if (e.key === 'Escape') this.renderRoot.querySelector('.unpriced')?.classList.add('dismissed');
+    if (e.key === 'Escape') this.renderRoot.querySelectorAll('.unpriced, .estimated').forEach((el) => el.classList.add('dismissed'));
   };
 
   override connectedCallback(): void {
@@ -342,6 +343,7 @@ export class CostOverviewView extends DataView {
         <h2>Overview</h2>
         ${rangeText(d.range)}
         ${this._unpriced(d)}
+        ${estimatedFastChip(d.estimatedFastModels)}
         <span class="spacer"></span>
         ${exportJsonButton(exportName('overview', d.range, 'json'), d)}
       </header>
@@ -365,14 +367,15 @@ export class CostOverviewView extends DataView {
       .months summary { cursor: pointer; color: var(--ink-2); font-size: 13px; width: max-content; }
       .months summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
       .change { font-size: 12px; color: var(--ink-2); margin-top: 4px; font-variant-numeric: tabular-nums; }
-      .unpriced { position: relative; display: inline-flex; min-width: 0; }
+      .unpriced, .estimated { position: relative; display: inline-flex; min-width: 0; }
       .chip { font-size: 12px; padding: 3px 9px; border-radius: 999px; cursor: help; max-width: 50ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
       .chip:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
       .chip.warn { color: var(--warning, #d29922); border: 1px solid var(--warning, #d29922); }
+      .chip.note { color: var(--ink-2); border: 1px dashed var(--border); }
       .tip { display: none; position: absolute; top: calc(100% + 6px); left: 0; z-index: 5; width: max-content; max-width: min(460px, 80vw);
         padding: 8px 10px; background: var(--bg-elevated); border: 1px solid var(--border); border-radius: 8px;
         box-shadow: 0 6px 20px rgb(0 0 0 / 0.25); font-size: 12px; color: var(--ink-2); }
-      .unpriced:is(:hover, :focus-within):not(.dismissed) .tip { display: grid; gap: 4px; }
+      :is(.unpriced, .estimated):is(:hover, :focus-within):not(.dismissed) .tip { display: grid; gap: 4px; }
       .tip-head { color: var(--ink-1); }
       .tip-row b { font-weight: 600; color: var(--ink-1); margin-right: 6px; }
       .indexing { display: flex; align-items: center; gap: 12px; font-size: 13px; color: var(--ink-2); background: var(--bg-elevated);
