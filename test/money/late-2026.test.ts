@@ -215,6 +215,12 @@ Late('legacy history (no late-2026 field): every day, model and session to 1e-9'
   assert.ok(want.days.size >= 6, `${want.days.size} days`);
 });
 
+Late('late-2026 history (geo, advisor, fast, [1m], cache breakdown, workflows…): every day, model and session to 1e-9', async () => {
+  const { want } = await check({ legacy: false });
+  assert.ok(want.entries > 300, `${want.entries} entries`);
+  assert.ok(want.totals.models.size >= 9, `${want.totals.models.size} models`);
+});
+
 /** Each rule where ccusage differs, by the bold label of its bullet in docs/counting-rules.md. */
 const LISTED: Record<keyof Rules | 'catalogue', string> = {
   usOnly: 'US-only inference.',
