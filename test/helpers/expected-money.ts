@@ -57,14 +57,12 @@ export interface Rules {
    * copy counts instead of the subagent file's, whatever their output; 'none' (ccusage's session report).
    */
   progress: 'count' | 'preferred' | 'none';
-  /** A line with neither `message.id` nor `requestId` counts (ccusage: it does not). */
-  idless: boolean;
   /** 'ours': decisions.md's layout; 'ccusage': a file's session is its name, or its folder's (`subagents/` aside). */
   sessions: 'ours' | 'ccusage';
 }
 
-export const OUR_RULES: Rules = { usOnly: true, webSearch: true, fastEstimate: true, longContext: 'request', cacheWrites: 'max', tie: 'firstTimestamp', progress: 'count', idless: true, sessions: 'ours' };
-export const CCUSAGE_RULES: Rules = { usOnly: false, webSearch: false, fastEstimate: false, longContext: 'tiered', cacheWrites: 'breakdown', tie: 'path', progress: 'preferred', idless: false, sessions: 'ccusage' };
+export const OUR_RULES: Rules = { usOnly: true, webSearch: true, fastEstimate: true, longContext: 'request', cacheWrites: 'max', tie: 'firstTimestamp', progress: 'count', sessions: 'ours' };
+export const CCUSAGE_RULES: Rules = { usOnly: false, webSearch: false, fastEstimate: false, longContext: 'tiered', cacheWrites: 'breakdown', tie: 'path', progress: 'preferred', sessions: 'ccusage' };
 
 interface Rates {
   input: number;
@@ -167,7 +165,6 @@ function readCopies(dir: string, rules: Rules): { copies: Copy[]; firstTs: numbe
       const session = fromPath ?? text(line.sessionId);
       const id = text(message.id);
       const req = text(holder.requestId);
-      if (!id && !req && !rules.idless) return;
       const key = id && req ? `r\0${id}\0${req}` : id ? `s\0${session}\0${id}` : `u\0${unique++}`;
       const cost = nested ? undefined : line.costUSD;
       const usage = message.usage;

@@ -199,7 +199,7 @@ function assistantLine(s: SessionCtx, r: Response, output: number, side: { agent
     ...r.extra,
     type: 'assistant',
     message: {
-      id: r.id,
+      ...(r.id ? { id: r.id } : {}),
       type: 'message',
       role: 'assistant',
       model: r.model,
@@ -344,7 +344,7 @@ export function writeLateHistory(out: string, opts: LateHistoryOptions = {}): La
   const legacyLines: Rec[] = [userPrompt(legacyCtx, legacyTs, 'old version')];
   for (let k = 0; k < 8; k++) {
     const r = w.response(k % 4 === 3 ? 'claude-mystery-9' : 'claude-sonnet-4-5-20250929', legacyTs + (k + 1) * 3 * MIN);
-    r.usage = { input_tokens: r.usage.input_tokens, output_tokens: 0, cache_creation_input_tokens: r.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.usage.cache_read_input_tokens };
+    r.usage = { input_tokens: r.usage.input_tokens, cache_creation_input_tokens: r.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.usage.cache_read_input_tokens };
     if (k % 2 === 0) r.costUSD = Math.round(w.r() * 1e6) / 1e6;
     if (k === 5) r.req = null;
     if (k === 6) {

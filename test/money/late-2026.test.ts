@@ -229,7 +229,6 @@ const LISTED: Record<keyof Rules | 'catalogue', string> = {
   longContext: 'Long context.',
   cacheWrites: 'Cache writes above their breakdown.',
   progress: 'Progress lines.',
-  idless: 'Lines with no ids.',
   tie: 'Equal copies in several files.',
   sessions: 'Sessions of workflows and old root agent files.',
   catalogue: 'Models ccusage\'s offline prices lack',
