@@ -319,7 +319,8 @@ export function writeLateHistory(out: string, opts: LateHistoryOptions = {}): La
     const lines: Rec[] = [];
     for (const r of tail) {
       const best = Math.max(...r.outputs);
-      // A replayed response with an advisor part moves to the new session whole: the part follows its response.
+      // A replayed response with an advisor part and more output: the response moves to the new session, its advisor
+      // part (equal in both copies) stays in the earlier file's, since each part is deduplicated on its own output.
       const advised = Array.isArray(r.usage.iterations) && r.usage.iterations.some((it: Rec) => it.type === 'advisor_message');
       const more = advised || w.chance(0.4);
       if (advised) w.seen.add('advisor replayed with more output');
