@@ -136,6 +136,8 @@ export interface IndexReader {
   generation(): number;
   /** The command line's reads (src/cli). */
   reports: Reports;
+  /** Whether a reprice is under way (meta `reprice`, write/reprice.ts): figures are not final until it is done. */
+  repricing(): boolean;
   close(): void;
 }
 
@@ -157,8 +159,13 @@ export interface IndexDb extends IndexReader {
    * readers of the file without the server's API (the statusline); null once every listed file is read.
    */
   setFinalSince(iso: string | null): void;
-  /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
+  /**
+   * Installs a price table; when it prices a stored model otherwise than the stored costs were computed, reprices its
+   * rows: the first chunk at once, the rest a chunk at a time between which the event loop runs (write/reprice.ts).
+   */
   setPrices(table: PriceTable): void;
+  /** Runs what is left of a reprice under way at once (a command before it reads). */
+  finishReprice(): void;
   /** Bumps on every write (and every rolled-back one). */
   dataVersion(): number;
   /** Encoded project folders with a cwd and no repository yet, with that cwd. */
