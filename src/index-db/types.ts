@@ -90,8 +90,8 @@ export type SessionListData = Omit<SessionList, 'range' | 'final' | 'project' | 
 export type SessionData = Omit<SessionDetail, 'range' | 'final'>;
 
 export interface Queries {
-  /** The /metrics figures at instant `now`. */
-  metrics(now: number): MetricsSnapshot;
+  /** The /metrics figures at instant `now`; `series` false: no series (a caller that kept them from the same index). */
+  metrics(now: number, series?: boolean): MetricsSnapshot;
   /** `machine`: this machine's name (--machine), the name of what the unlabelled dirs hold in `machines`. */
   overview(scope: QueryScope, machine?: string): OverviewData;
   insights(scope: QueryScope): InsightsData;
