@@ -8,8 +8,8 @@ import { ROLLUPS, type Key, type Rollup } from '../schema/rollups.ts';
 import { HOUR_MS } from '../time.ts';
 import type { MetaWrites } from './meta.ts';
 
-/** Row ids per chunk: a chunk of the main model's rows is a few milliseconds of cd_cost calls and updates. */
-export const REPRICE_CHUNK_ROWS = 4096;
+/** Row ids per chunk: a few milliseconds of cd_cost calls and keyed updates, whatever the size of the history. */
+export const REPRICE_CHUNK_ROWS = 2048;
 
 const META_KEY = 'reprice';
 
