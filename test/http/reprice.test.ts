@@ -103,6 +103,8 @@ async function fromScratch(): Promise<{ index: IndexDb; server: TestServer; file
   if (scratch) return scratch;
   const file = path.join(dir, 'scratch.db');
   const index = await indexDir(root, { file, table: NEW });
+  // Committed, so that a second connection (storedCosts) reads it.
+  (index as IndexDb & { commit(): boolean }).commit();
   scratch = { index, server: await startServer({ index, now: () => NOW }), file };
   return scratch;
 }
