@@ -30,7 +30,10 @@ const CHUNK_KEYS: Partial<Record<Key, string>> = {
   hour: `CAST(ts / ${HOUR_MS} AS INTEGER)`,
   sub: 'agent_id IS NOT NULL',
   day: 'lhour / 24',
+  lhour: 'lhour',
 };
+/** The message columns the rollups with costs are keyed by (every other key is spelt from ts and agent_id). */
+const KEY_COLUMNS = [...new Set(WITH_COSTS.flatMap((r) => r.keys))].filter((k) => CHUNK_KEYS[k] === undefined);
 
 /** Adds the chunk's changes of cost to the rows of `r` they fall in (every such row exists: its messages are in it). */
 function addDeltas(r: Rollup): string {
@@ -134,7 +137,7 @@ export class RepriceChunks {
       return;
     }
     this.db.exec(`DROP TABLE IF EXISTS temp.reprice_rows;
-      CREATE TEMP TABLE reprice_rows AS SELECT id, ts, project_id, session_id, model_id, agent_id, entrypoint_id,
+      CREATE TEMP TABLE reprice_rows AS SELECT id, ts, agent_id, ${KEY_COLUMNS.join(', ')},
         ${local ? 'CAST(cd_lhour(ts) AS INTEGER)' : 'NULL'} AS lhour, fresh, fresh - cost AS delta FROM (
         SELECT *, cd_cost(${this.costArgs}) AS fresh FROM messages ${where}) WHERE fresh != cost;
       ${[...UTC_COSTS, ...(local ? LOCAL_COSTS : [])].map((r) => `${addDeltas(r)};`).join('\n')}
