@@ -126,7 +126,7 @@ function childPath(dir: string, name: string): string {
 /**
  * Transcripts stat'ed (synchronously, below) between two turns of the event loop: a server's periodic walk of a big
  * history held the main thread for the whole of one level's stats; this many keep a turn short enough for an answer
- * that waits behind it during the 30 s re-check (a thousand held one for tens of milliseconds on a busy machine).
+ * that waits behind it during the 30 s re-check (bench/RESULTS.md has the figures).
  */
 const STATS_PER_TURN = 250;
 

@@ -8,7 +8,7 @@ import { ROLLUPS, type Key, type Rollup } from '../schema/rollups.ts';
 import { HOUR_MS } from '../time.ts';
 import type { MetaWrites } from './meta.ts';
 
-/** Row ids per chunk: a few milliseconds of cd_cost calls and keyed updates, whatever the size of the history. */
+/** Row ids per chunk: a bounded run of cd_cost calls and keyed updates, whatever the size of the history. */
 export const REPRICE_CHUNK_ROWS = 2048;
 
 const META_KEY = 'reprice';
