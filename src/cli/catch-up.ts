@@ -66,6 +66,8 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
     bytes += cursor && f.size >= cursor.offset ? f.size - cursor.offset : f.size;
   }
   index.setPrices(await opts.prices());
+  // A report's figures are of one table: no chunk of a reprice is left for later.
+  index.finishReprice();
   if (bytes >= BIG_BYTES) opts.onBig?.(dirty.length, bytes);
 
   const pool = bytes >= POOL_BYTES ? (await import('../ingest/pool.ts')).createPool({ workBytes: bytes, log: opts.log }) : await inThisThread();

@@ -9,24 +9,33 @@ const TOKEN_TYPES = [
   ['cache_read', 'cacheRead'],
 ] as const;
 
-/** `machine`: this machine's name, the label of the series read from unlabelled dirs. */
-export function metricFamilies(snap: MetricsSnapshot, machine: string): Family[] {
+/**
+ * The all-time counters of every series: they change only when the index does. `machine`: this machine's name, the
+ * label of the series read from unlabelled dirs.
+ */
+export function counterFamilies(series: MetricsSnapshot['series'], machine: string): Family[] {
   const labelsOf = (s: MetricsSnapshot['series'][number]): Labels =>
     ({ machine: s.machine ?? machine, project: s.project, project_name: s.projectName, model: s.model });
-  const gauge = (name: string, help: string, v: number | null): Family => ({ name, help, type: 'gauge', samples: v === null ? [] : [{ labels: {}, value: v }] });
   return [
     {
       name: 'cost_dashboard_cost_usd_total', help: 'Cost in USD of every usage entry in the index, all time.', type: 'counter',
-      samples: lazily(snap.series, (s) => [{ labels: labelsOf(s), value: s.cost }]),
+      samples: lazily(series, (s) => [{ labels: labelsOf(s), value: s.cost }]),
     },
     {
       name: 'cost_dashboard_tokens_total', help: 'Tokens of every usage entry in the index, all time, by type.', type: 'counter',
-      samples: lazily(snap.series, (s) => TOKEN_TYPES.map(([type, key]) => ({ labels: { ...labelsOf(s), type }, value: s[key] }))),
+      samples: lazily(series, (s) => TOKEN_TYPES.map(([type, key]) => ({ labels: { ...labelsOf(s), type }, value: s[key] }))),
     },
     {
       name: 'cost_dashboard_messages_total', help: 'Usage entries (deduplicated API responses) in the index, all time.', type: 'counter',
-      samples: lazily(snap.series, (s) => [{ labels: labelsOf(s), value: s.messages }]),
+      samples: lazily(series, (s) => [{ labels: labelsOf(s), value: s.messages }]),
     },
+  ];
+}
+
+/** The gauges of now. */
+export function gaugeFamilies(snap: Omit<MetricsSnapshot, 'series'>): Family[] {
+  const gauge = (name: string, help: string, v: number | null): Family => ({ name, help, type: 'gauge', samples: v === null ? [] : [{ labels: {}, value: v }] });
+  return [
     gauge('cost_dashboard_today_cost_usd', 'Cost in USD of the local day (server time zone).', snap.todayCost),
     gauge('cost_dashboard_block_cost_usd', 'Cost in USD of the active 5-hour block (0 without one).', snap.blockCost),
     gauge('cost_dashboard_block_remaining_seconds', 'Seconds left in the active 5-hour block (0 without one).', snap.blockRemainingSeconds),

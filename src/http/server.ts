@@ -30,8 +30,11 @@ import type { ServerConfig } from './server-config.ts';
 import { sendJson, sendText } from './send.ts';
 
 export interface ServerDeps {
-  /** Read through `queries` on every request: the index behind it may be reopened. */
-  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'> & { notes?(): string[] };
+  /**
+   * Read through `queries` on every request: the index behind it may be reopened. `repricing`: while it says so, no
+   * answer's figures are final (absent: never).
+   */
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'> & { notes?(): string[]; repricing?(): boolean };
   config: ServerConfig;
   indexing(): IndexingState;
   /** Folders the listing could not read (health.skipped.unreadableFolders); none when absent. */
@@ -94,6 +97,17 @@ function staticFiles(uiDir: string, log: (m: string) => void) {
   });
 }
 
+/**
+ * The indexing state the answers report: while the stored costs are repriced a chunk at a time, none is final and the
+ * index is not done (the cache keys its answers by both, so none from before the reprice's end is served after it).
+ */
+function indexingOf(deps: ServerDeps): () => IndexingState {
+  return () => {
+    const state = deps.indexing();
+    return deps.index.repricing?.() ? { ...state, done: false, finalSince: null } : state;
+  };
+}
+
 export function createServer(deps: ServerDeps): DashboardServer {
   const now = deps.now ?? Date.now;
   // Expiry on the cache's monotonic clock, not `now` (the wall clock, which can step back by hours).
@@ -110,7 +124,7 @@ export function createServer(deps: ServerDeps): DashboardServer {
   app.use(createGuards(guardOptions));
   mountHub(app, deps.config, deps.log);
   const ctx = {
-    index: deps.index, config: deps.config, cache, indexing: deps.indexing, unreadableFolders: deps.unreadableFolders ?? (() => 0),
+    index: deps.index, config: deps.config, cache, indexing: indexingOf(deps), unreadableFolders: deps.unreadableFolders ?? (() => 0),
     prices: deps.prices, probe: deps.probe, budgets: deps.budgets, retention: deps.retention, limitSettings: deps.limitSettings, now,
   };
   const dataReadGuard = createDataReadGuard();

@@ -22,6 +22,8 @@ export interface OpenOptions {
   damaged?: string;
   /** A statement found the file damaged; the caller recovers (sets it aside and rebuilds). */
   onCorrupt?: (err: IndexWriteError) => void;
+  /** Row ids per chunk of a reprice (write/reprice.ts); a test makes them few. */
+  repriceChunkRows?: number;
 }
 
 /** Another process writes this index; it can be read (openIndexReader) but not written. */
@@ -42,7 +44,7 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
   const lock = file === ':memory:' ? null : acquireWriterLock(file);
   if (file !== ':memory:' && !lock) throw new IndexLockedError(file, writerOf(file));
   try {
-    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release() }), opts.damaged);
+    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release(), repriceChunkRows: opts.repriceChunkRows }), opts.damaged);
   } catch (err) {
     lock?.release();
     throw err;
@@ -51,9 +53,9 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
 
 function build(
   db: Database.Database,
-  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void },
+  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void; repriceChunkRows?: number | undefined },
 ): IndexDb & { commit(): boolean } {
-  const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt });
+  const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt, ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}) });
   const syncTimeZone = (): void => {
     try {
       writer.syncTimeZone();
@@ -83,6 +85,8 @@ function build(
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
     setFinalSince: (iso) => writer.quietMeta('final_since', iso ?? ''),
     setPrices: (table) => writer.setPrices(table),
+    repricing: () => writer.repricing(),
+    finishReprice: () => writer.finishReprice(),
     unresolvedRepositories: () => writer.unresolvedRepositories(),
     setRepository: (project, repository) => writer.setRepository(project, repository),
     writeSettings: (changes) => writer.writeSettings(changes),
@@ -131,8 +135,15 @@ export function openIndexReader(file: string, opts: { prices?: () => PriceTable 
     generation: () => db.pragma('data_version', { simple: true }) as number,
     queries: createQueries(db, opts.prices ?? (() => fallback)),
     reports: createReports(db),
+    repricing: repricingQuery(db),
     close: () => db.close(),
   };
+}
+
+/** Whether the writer has a reprice under way (write/reprice.ts records it in meta `reprice`). */
+function repricingQuery(db: Database.Database): () => boolean {
+  const row = db.prepare("SELECT 1 FROM meta WHERE key = 'reprice'").pluck();
+  return () => row.get() !== undefined;
 }
 
 /** Who holds the writer lock, as that writer recorded it in the file. */

@@ -1,11 +1,12 @@
 // What a damaged index still holds, carried into a new file. The history tables (every message, the copies that lost
 // to them, the files read, the names, the settings) are copied row by row through their own b-trees, skipping the rows
 // of a page that cannot be read; nothing else is: the indexes are built anew by the new file's schema, and the rollups
-// are derived from the messages (the new file has no zone and no price fingerprint, so the writer that opens it rebuilds
-// the local rollups at once and reprices, which rebuilds the others, when it gets its prices; tools_hourly is built here).
+// are derived from the messages: the UTC and all-time ones here, the local ones by the writer that opens it (the new
+// file has no zone), which also reprices it when it gets its prices (the new file has no price fingerprint).
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { CAUSE_KEYS } from './schema/rollups.ts';
+import { rebuildSql } from './schema/rollup-sql.ts';
+import { CAUSE_KEYS, ROLLUPS } from './schema/rollups.ts';
 import { HOUR_MS } from './time.ts';
 
 /** Tables with a rowid, in an order that names come before the rows that use them. */
@@ -55,7 +56,7 @@ export function carryHistory(from: string, to: Database.Database, schema: number
       nameTheLost(to);
       out.reread = (out.lost.messages ?? 0) + (out.lost.alternates ?? 0) + (out.lost.files ?? 0) > 0;
       if (out.reread) readAgain(to);
-      to.exec(TOOLS_HOURLY);
+      to.exec(UTC_ROLLUPS);
     })();
     return out;
   } finally {
@@ -224,11 +225,14 @@ function readAgain(to: Database.Database): void {
   }
 }
 
-/** tools_hourly from the messages (the reprice and the zone's rebuild make every other rollup). */
-const TOOLS_HOURLY = `DELETE FROM tools_hourly;
-  WITH RECURSIVE split(hour, project_id, tool, rest) AS (
-    SELECT CAST(ts / ${HOUR_MS} AS INTEGER), project_id, NULL, tools || ',' FROM messages WHERE tools != ''
-    UNION ALL
-    SELECT hour, project_id, substr(rest, 1, instr(rest, ',') - 1), substr(rest, instr(rest, ',') + 1) FROM split WHERE rest != ''
-  )
-  INSERT INTO tools_hourly SELECT hour, project_id, tool, count(*) FROM split WHERE tool IS NOT NULL GROUP BY 1, 2, 3;`;
+/**
+ * The UTC and all-time rollups from the carried messages, finer ones first (the zone's rebuild makes the local ones),
+ * at the costs the messages carry: the reprice the new file's writer runs (it has no price fingerprint) only adds each
+ * message's change of cost to them.
+ */
+const UTC_ROLLUPS = rebuildSql(
+  Object.values(ROLLUPS).filter((r) => r.grain === 'utc-hour' || r.grain === 'all-time'),
+  'messages',
+  { hour: `CAST(ts / ${HOUR_MS} AS INTEGER)`, sub: 'agent_id IS NOT NULL' },
+  '',
+);

@@ -91,8 +91,8 @@ export type SessionListData = Omit<SessionList, 'range' | 'final' | 'project' | 
 export type SessionData = Omit<SessionDetail, 'range' | 'final'>;
 
 export interface Queries {
-  /** The /metrics figures at instant `now`. */
-  metrics(now: number): MetricsSnapshot;
+  /** The /metrics figures at instant `now`; `series` false: no series (a caller that kept them from the same index). */
+  metrics(now: number, series?: boolean): MetricsSnapshot;
   /** `machine`: this machine's name (--machine), the name of what the unlabelled dirs hold in `machines`. */
   overview(scope: QueryScope, machine?: string): OverviewData;
   insights(scope: QueryScope): InsightsData;
@@ -139,6 +139,8 @@ export interface IndexReader {
   generation(): number;
   /** The command line's reads (src/cli). */
   reports: Reports;
+  /** Whether a reprice is under way (meta `reprice`, write/reprice.ts): figures are not final until it is done. */
+  repricing(): boolean;
   close(): void;
 }
 
@@ -160,8 +162,13 @@ export interface IndexDb extends IndexReader {
    * readers of the file without the server's API (the statusline); null once every listed file is read.
    */
   setFinalSince(iso: string | null): void;
-  /** Installs a price table; when it differs from the one the stored costs used, recomputes every cost. */
+  /**
+   * Installs a price table; when it prices a stored model otherwise than the stored costs were computed, reprices its
+   * rows: the first chunk at once, the rest a chunk at a time between which the event loop runs (write/reprice.ts).
+   */
   setPrices(table: PriceTable): void;
+  /** Runs what is left of a reprice under way at once (a command before it reads). */
+  finishReprice(): void;
   /** Bumps on every write (and every rolled-back one). */
   dataVersion(): number;
   /** Encoded project folders with a cwd and no repository yet, with that cwd. */

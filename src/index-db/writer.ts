@@ -26,6 +26,8 @@ export interface WriterOptions {
   log: (msg: string) => void;
   /** An SQLite statement reported a damaged file. */
   onCorrupt: (err: IndexWriteError) => void;
+  /** Row ids per chunk of a reprice (write/reprice.ts; a test makes them few). */
+  repriceChunkRows?: number;
 }
 
 export class Writer {
@@ -45,7 +47,7 @@ export class Writer {
     this.meta = new MetaWrites(db);
     this.files = new FileStatements(db);
     this.zone = new LocalZone(db, this.meta, this.undo);
-    this.costs = new Costs(db, this.ids, this.meta, this.undo, this.zone);
+    this.costs = new Costs(db, this.ids, this.meta, this.undo, this.zone, opts.repriceChunkRows);
     const inserts = new MessageInserts<Msg>(db, MSG_COLS, pushParams);
     this.copies = new StoredCopies(this.ids, this.undo, new StoredKeys(db, opts.log), inserts, new MessageStatements(db));
     this.batches = new BatchApplier(db, this.ids, this.undo, this.files, this.copies, new RollupStatements(db), this.costs, this.zone, opts.log);
@@ -103,7 +105,10 @@ export class Writer {
   resetFile(file: string): void {
     if (!this.ids.files.has(file)) return;
     this.syncTimeZone();
-    this.commits.write(() => this.batches.resetTx(file));
+    this.commits.write(() => {
+      this.batches.resetTx(file);
+      this.costs.fileReset();
+    });
   }
 
   /** Bookkeeping only: when the file cannot be written now, the next change or check does it again. */
@@ -127,6 +132,16 @@ export class Writer {
   setPrices(table: PriceTable): void {
     this.costs.install(table);
     this.commits.quietly(() => this.costs.sync(this.commits));
+  }
+
+  /** Whether stored costs are being repriced, a chunk at a time (write/reprice.ts): figures are not final meanwhile. */
+  repricing(): boolean {
+    return this.costs.repricing();
+  }
+
+  /** Runs what is left of a reprice under way at once; throws IndexWriteError when a chunk cannot be written. */
+  finishReprice(): void {
+    if (this.costs.installed()) this.costs.finish(this.commits);
   }
 
   /** Sets a meta key; a failure (a full disk) is logged once and otherwise ignored. */
@@ -159,6 +174,7 @@ export class Writer {
 
   /** After the last commit: closes the read-ahead's connection, and saves the key index beside the file when due. */
   close(): void {
+    this.costs.stop();
     this.copies.close();
   }
 

@@ -129,9 +129,10 @@ function childPath(dir: string, name: string): string {
 
 /**
  * Transcripts stat'ed (synchronously, below) between two turns of the event loop: a server's periodic walk of a big
- * history held the main thread for the whole of one level's stats; this many keep a turn short.
+ * history held the main thread for the whole of one level's stats; this many keep a turn short enough for an answer
+ * that waits behind it during the 30 s re-check (bench/RESULTS.md has the figures).
  */
-const STATS_PER_TURN = 1000;
+const STATS_PER_TURN = 250;
 
 /**
  * The one rule for symlinks, shared by the start-up scan and the watcher: symlinked folders and transcripts are

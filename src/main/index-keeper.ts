@@ -29,6 +29,8 @@ export interface IndexKeeper {
   /** Starts reading transcripts (as the writer; a reader starts when it takes over). */
   start(): Promise<void>;
   progress(): IndexingState;
+  /** Whether the stored costs are being repriced, by this process or the writer it reads (IndexReader.repricing). */
+  repricing(): boolean;
   /** Folders the writer's last listing could not read (0 without a pipeline). */
   unreadableFolders(): number;
   setPrices(table: PriceTable): void;
@@ -294,6 +296,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
         bytesDone: 0,
         finalSince: reader !== null ? new Date(0).toISOString() : null,
       },
+    repricing: () => (writer ?? reader)?.repricing() ?? false,
     unreadableFolders: () => pipeline?.unreadableFolders() ?? 0,
     setPrices(table) {
       writer?.setPrices(table);

@@ -1,7 +1,8 @@
 // GET /api/retention's figures (issue 34): per config dir, Claude Code's cleanup period (its settings.json), what only
 // the index still holds, and the transcripts its next start deletes (modification time older than the period) or that
-// become due within a week, read from disk as Claude Code reads them; plus the kept folder and the last backup.
-import fs from 'node:fs';
+// become due within a week, by the modification times the index last saw on disk (the watcher and the 30 s re-check
+// keep them: a stat of every transcript per /metrics scrape cost more than the rest of it); plus the kept folder and the
+// last backup.
 import path from 'node:path';
 import { DAY_MS } from '../calendar/days.ts';
 import { systemZone } from '../calendar/zone.ts';
@@ -11,11 +12,11 @@ import { KEEP_SETTING, type LiveFile } from '../index-db/queries/retention.ts';
 import { keptStats } from '../ingest/keep-transcripts.ts';
 import type { RetentionService } from '../http/retention-service.ts';
 import type { Keeping } from './keeping.ts';
-import type { DueCounts, Retention, RetentionDir } from '../shared/retention-types.ts';
+import type { DueCounts, OnlyInIndex, Retention, RetentionDir } from '../shared/retention-types.ts';
 import { readCleanupPeriod } from './cleanup-period.ts';
 
 export interface RetentionOptions {
-  index: Pick<IndexReader, 'queries'> & { writable(): Pick<IndexDb, 'writeSettings'> | null };
+  index: Pick<IndexReader, 'queries' | 'generation'> & { writable(): Pick<IndexDb, 'writeSettings'> | null };
   indexPath: string;
   dirs: readonly string[];
   /** Each dir's --dir label; null: this machine. */
@@ -37,11 +38,11 @@ class Due {
   oldest = Infinity;
   sessions = new Set<number>();
 
-  add(file: LiveFile, size: number, mtimeMs: number, cost: number): void {
+  add(file: LiveFile, cost: number): void {
     this.files++;
-    this.bytes += size;
+    this.bytes += file.size;
     this.cost += cost;
-    this.oldest = Math.min(this.oldest, mtimeMs);
+    this.oldest = Math.min(this.oldest, file.mtimeMs);
     if (file.session !== null) this.sessions.add(file.session);
   }
 
@@ -51,9 +52,39 @@ class Due {
   }
 }
 
+/** What the index says of one projects folder, as of one generation of the index (and one zone). */
+interface IndexSide {
+  generation: number;
+  zone: string | undefined;
+  files: LiveFile[];
+  onlyInIndex: OnlyInIndex;
+  /** The cost of each file asked for so far (a file's cost reads its messages). */
+  costs: Map<number, number>;
+}
+
 export function createRetentionService(opts: RetentionOptions): RetentionService {
   // A bad settings file is said once per distinct line, not on every request.
   const said = new Set<string>();
+  // Read again only once the index moved: a scrape of an index that did not change reads no message.
+  const sides = new Map<string, IndexSide>();
+
+  function indexSide(projects: string): IndexSide {
+    const q = opts.index.queries.retention;
+    const generation = opts.index.generation();
+    const zone = process.env.TZ;
+    let side = sides.get(projects);
+    if (!side || side.generation !== generation || side.zone !== zone) {
+      side = { generation, zone, files: q.liveFiles(projects), onlyInIndex: q.onlyInIndex(projects, systemZone), costs: new Map() };
+      sides.set(projects, side);
+    }
+    return side;
+  }
+
+  function costOf(side: IndexSide, file: LiveFile): number {
+    let cost = side.costs.get(file.id);
+    if (cost === undefined) side.costs.set(file.id, (cost = opts.index.queries.retention.fileCost(file.id)));
+    return cost;
+  }
 
   function dirReport(dir: string, machine: string, now: number): RetentionDir {
     const period = readCleanupPeriod(dir);
@@ -61,24 +92,21 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
       said.add(period.error);
       opts.log(period.error);
     }
-    const projects = path.join(dir, 'projects');
-    const q = opts.index.queries.retention;
+    const side = indexSide(path.join(dir, 'projects'));
     const due = new Due();
     const soon = new Due();
     const cutoff = now - period.days * DAY_MS;
     const soonCutoff = cutoff + SOON_DAYS * DAY_MS;
-    for (const file of q.liveFiles(projects)) {
-      const st = fs.statSync(file.path, { throwIfNoEntry: false });
-      // Gone since the last check: the watcher marks it, and it counts as kept only here from then on.
-      if (!st || st.mtimeMs >= soonCutoff) continue;
-      (st.mtimeMs < cutoff ? due : soon).add(file, st.size, st.mtimeMs, q.fileCost(file.id));
+    for (const file of side.files) {
+      if (file.mtimeMs >= soonCutoff) continue;
+      (file.mtimeMs < cutoff ? due : soon).add(file, costOf(side, file));
     }
     return {
       dir,
       machine,
       cleanupPeriodDays: period.days,
       settingsError: period.error,
-      onlyInIndex: q.onlyInIndex(projects, systemZone),
+      onlyInIndex: side.onlyInIndex,
       dueForCleanup: due.counts(),
       dueWithin7Days: soon.counts(),
     };

@@ -55,4 +55,44 @@ test('"today so far" while the index holds a finalSince after local midnight; "t
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('"today so far" while a reprice is under way in the file; "today" once it is done', async () => {
+  const { dir } = tempDir('statusline-reprice-');
+  const project = path.join(dir, 'projects', '-home-u-p');
+  const transcript = path.join(project, 's1.jsonl');
+  const now = Date.now();
+  writeJsonl(transcript, Array.from({ length: 4 }, (_, i) => usageLine({
+    sessionId: 's1', messageId: `m${i}`, requestId: `r${i}`, timestamp: new Date(now - (i + 1) * 1000).toISOString(),
+  })));
+  const file = path.join(dir, 'index.db');
+  const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, Record<string, number>>;
+  const dearer = structuredClone(catalogue);
+  dearer['claude-sonnet-4-5-20250929']!.output_cost_per_token = 1e-4;
+  const render = async (): Promise<string> => {
+    fs.writeFileSync(`${file}.updated`, '');
+    const r = await cli(['statusline', '--dir', dir, '--index', file, '--prices', PRICES_FILE], {
+      entry: DIST_BIN,
+      input: JSON.stringify({ session_id: 's1', transcript_path: transcript, model: { display_name: 'Sonnet' } }),
+    });
+    assert.is(r.code, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  // One row a chunk: the writer closes after the first chunk, the reprice recorded as under way.
+  const first = openIndex(file, { repriceChunkRows: 1 });
+  first.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
+  ingestFile(first, transcript, sessionRole('-home-u-p', 's1'));
+  first.setPrices(PriceTable.fromCatalogue(dearer, 'dearer'));
+  assert.ok(first.repricing());
+  first.close();
+  assert.match(await render(), / today so far \//);
+  const again = openIndex(file);
+  again.setPrices(PriceTable.fromCatalogue(dearer, 'dearer'));
+  again.finishReprice();
+  assert.is(again.repricing(), false);
+  again.close();
+  const done = await render();
+  assert.match(done, / today \//);
+  assert.not.match(done, /so far/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test.run();

@@ -14,8 +14,9 @@ const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as unknown;
 export interface IndexingOptions {
   /** Index file; default in memory. */
   file?: string;
-  /** The fixture catalogue (default) or the built-in table. */
+  /** The fixture catalogue (default) or the built-in table; `table` wins over both. */
   prices?: 'fixture' | 'builtin';
+  table?: PriceTable;
   /** 'calculate' prices every line from its tokens (as ccusage --mode calculate); default 'auto'. */
   mode?: CostMode;
   /** The machine label of each projects dir. */
@@ -25,6 +26,8 @@ export interface IndexingOptions {
   recheckMs?: number;
   /** The index's and the pipeline's log lines; default dropped. */
   log?: (msg: string) => void;
+  /** Row ids per chunk of a reprice (default the writer's). */
+  repriceChunkRows?: number;
 }
 
 export interface Indexing {
@@ -36,9 +39,9 @@ export interface Indexing {
 
 async function start(projects: string | readonly string[], opts: IndexingOptions): Promise<Indexing> {
   const log = opts.log ?? (() => undefined);
-  const index = openIndex(opts.file ?? ':memory:', { log });
+  const index = openIndex(opts.file ?? ':memory:', { log, ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}) });
   const mode = opts.mode ?? 'auto';
-  index.setPrices(opts.prices === 'builtin' ? PriceTable.builtin(mode) : PriceTable.fromCatalogue(catalogue, 'fixture', mode));
+  index.setPrices(opts.table ?? (opts.prices === 'builtin' ? PriceTable.builtin(mode) : PriceTable.fromCatalogue(catalogue, 'fixture', mode)));
   const pipeline = await startPipeline({
     projectsDirs: typeof projects === 'string' ? [projects] : projects,
     machines: opts.machines,

@@ -121,7 +121,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     budgets,
     // As the server's own: GET /api/retention over this config dir, keeping off.
     retention: createRetentionService({
-      index: { queries: index.queries, writable: () => index },
+      index: { queries: index.queries, generation: () => index.generation(), writable: () => index },
       indexPath: config.indexPath,
       dirs: config.dirs,
       dirMachines: config.dirMachines,

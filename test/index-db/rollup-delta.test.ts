@@ -294,4 +294,70 @@ for (const later of ['Asia/Kathmandu', 'UTC']) {
   });
 }
 
+// A reprice in chunks with writes between them: a new file, a better copy replacing a winner, and, once the messages
+// are done, a rewritten file whose alternates (some not repriced yet) become messages again. At the end every stored
+// cost is the new table's and every rollup the sums of the messages.
+Delta('a reprice in chunks with writes between the chunks ends with every cost the new table\'s and every rollup exact', async () => {
+  process.env.TZ = 'Asia/Kathmandu';
+  const file = path.join(dir, 'chunks.db');
+  const root = path.join(dir, 'chunks', 'projects');
+  const idx = openIndex(file, { log: () => {}, repriceChunkRows: 8 });
+  idx.setPrices(prices);
+  const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu
+  const rows: (Partial<UsageRow> & { ts: number })[] = Array.from({ length: 48 }, (_, i) => ({
+    ts: t0 + i * 7 * MIN, messageId: `m${i}`, requestId: `r${i}`, model: i % 3 ? OPUS : HAIKU, agentId: i % 6 === 1 ? 'sub1' : '',
+    sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [],
+  }));
+  const a = path.join(root, 'p1', 'a.jsonl');
+  idx.applyBatch(batchOf(a, rows), role('p1', null), 4800, 1);
+  // Worse copies of every row in another file: alternates.
+  idx.applyBatch(batchOf(path.join(root, 'p2', 'b.jsonl'), rows.map((r) => ({ ...r, output: 1 }))), role('p2', null), 4800, 1);
+  idx.commit();
+  const dearer = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, Record<string, number>>;
+  dearer[OPUS]!.output_cost_per_token = dearer[OPUS]!.output_cost_per_token! * 3;
+  dearer[HAIKU]!.input_cost_per_token = dearer[HAIKU]!.input_cost_per_token! * 2;
+  const table = PriceTable.fromCatalogue(dearer, 'both dearer');
+  idx.setPrices(table);
+  assert.ok(idx.repricing(), 'more rows than one chunk');
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  const phase = (): string | undefined => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const p = db.prepare("SELECT value FROM meta WHERE key = 'reprice'").pluck().get() as string | undefined;
+      return p === undefined ? undefined : (JSON.parse(p) as { table: string }).table;
+    } finally {
+      db.close();
+    }
+  };
+  await turn();
+  idx.applyBatch(batchOf(path.join(root, 'p3', 'c.jsonl'), [{ ts: t0 + 3 * MIN, messageId: 'new1', requestId: 'rn1', model: OPUS, output: 500 }]), role('p3', null), 100, 1);
+  idx.applyBatch(batchOf(path.join(root, 'p3', 'd.jsonl'), [{ ...rows[40]!, output: 999 }]), role('p3', null), 100, 1);
+  while (phase() === 'messages') await turn();
+  assert.is(phase(), 'alternates', 'the messages are done, the alternates not yet');
+  idx.resetFile(a);
+  while (idx.repricing()) await turn();
+  idx.commit();
+  const db = new Database(file, { readonly: true });
+  try {
+    const stored = db.prepare(`SELECT d.name AS model, input, output, cache_create AS cacheCreate, cache_read AS cacheRead,
+      cache_1h AS cache1h, web_search AS webSearch, fast, cost_usd AS costUSD, geo, cost FROM messages m JOIN models d ON d.id = m.model_id
+      UNION ALL SELECT d.name, input, output, cache_create, cache_read, cache_1h, web_search, fast, cost_usd, geo, cost
+      FROM alternates m JOIN models d ON d.id = m.model_id`).all() as ({ model: string; fast: number; cost: number } & Record<string, number>)[];
+    // c's and d's rows, b's copies of a's other 47 keys promoted, b's copy of the key d won an alternate.
+    assert.is(stored.length, 1 + 1 + 47 + 1);
+    for (const r of stored) {
+      const want = table.cost({
+        model: r.model, input: r.input!, output: r.output!, cacheCreate: r.cacheCreate!, cacheRead: r.cacheRead!, cache1h: r.cache1h!,
+        webSearch: r.webSearch!, fast: r.fast === 1, geoUs: r.geo === 1, costUSD: r.costUSD ?? null,
+      }).cost;
+      assert.is(r.cost, want, `${r.model} ${r.input}/${r.output}: the new table's cost`);
+    }
+  } finally {
+    db.close();
+  }
+  assertRollupsOfMessages(file);
+  assertTotalsOfMessages(file);
+  idx.close();
+});
+
 Delta.run();

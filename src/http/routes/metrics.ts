@@ -1,6 +1,6 @@
-// GET /metrics for Prometheus and compatible scrapers. Computed on every scrape (milliseconds, from the
-// rollups) so counters are never staler than the index. Besides the global Host guard it refuses cross-site
-// requests, and on a non-loopback bind it needs `Authorization: Bearer <--metrics-token>` (403 otherwise,
+// GET /metrics for Prometheus and compatible scrapers. Computed from the rollups, the counters again whenever the index
+// moved and the gauges on every scrape, so neither is staler than the index. Besides the global Host guard it refuses
+// cross-site requests, and on a non-loopback bind it needs `Authorization: Bearer <--metrics-token>` (403 otherwise,
 // also when no token is configured there); a configured token is required on loopback too.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,7 +8,7 @@ import type { Middleware, Polka } from 'polka';
 import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
 import { limitFamilies } from '../limit-metrics.ts';
-import { metricFamilies } from '../metrics.ts';
+import { counterFamilies, gaugeFamilies } from '../metrics.ts';
 import { retentionFamilies } from '../retention-metrics.ts';
 import { sendText } from '../send.ts';
 import type { RouteContext } from './context.ts';
@@ -30,11 +30,22 @@ function refusal(req: IncomingMessage, token: string | null, loopback: boolean):
 /** `crossSiteGuard` refuses cross-site requests on every method (a page must not read the figures). */
 export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard: Middleware): void {
   const loopback = isLoopbackBind(ctx.config.host);
+  // The counters' text (a sample per project x model x kind: most of a big history's scrape), made again only once
+  // the index moved; the gauges of now are made on every scrape.
+  let counters: { generation: number; text: Buffer[] } | null = null;
+  const counterText = (): Buffer[] => {
+    const generation = ctx.index.generation();
+    if (counters?.generation !== generation) {
+      const families = counterFamilies(ctx.index.queries.metrics(ctx.now()).series, ctx.config.machine);
+      counters = { generation, text: [...expositionChunks(families)].map((chunk) => Buffer.from(chunk)) };
+    }
+    return counters.text;
+  };
   app.get('/metrics', crossSiteGuard, function metrics(req: IncomingMessage, res: ServerResponse) {
     const why = refusal(req, ctx.config.metricsToken, loopback);
     if (why) return sendText(res, 403, why);
     const now = ctx.now();
-    const families = [...metricFamilies(ctx.index.queries.metrics(now), ctx.config.machine), ...limitFamilies(ctx.index.queries.limits(now))];
+    const families = [...gaugeFamilies(ctx.index.queries.metrics(now, false)), ...limitFamilies(ctx.index.queries.limits(now))];
     if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(now)));
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
@@ -44,6 +55,7 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
       return;
     }
     // Written in pieces (chunked), never as one string of the whole text (exposition.ts says why).
+    for (const chunk of counterText()) res.write(chunk);
     for (const chunk of expositionChunks(families)) res.write(chunk);
     res.end();
   });

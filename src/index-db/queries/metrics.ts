@@ -11,18 +11,18 @@ import { totalsOf } from './fold.ts';
 
 type SumRow = [project: number, model: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
-export function createMetrics(db: Database.Database, reader: Reader): (now: number) => MetricsSnapshot {
+export function createMetrics(db: Database.Database, reader: Reader): (now: number, withSeries?: boolean) => MetricsSnapshot {
   const sums = db.prepare(`SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)
     FROM usage_total GROUP BY project_id, model_id`).raw(true);
   // The latest hour (the end of its primary key), then the latest entry in it.
   const lastEntry = db.prepare('SELECT last_ts FROM usage_hourly_all ORDER BY hour DESC LIMIT 1').pluck();
   const skipped = db.prepare('SELECT total(malformed) + total(giant) FROM files').pluck();
 
-  return function metrics(now: number): MetricsSnapshot {
+  return function metrics(now: number, withSeries = true): MetricsSnapshot {
     const models = reader.models();
     const projects = reader.projects();
     const series: MetricsSnapshot['series'] = [];
-    for (const [p, m, messages, input, output, cacheCreate, cacheRead, cost] of sums.all() as SumRow[]) {
+    for (const [p, m, messages, input, output, cacheCreate, cacheRead, cost] of withSeries ? (sums.all() as SumRow[]) : []) {
       const model = models.get(m);
       const project = projects.get(p);
       // Names like <synthetic> stay out of model breakdowns (decisions.md); they cost 0.

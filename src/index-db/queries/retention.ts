@@ -12,6 +12,9 @@ export interface LiveFile {
   path: string;
   /** Its session's row id; null for a project-root file that is no session's own. */
   session: number | null;
+  /** Its size and modification time as the index last saw them on disk (its cursor: the watcher and the re-check). */
+  size: number;
+  mtimeMs: number;
 }
 
 export interface RetentionQueries {
@@ -34,7 +37,7 @@ const QUARTER_MS = 900_000;
 const under = (dir: string): string => (dir.endsWith('/') || dir.endsWith('\\') ? dir : `${dir}${dir.includes('\\') ? '\\' : '/'}`);
 
 export function createRetention(db: Database.Database): RetentionQueries {
-  const filesUnder = db.prepare('SELECT id, path, session_id, gone FROM files WHERE substr(path, 1, length(@p)) = @p').raw(true);
+  const filesUnder = db.prepare('SELECT id, path, session_id, gone, size, mtime FROM files WHERE substr(path, 1, length(@p)) = @p').raw(true);
   // A gone file's entries in quarter hours, with their sessions: a month's sessions are those with an entry in it.
   const quarters = db.prepare(`SELECT ts / ${QUARTER_MS}, session_id, count(*), total(cost) FROM messages WHERE file_id = ? GROUP BY 1, 2`).raw(true);
   const cost = db.prepare('SELECT total(cost) FROM messages WHERE file_id = ?').pluck();
@@ -72,9 +75,9 @@ export function createRetention(db: Database.Database): RetentionQueries {
       };
     },
     liveFiles(projectsDir) {
-      return (filesUnder.all({ p: under(projectsDir) }) as [number, string, number | null, number][])
+      return (filesUnder.all({ p: under(projectsDir) }) as [number, string, number | null, number, number, number][])
         .filter(([, , , gone]) => gone !== 1)
-        .map(([id, path, session]) => ({ id, path, session }));
+        .map(([id, path, session, , size, mtimeMs]) => ({ id, path, session, size, mtimeMs }));
     },
     fileCost: (fileId) => cost.get(fileId) as number,
     keptFolder: () => (kept.get(KEEP_SETTING) as string | undefined) ?? null,

@@ -29,6 +29,8 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
   const reader = new Reader(db);
   const fileState = db.prepare('SELECT size, mtime AS mtimeMs, gone = 1 AS gone FROM files WHERE path = ?');
   const finalSince = db.prepare("SELECT value FROM meta WHERE key = 'final_since'").pluck();
+  // A reprice under way (write/reprice.ts): some of today's costs may still be the old table's.
+  const repricing = db.prepare("SELECT 1 FROM meta WHERE key = 'reprice'").pluck();
   const sessionByName = db.prepare('SELECT id, project_id FROM sessions WHERE sid = ?').raw(true);
   // The rows of the dashboard's session query (session.ts): the session's files and the project-root
   // files attributed to it line by line.
@@ -46,7 +48,7 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
       for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COL.cost];
       const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).blocks.find((b) => b.active) ?? null;
       const since = finalSince.get() as string | undefined;
-      const todayFinal = !since || Date.parse(since) <= todaySpan(now, systemZone).fromMs;
+      const todayFinal = (!since || Date.parse(since) <= todaySpan(now, systemZone).fromMs) && repricing.get() === undefined;
       return { sessionCost: session, todayCost: today, block, todayFinal };
     },
     fileState(path) {

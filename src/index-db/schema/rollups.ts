@@ -48,7 +48,7 @@ const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAS
 /** usage_hourly_all: the 5-hour blocks' figures, which need only the kinds of a total of tokens. */
 const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS, LAST_TS];
 const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
-/** usage_hourly_entrypoint: what /api/overview's byEntrypoint sums (the model is kept for a reprice of some models). */
+/** usage_hourly_entrypoint: what /api/overview's byEntrypoint sums (per model too, as the other usage rollups). */
 const BY_ENTRYPOINT: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
 /** usage_hourly_cause: what /api/insights' bySkill, byMcpServer, byAgent and byEffort sum. */
 const BY_CAUSE: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];

@@ -1,6 +1,6 @@
 // The local rollups' time zone: the local days and hours they hold are those of the zone in meta `daily_tz`, rebuilt
 // from the messages themselves (each counts on the local day and hour of its own timestamp) when the process's zone
-// is another one, and for the models a reprice changed.
+// is another one.
 import type Database from 'better-sqlite3';
 import { ianaZone } from '../../calendar/zone.ts';
 import { TOKEN_KINDS } from '../schema/measures.ts';
@@ -12,17 +12,9 @@ import type { MetaWrites } from './meta.ts';
 import type { UndoLog } from '../undo-log.ts';
 
 const LOCAL = Object.values(ROLLUPS).filter((r: Rollup) => r.grain === 'local-hour' || r.grain === 'local-day');
-/** The local rollups with costs: the ones a new price of some models changes. */
-const LOCAL_COSTS = LOCAL.filter((r) => r.measures.some((m) => m.column === 'cost'));
 /** The local keys of a row of `temp.local_msgs`. */
 const LOCAL_KEYS: KeyExprs = { lhour: 'lhour', day: 'lhour / 24', sub: 'agent_id IS NOT NULL' };
 const LOCAL_MSG_COLS = ['ts', 'project_id', 'session_id', 'model_id', 'agent_id', ...TOKEN_KINDS.map((k) => k.column), 'cost', 'tools'];
-
-/**
- * The WHERE clause of a rebuild's rows: the models' own (ids are the index's integers), none for every model, so that
- * SQLite empties a table at once.
- */
-export const ofModels = (models: readonly number[] | null): string => (models === null ? '' : `WHERE model_id IN (${models.join(',')})`);
 
 export class LocalZone {
   /** process.env.TZ when the daily rollup was last found matching (null: not checked yet). */
@@ -81,32 +73,18 @@ export class LocalZone {
     return this.foldZoneName;
   }
 
-  /**
-   * After new costs of `models` (null: every model): their local rollups, or all of them in the process's zone when
-   * they were of another one.
-   */
-  repriced(models: readonly number[] | null): void {
-    const zone = timeZone();
-    if (models === null || this.meta.value('daily_tz') !== zone) this.rebuildAll(zone);
-    else this.rebuild(models);
+  /** Whether the local rollups hold the process's zone (as of the last sync): a reprice adds to them in it. */
+  current(): boolean {
+    return this.meta.value('daily_tz') === this.zone;
   }
 
   /** The local rollups from the messages themselves: each counts on the local day and hour of its own timestamp. */
   private rebuildAll(zone: string): void {
-    this.rebuild(null);
-    this.meta.set('daily_tz', zone);
-  }
-
-  /**
-   * The local rollups of the messages of `models` (null: every model) in the process's zone: those with costs, and for
-   * every model those without (sessions and tools per local day, which a new price of some models leaves as they are).
-   */
-  private rebuild(models: readonly number[] | null): void {
-    const where = ofModels(models);
     this.clock.clear();
     this.db.exec(`DROP TABLE IF EXISTS temp.local_msgs;
-      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ${LOCAL_MSG_COLS.join(', ')} FROM messages ${where};
-      ${rebuildSql(models === null ? LOCAL : LOCAL_COSTS, 'local_msgs', LOCAL_KEYS, where)}
+      CREATE TEMP TABLE local_msgs AS SELECT CAST(cd_lhour(ts) AS INTEGER) AS lhour, ${LOCAL_MSG_COLS.join(', ')} FROM messages;
+      ${rebuildSql(LOCAL, 'local_msgs', LOCAL_KEYS, '')}
       DROP TABLE temp.local_msgs;`);
+    this.meta.set('daily_tz', zone);
   }
 }

@@ -1,0 +1,79 @@
+// GET /metrics over a big history costs what changed since the last scrape: the counters' text and the retention
+// gauges' file costs are read again only once the index moved (its generation), and then they follow it. Over a real
+// server and a real index, whose queries count the reads they are asked for.
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openIndex } from '../../src/index-db/index.ts';
+import type { IndexDb, Queries } from '../../src/index-db/types.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
+
+const NOW = Date.UTC(2026, 0, 10, 12);
+const DAY = 86_400_000;
+
+/** The index with queries that count the counters' and the file costs' reads. */
+function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fileCosts: number } } {
+  const reads = { series: 0, fileCosts: 0 };
+  const q = index.queries;
+  const queries: Queries = {
+    ...q,
+    metrics(now, series) {
+      if (series !== false) reads.series++;
+      return q.metrics(now, series);
+    },
+    retention: {
+      ...q.retention,
+      fileCost(id) {
+        reads.fileCosts++;
+        return q.retention.fileCost(id);
+      },
+    },
+  };
+  return { index: { ...index, queries }, reads };
+}
+
+/** One session file in the server's config dir, last modified `ageDays` ago, read into the index. */
+function add(s: TestServer, index: IndexDb, session: string, ageDays: number, output: number): void {
+  const file = writeJsonl(path.join(s.config.projectsDirs[0]!, '-home-dev-alpha', `${session}.jsonl`), [
+    usageLine({ sessionId: session, messageId: `m-${session}`, requestId: `r-${session}`, timestamp: new Date(NOW - ageDays * DAY).toISOString(), output }),
+  ]);
+  const mtime = new Date(NOW - ageDays * DAY);
+  fs.utimesSync(file, mtime, mtime);
+  ingestFile(index, file, sessionRole('-home-dev-alpha', session));
+}
+
+const total = (text: string, name: string): number =>
+  text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `)).reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+
+test('a scrape of an unchanged index reads no series and no file cost again; one after a write reads them anew', async () => {
+  const real = openIndex(':memory:');
+  real.setPrices(PriceTable.builtin());
+  const { index, reads } = counted(real);
+  const s = await startServer({ index, now: () => NOW });
+  try {
+    // Due for Claude Code's cleanup (default 30 days): the gauges need its cost.
+    add(s, real, 'old', 40, 100);
+    const first = (await s.request('/metrics')).text;
+    assert.equal(reads, { series: 1, fileCosts: 1 });
+    assert.is(total(first, 'cost_dashboard_messages_total'), 1);
+    const dueCost = total(first, 'cost_dashboard_cleanup_due_cost_usd');
+    assert.ok(dueCost > 0);
+    const second = (await s.request('/metrics')).text;
+    assert.equal(reads, { series: 1, fileCosts: 1 }, 'nothing read again');
+    assert.is(second, first);
+
+    add(s, real, 'older', 50, 300);
+    const third = (await s.request('/metrics')).text;
+    assert.equal(reads, { series: 2, fileCosts: 3 }, 'the index moved: both due files read');
+    assert.is(total(third, 'cost_dashboard_messages_total'), 2, 'the new entry counted');
+    assert.ok(total(third, 'cost_dashboard_cleanup_due_cost_usd') > dueCost, 'and its file due');
+  } finally {
+    await s.close();
+    real.close();
+  }
+});
+
+test.run();
