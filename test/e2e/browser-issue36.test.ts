@@ -83,18 +83,18 @@ for (const setup of SETUPS) {
 
   test('the blocks table lists the models the dearest first, with what each cost', async () => {
     await page.goto(`${server.url}/?view=insights&range=7`);
-    const cell = page.locator('cost-insights-view cost-table tbody tr').first().locator('.models');
+    const cell = page.locator('cost-insights-view cost-table[view="insights"] tbody tr').first().locator('.models');
     await cell.waitFor();
     const text = (await cell.textContent()) ?? '';
     assert.match(text, /^sonnet-4-5 \$[\d.]+, haiku-4-5 \$[\d.]+$/, text);
     const tip = (await cell.getAttribute('title')) ?? '';
     assert.ok(tip.startsWith(`${SONNET}: $`) && tip.includes(`\n${HAIKU}: $`), tip);
-    await page.locator('cost-insights-view cost-table').first().scrollIntoViewIfNeeded();
+    await page.locator('cost-insights-view cost-table[view="insights"]').first().scrollIntoViewIfNeeded();
     await shot('insights-blocks');
   });
 
   test('a table wider than its box says that more columns lie to the right, until scrolled there', async () => {
-    const table = page.locator('cost-insights-view cost-table').first();
+    const table = page.locator('cost-insights-view cost-table[view="insights"]').first();
     const hint = table.locator('.more-hint');
     if (setup.width >= 1440) {
       assert.is(await hint.count(), 0, 'the whole table fits');

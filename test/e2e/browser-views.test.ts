@@ -225,11 +225,11 @@ async function checkInsights(page: Page, ins: Insights): Promise<void> {
   } else {
     assert.is(await page.locator(`${v} [data-block="active"]`).count(), 0);
   }
-  assert.is(await page.locator(`${v} cost-table tbody tr`).count(), Math.min(ins.blocks.length, 200));
+  assert.is(await page.locator(`${v} cost-table[view="insights"] tbody tr`).count(), Math.min(ins.blocks.length, 200));
   const caption = ins.blocksInRange > ins.blocks.length ? `Latest 5-hour blocks (${ins.blocksInRange} in range)` : 'Recent 5-hour blocks';
-  assert.is((await text(page, `${v} cost-table .caption`)).replace(/\s*\d+$/, ''), caption);
+  assert.is((await text(page, `${v} cost-table[view="insights"] .caption`)).replace(/\s*\d+$/, ''), caption);
   const newest = [...ins.blocks].sort((a, b) => b.start.localeCompare(a.start))[0];
-  if (newest) assert.is((await text(page, `${v} cost-table tbody tr td:nth-child(4)`)), formatUsd(newest.cost));
+  if (newest) assert.is((await text(page, `${v} cost-table[view="insights"] tbody tr td:nth-child(4)`)), formatUsd(newest.cost));
   const tc = ins.tokenComposition;
   const composition = await page.locator(`${v} cost-chart-bars[label="Token composition"] .row .val`).allTextContents();
   const kinds = [tc.cacheReadTokens, tc.cache5mTokens, tc.cache1hTokens, tc.inputTokens, tc.outputTokens];

@@ -93,7 +93,9 @@ for (const messy of [false, true]) {
       assert.equal([w.machines, l.machines], [[], []], 'one machine: no breakdown');
       const row = (name: string, x: Overview) => ({ machine: name, ...x.totals, projects: undefined, sessions: x.totals.sessions,
         lastActivity: x.projects.map((p) => p.lastActivity!).sort().at(-1)! });
-      const want = [row('laptop', l), row('ws', w)].map(({ projects: _p, ...r }) => r).sort((a, b) => b.cost - a.cost);
+      // A machine row is the totals of that machine alone, less the overview-only fields (projects, server tool requests).
+      const want = [row('laptop', l), row('ws', w)].map(({ projects: _p, webSearchRequests: _s, webFetchRequests: _f, ...r }) => r)
+        .sort((a, b) => b.cost - a.cost);
       near(o.machines, want);
 
       // A folder both machines hold is one project row; its sessions are both machines'.
