@@ -5,6 +5,7 @@ import type { CauseBreakdowns } from './cause-types.ts';
 
 export type { CauseBreakdowns, CauseCost, McpServerCost } from './cause-types.ts';
 import type { ReceiptFigures } from './receipt-types.ts';
+import type { EstimatedFastModel, ServerRequests } from './pricing-types.ts';
 
 /** The token groups that appear on every total. */
 export interface Tokens {
@@ -68,22 +69,6 @@ export interface SeriesPoint {
   start: number;
   cost: number;
   byModel: Record<string, number>;
-}
-
-/** Server tool requests of usage entries: a web search costs $0.01, a web fetch nothing (decisions.md). */
-export interface ServerRequests {
-  webSearchRequests: number;
-  webFetchRequests: number;
-}
-
-/** A model whose fast entries were priced at an estimated multiplier: neither the catalogue nor the dated table knows it. */
-export interface EstimatedFastModel {
-  model: string;
-  /** Its fast messages in the range (entries with their own costUSD left out: their cost is theirs). */
-  messages: number;
-  cost: number;
-  /** The estimate applied (2). */
-  multiplier: number;
 }
 
 export interface ModelCost extends Tokens {
