@@ -126,6 +126,8 @@ export class RollupDelta {
 
   /** A message's cause cell alone, as its entrypoint cell (`addEntrypoint`): the worker's groups do not hold causes either. */
   addCause(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
+    // Direct messages (no cause) are left out, as the rollup's `only` (ATTRIBUTED) declares.
+    if (m.skill === 0 && m.mcpServer === 0 && m.mcpTool === 0 && m.agentType === 0 && m.effort === 0) return;
     const k = `${hour},${m.project},${m.model},${m.skill},${m.mcpServer},${m.mcpTool},${m.agentType},${m.effort}`;
     bump(cell(this.causes, k, [hour, m.project, m.model, m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort]), m, sign);
   }

@@ -1,9 +1,9 @@
 // Schema v14: what caused each usage entry (issue 32), as Claude Code attributes it: the skill, the MCP server and its
 // tool, the subagent type, and the line's effort. Their names share one id table (a few dozen names in all; the column
 // says which kind a name is); 0: none, "direct" (lines before the fields existed, and rows indexed before v14). The
-// rollup usage_hourly_cause answers /api/insights' bySkill, byMcpServer, byAgent and byEffort; an older index's rows all
-// go to the direct cell, so it is filled from usage_hourly_model (made again whole: a file taken back to an older version
-// may still hold one).
+// rollup usage_hourly_cause answers /api/insights' bySkill, byMcpServer, byAgent and byEffort; it holds the attributed
+// messages only (schema/rollups.ts, ATTRIBUTED), so an older index's rows, all direct, leave it empty (made again whole:
+// a file taken back to an older version may still hold one).
 export const sql = /* sql */ `
 CREATE TABLE IF NOT EXISTS causes (
   id   INTEGER PRIMARY KEY,
@@ -37,6 +37,4 @@ CREATE TABLE usage_hourly_cause (
   cost          REAL NOT NULL,
   PRIMARY KEY (hour, project_id, model_id, skill_id, mcp_server_id, mcp_tool_id, agent_type_id, effort_id)
 ) WITHOUT ROWID;
-INSERT INTO usage_hourly_cause SELECT hour, project_id, model_id, 0, 0, 0, 0, 0, sum(messages), sum(input), sum(output),
-  sum(cache_create), sum(cache_read), sum(cost) FROM usage_hourly_model GROUP BY hour, project_id, model_id;
 `;

@@ -2,7 +2,8 @@
 // the range's hours as every other figure of the answer reads them (calendar/resolve.ts: a rolling range by whole UTC
 // hours, a day range exactly): its UTC hours from usage_hourly_cause, and the messages of the edges an hour cuts (a
 // local day in a :30 or :45 zone) through the (file_id, ts) index (span-files.ts). So each breakdown adds up to the
-// range's totals.
+// range's totals. The rollup holds attributed messages only (ATTRIBUTED): the hours' direct part is their totals
+// (usage_hourly_model) less the attributed rows.
 import type Database from 'better-sqlite3';
 import type { CauseBreakdowns, CauseCost, McpServerCost } from '../../shared/api-types.ts';
 import { totalTokens } from '../schema/measures.ts';
@@ -29,18 +30,39 @@ export function createCauses(db: Database.Database): Causes {
     FROM messages m
     WHERE m.file_id IN (${spanFiles('?', '?', scope)}) AND m.ts >= ? AND m.ts < ? ${scope.replace('project_id', 'm.project_id')}
     GROUP BY 1, 2, 3, 4, 5`).raw(true);
-  const every = { hours: hours(''), messages: messages('') };
-  const some = { hours: hours(SET), messages: messages(SET) };
+  const totals = (scope: string): Database.Statement => db.prepare(`SELECT sum(messages), sum(input), sum(output), sum(cache_create),
+      sum(cache_read), sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${scope}`).raw(true);
+  const every = { hours: hours(''), messages: messages(''), totals: totals('') };
+  const some = { hours: hours(SET), messages: messages(SET), totals: totals(SET) };
   const names = db.prepare('SELECT id, name FROM causes').raw(true);
 
   return function causes(hours, projects) {
     const s = projects === null ? every : some;
     const p = projects === null ? [] : [{ p: JSON.stringify(projects) }];
     const cells: Cell[] = [];
-    if (hours.from < hours.to) cells.push(...(s.hours.all(hours.from, hours.to, ...p) as Cell[]));
+    if (hours.from < hours.to) {
+      const attributed = s.hours.all(hours.from, hours.to, ...p) as Cell[];
+      cells.push(...attributed, directOf(s.totals.get(hours.from, hours.to, ...p) as Sums, attributed));
+    }
     for (const [from, to] of hours.edges) cells.push(...(s.messages.all(...spanHours(from, to), from, to, ...p) as Cell[]));
     return breakdowns(cells, new Map(names.all() as [number, string][]));
   };
+}
+
+type Sums = [messages: number | null, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
+
+/** The direct cell of some hours: their totals less their attributed cells (a rebuilt rollup may hold direct rows too). */
+function directOf(totals: Sums, attributed: readonly Cell[]): Cell {
+  const d: Cell = [0, 0, 0, 0, 0, totals[0] ?? 0, totals[1] ?? 0, totals[2] ?? 0, totals[3] ?? 0, totals[4] ?? 0, totals[5] ?? 0];
+  for (const c of attributed) {
+    d[5] -= c[5];
+    d[6] -= c[6];
+    d[7] -= c[7];
+    d[8] -= c[8];
+    d[9] -= c[9];
+    d[10] -= c[10];
+  }
+  return d;
 }
 
 /** The cells summed by each kind of cause (id 0: name null, direct); every list most expensive first. */
@@ -51,6 +73,7 @@ function breakdowns(cells: readonly Cell[], names: ReadonlyMap<number, string>):
   const efforts = new Map<number, CauseCost>();
   const nameOf = (id: number): string | null => (id === 0 ? null : names.get(id) ?? `(cause ${id})`);
   for (const c of cells) {
+    if (c[5] <= 0) continue; // no message: a direct part that is all attributed
     const [skill, server, tool, agent, effort] = c;
     add(rowOf(skills, skill, nameOf), c);
     let s = servers.get(server);

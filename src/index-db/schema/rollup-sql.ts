@@ -104,6 +104,12 @@ function toolSplit(r: Rollup, table: string, where: string, keys: KeyExprs): str
   return toolUses(table, where, unit, keys[unit] ?? unit);
 }
 
+/** A WHERE clause of a rebuild's `where` (`WHERE …` or '') and a rollup's own `only`. */
+function whereOf(where: string, only: string | undefined): string {
+  const parts = [where.replace(/^\s*WHERE\s+/i, ''), only ?? ''].filter((p) => p !== '');
+  return parts.length ? ` WHERE ${parts.map((p) => `(${p})`).join(' AND ')}` : '';
+}
+
 /**
  * Rebuilds `rollups` (finer ones first, as declared) from the message rows of `table`, whose keys `keys` spells.
  * `where` (`WHERE model_id IN (...)`, or '' for every message) restricts the rebuild to some models: a rollup keyed by
@@ -117,7 +123,7 @@ export function rebuildSql(rollups: readonly Rollup[], table: string, keys: KeyE
     out.push(`DELETE FROM ${r.table}${only ? ` ${only}` : ''};`);
     if (r.from) out.push(`${insertFromFiner(r, only)};`);
     else if (r.keys.includes('tool')) out.push(`${toolSplit(r, table, '', keys)} ${insertFromMessages(r, 'split WHERE tool IS NOT NULL', {})};`);
-    else out.push(`${insertFromMessages(r, `${table}${only ? ` ${only}` : ''}`, keys)};`);
+    else out.push(`${insertFromMessages(r, `${table}${whereOf(only, r.only)}`, keys)};`);
   }
   return out.join('\n');
 }
@@ -127,6 +133,6 @@ export function rebuildSql(rollups: readonly Rollup[], table: string, keys: KeyE
  * read groups them as it groups the table's rows.
  */
 export function derivedRows(r: Rollup, where: string, keys: KeyExprs): string {
-  if (!r.keys.includes('tool')) return `(${rowsOf(r, `messages WHERE ${where}`, keys)})`;
+  if (!r.keys.includes('tool')) return `(${rowsOf(r, `messages WHERE ${where}${r.only ? ` AND ${r.only}` : ''}`, keys)})`;
   return `(${toolSplit(r, 'messages', where, keys)} ${rowsOf(r, 'split WHERE tool IS NOT NULL', {})})`;
 }

@@ -36,6 +36,11 @@ export interface Rollup {
    * the rebuilds sum that table); none: made from the messages.
    */
   readonly from?: RollupName;
+  /**
+   * SQL over a message row: the messages this rollup holds (none: every message). The writer's cells follow the same
+   * rule (`RollupDelta.addCause`); a read adds what the rollup leaves out from the range's totals.
+   */
+  readonly only?: string;
 }
 
 export type RollupName =
@@ -56,6 +61,12 @@ const BY_CAUSE: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
 const rollup = (table: RollupName, grain: Grain, keys: readonly Key[], measures: readonly Measure[], from?: RollupName): Rollup =>
   (from === undefined ? { table, grain, keys, measures } : { table, grain, keys, measures, from });
 
+/**
+ * The messages some cause is known for. Most usage is direct (no cause at all): that part is the range's totals less
+ * the attributed rows (queries/causes.ts), so the rollup holds, and the writer upserts, only the attributed messages.
+ */
+export const ATTRIBUTED = `${CAUSE_KEYS.join(' + ')} > 0`;
+
 /** Every rollup, finer ones before the ones made from them. */
 export const ROLLUPS = {
   usage_hourly: rollup('usage_hourly', 'utc-hour', ['hour', 'project_id', 'session_id', 'model_id', 'sub'], USAGE),
@@ -71,7 +82,7 @@ export const ROLLUPS = {
   tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
   sessions_daily: rollup('sessions_daily', 'local-day', ['day', 'project_id', 'session_id'], [MESSAGES]),
   usage_hourly_entrypoint: rollup('usage_hourly_entrypoint', 'utc-hour', ['hour', 'project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT),
-  usage_hourly_cause: rollup('usage_hourly_cause', 'utc-hour', ['hour', 'project_id', 'model_id', ...CAUSE_KEYS], BY_CAUSE),
+  usage_hourly_cause: { ...rollup('usage_hourly_cause', 'utc-hour', ['hour', 'project_id', 'model_id', ...CAUSE_KEYS], BY_CAUSE), only: ATTRIBUTED },
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */
