@@ -2,8 +2,7 @@ import { css, html, nothing } from 'lit';
 import type { BranchRow, Insights, ProjectSessions, SessionRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
-import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
-import { modelPalette } from '../chart-colors.ts';
+import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
@@ -11,8 +10,7 @@ import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, vie
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
 import './cost-table.ts';
-import './cost-chart-series.ts';
-import './cost-chart-bars.ts';
+import { costPanels, tokensCard } from './scope-spend.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
 import './cost-cause-tables.ts';
@@ -79,29 +77,15 @@ export class CostProjectView extends DataView {
     // Warmup-only sessions are folded into one line under the table rather than listed as rows without a prompt.
     const sessions = d.sessions.filter((s) => !s.warmup);
     const warmups = d.sessions.filter((s) => s.warmup);
-    const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
-    // Long ranges come summed by week or month (the server's bucketing).
-    const series = d.costSeries;
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
           hint="Sum of the project's priced API responses in the range."></cost-stat-card>
         <cost-stat-card data-stat="sessions" label="Sessions" value=${formatInt(d.sessions.length)} sub=${`avg ${formatUsd(t.cost / d.sessions.length)} each`}
           hint="Sessions of this project with usage in the range; average = cost ÷ sessions."></cost-stat-card>
-        <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
-          hint=${`Input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+        ${tokensCard(t)}
       </div>
-      <div class="grid">
-        <section class="panel">
-          <h3>Cost per ${series.bucket}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.bucket} label="Project cost"></cost-chart-series>
-        </section>
-        <section class="panel">
-          <h3>Cost by model</h3>
-          <cost-chart-bars label="Cost by model" .format=${formatUsd}
-            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
-        </section>
-      </div>
+      ${costPanels(d.costSeries, d.costByModel, 'Project cost')}
       <cost-cause-tables view="project" .data=${this._causes.stale ? null : this._causes.loaded?.data ?? null}></cost-cause-tables>
       ${d.branches.length > 1 || (d.branches[0] && d.branches[0].branch !== null)
         ? html`<section class="panel branches">

@@ -2,7 +2,6 @@ import { css, html } from 'lit';
 import type { BranchRow, ProjectRow, RepositoryDetail, SessionList, SessionListRow } from '../../../src/shared/api-types.ts';
 import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
-import { modelPalette } from '../chart-colors.ts';
 import { formatCount, formatDateTime, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
 import type { Column } from './cost-table.ts';
@@ -11,8 +10,7 @@ import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, vie
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
 import './cost-table.ts';
-import './cost-chart-series.ts';
-import './cost-chart-bars.ts';
+import { costPanels, tokensCard } from './scope-spend.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
 import { receiptButton } from './cost-receipt-dialog.ts';
@@ -79,28 +77,15 @@ export class CostRepositoryView extends DataView {
       return html`<cost-empty heading="Nothing in this range" message=${`${d.repository.name} has no usage ${rangeClause(d.range)}. Pick a longer range.`}></cost-empty>`;
     }
     const t = d.totals;
-    const pal = modelPalette(d.costByModel.map((m) => [m.model, m.cost]));
-    const series = d.costSeries;
     return html`
       <div class="cards">
         <cost-stat-card data-stat="cost" label="Cost" value=${formatUsd(t.cost)} sub=${formatCount(t.messages, 'message')}
           hint="Sum of the repository's folders (its main checkout and worktrees) in the range."></cost-stat-card>
         <cost-stat-card data-stat="folders" label="Folders" value=${formatInt(d.projects.length)} sub=${formatCount(t.sessions, 'session')}
           hint="Project folders of this repository with usage in the range."></cost-stat-card>
-        <cost-stat-card data-stat="tokens" label="Tokens" value=${formatTokens(t.totalTokens)} sub=${`in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)}`}
-          hint=${`Input ${formatInt(t.inputTokens)}, output ${formatInt(t.outputTokens)}, cache write ${formatInt(t.cacheCreationTokens)}, cache read ${formatInt(t.cacheReadTokens)}.`}></cost-stat-card>
+        ${tokensCard(t)}
       </div>
-      <div class="grid">
-        <section class="panel">
-          <h3>Cost per ${series.bucket}</h3>
-          <cost-chart-series .points=${series.points} .palette=${pal} bucket=${series.bucket} label="Repository cost"></cost-chart-series>
-        </section>
-        <section class="panel">
-          <h3>Cost by model</h3>
-          <cost-chart-bars label="Cost by model" .format=${formatUsd}
-            .items=${d.costByModel.map((m) => ({ label: shortModel(m.model), value: m.cost, color: pal.color(m.model), detail: `${m.model}: ${formatUsd(m.cost)} · ${formatCount(m.messages, 'message')}` }))}></cost-chart-bars>
-        </section>
-      </div>
+      ${costPanels(d.costSeries, d.costByModel, 'Repository cost')}
       <section class="panel">
         <cost-table view="repository" caption="Folders" .columns=${this._columns()} .rows=${d.projects} .rowKey=${(p: ProjectRow) => p.id}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName(`folders-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}
