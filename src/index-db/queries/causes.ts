@@ -10,6 +10,7 @@ import { totalTokens } from '../schema/measures.ts';
 import { CAUSE_KEYS } from '../schema/rollups.ts';
 import type { HourSpan } from '../../calendar/resolve.ts';
 import type { ProjectSet } from './scope.ts';
+import { emptyTotals } from './fold.ts';
 import { spanFiles, spanHours } from './span-files.ts';
 
 /** A cell: the five cause ids (CAUSE_KEYS' order), then messages, input, output, cache writes, cache reads, cost. */
@@ -91,9 +92,7 @@ function breakdowns(cells: readonly Cell[], names: ReadonlyMap<number, string>):
   };
 }
 
-const empty = (name: string | null): CauseCost => ({
-  name, cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0,
-});
+const empty = (name: string | null): CauseCost => ({ name, ...emptyTotals() });
 
 function rowOf(by: Map<number, CauseCost>, id: number, nameOf: (id: number) => string | null): CauseCost {
   let r = by.get(id);
