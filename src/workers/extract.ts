@@ -1,6 +1,6 @@
 // Pure: one parsed transcript line -> the facts we index. Never throws on any JSON value.
 import { servedModel } from '../shared/model-name.ts';
-import type { UsageCounts, UsageRow } from './protocol.ts';
+import type { UsageRow } from './protocol.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -99,7 +99,9 @@ export function hasUsage(line: Rec): boolean {
 export function extractUsageRows(line: Rec, offset: number): UsageRow[] | 'outOfRange' | null {
   try {
     const row = readUsage(line, offset);
-    return row ? [row, ...advisorRows(row, (line.message as Rec).usage as Rec)] : null;
+    if (!row) return null;
+    const advisors = advisorRows(row, (line.message as Rec).usage as Rec);
+    return advisors ? [row, ...advisors] : [row];
   } catch (err) {
     if (err instanceof OutOfRange) return 'outOfRange';
     throw err;
@@ -123,24 +125,35 @@ function readUsage(line: Rec, offset: number): UsageRow | null {
   const cost = line.costUSD;
   if (typeof cost === 'number' && !(cost >= 0 && cost <= LIMITS.costUSD)) throw new OutOfRange();
 
+  const row = newRow(ts, offset);
+  setCounts(row, usage);
+  row.costUSD = typeof cost === 'number' ? cost : null;
+  row.fast = usage.speed === 'fast';
+  row.sidechain = line.isSidechain === true;
+  row.geo = usage.inference_geo === 'us';
+  row.messageId = str(message.id);
+  row.requestId = str(line.requestId);
+  row.sessionId = str(line.sessionId);
+  row.model = servedModel(str(message.model));
+  row.agentId = str(line.agentId);
+  row.tools = toolNames(message.content);
+  row.branch = str(line.gitBranch);
+  row.entrypoint = str(line.entrypoint);
+  setCauses(row, line);
+  return row;
+}
+
+/**
+ * A row with every field in UsageRow's order, set afterwards. Every row of a worker is made here, so they all share one
+ * object shape: rows built by spreading partial objects took several shapes, which made each later read of a field
+ * (the batch encoder, the in-batch dedup) slower; bench/RESULTS.md "Issue 32" measured it on the cold index.
+ */
+function newRow(ts: number, offset: number): UsageRow {
   return {
-    ts,
-    ...countsOf(usage),
-    costUSD: typeof cost === 'number' ? cost : null,
-    offset,
-    fast: usage.speed === 'fast',
-    sidechain: line.isSidechain === true,
-    geo: usage.inference_geo === 'us',
-    advisor: false,
-    messageId: str(message.id),
-    requestId: str(line.requestId),
-    sessionId: str(line.sessionId),
-    model: servedModel(str(message.model)),
-    agentId: str(line.agentId),
-    tools: toolNames(message.content),
-    branch: str(line.gitBranch),
-    entrypoint: str(line.entrypoint),
-    ...causeOf(line),
+    input: 0, output: 0, cacheCreate: 0, cacheRead: 0, cache1h: 0, webSearch: 0, webFetch: 0,
+    ts, costUSD: null, offset, fast: false, sidechain: false, geo: false, advisor: false,
+    messageId: '', requestId: '', sessionId: '', model: '', agentId: '', tools: [], branch: '', entrypoint: '',
+    skill: '', mcpServer: '', mcpTool: '', agentType: '', effort: '',
   };
 }
 
@@ -154,18 +167,17 @@ export const EFFORT_MAX = 32;
  * `attributionMcpServer` with `attributionMcpTool`, `attributionAgent`) and the line's `effort`: '' for none ("direct").
  * Names are free text of the user's own skills and servers, so only their length is bounded.
  */
-export function causeOf(line: Rec): Pick<UsageRow, 'skill' | 'mcpServer' | 'mcpTool' | 'agentType' | 'effort'> {
-  const effort = str(line.effort).trim();
-  return {
-    skill: causeName(line.attributionSkill),
-    mcpServer: causeName(line.attributionMcpServer),
-    mcpTool: causeName(line.attributionMcpTool),
-    agentType: causeName(line.attributionAgent),
-    effort: effort.length <= EFFORT_MAX ? effort : '',
-  };
+function setCauses(row: UsageRow, line: Rec): void {
+  row.skill = causeName(line.attributionSkill);
+  row.mcpServer = causeName(line.attributionMcpServer);
+  row.mcpTool = causeName(line.attributionMcpTool);
+  row.agentType = causeName(line.attributionAgent);
+  const effort = line.effort === undefined ? '' : str(line.effort).trim();
+  row.effort = effort.length <= EFFORT_MAX ? effort : '';
 }
 
 function causeName(v: unknown): string {
+  if (v === undefined) return ''; // most lines: no attribution at all
   const name = str(v).trim();
   if (name.length <= CAUSE_NAME_MAX) return name;
   const cut = name.slice(0, CAUSE_NAME_MAX);
@@ -175,24 +187,21 @@ function causeName(v: unknown): string {
 }
 
 /**
- * The counts of a usage object (a line's, or one of its advisor iterations). Cache writes are the larger of the
- * top-level count and the 5m + 1h breakdown: before 2.1.152 Claude Code could write a top-level 0 beside the real
- * breakdown, and older lines have no top-level count at all.
+ * The counts of a usage object (a line's, or one of its advisor iterations), set on its row. Cache writes are the
+ * larger of the top-level count and the 5m + 1h breakdown: before 2.1.152 Claude Code could write a top-level 0 beside
+ * the real breakdown, and older lines have no top-level count at all.
  */
-function countsOf(usage: Rec): UsageCounts {
+function setCounts(row: UsageRow, usage: Rec): void {
   const split = isRecord(usage.cache_creation) ? usage.cache_creation : null;
   const breakdown = split ? count(split.ephemeral_5m_input_tokens) + count(split.ephemeral_1h_input_tokens) : 0;
-  const cacheCreate = Math.max(count(usage.cache_creation_input_tokens), breakdown);
   const server = isRecord(usage.server_tool_use) ? usage.server_tool_use : null;
-  return {
-    input: count(usage.input_tokens),
-    output: count(usage.output_tokens),
-    cacheCreate,
-    cacheRead: count(usage.cache_read_input_tokens),
-    cache1h: split ? count(split.ephemeral_1h_input_tokens) : 0, // within cacheCreate, which is at least the breakdown
-    webSearch: server ? count(server.web_search_requests, LIMITS.webSearches) : 0,
-    webFetch: server ? count(server.web_fetch_requests, LIMITS.webFetches) : 0,
-  };
+  row.input = count(usage.input_tokens);
+  row.output = count(usage.output_tokens);
+  row.cacheCreate = Math.max(count(usage.cache_creation_input_tokens), breakdown);
+  row.cacheRead = count(usage.cache_read_input_tokens);
+  row.cache1h = split ? count(split.ephemeral_1h_input_tokens) : 0; // within cacheCreate, which is at least the breakdown
+  row.webSearch = server ? count(server.web_search_requests, LIMITS.webSearches) : 0;
+  row.webFetch = server ? count(server.web_fetch_requests, LIMITS.webFetches) : 0;
 }
 
 /**
@@ -202,28 +211,42 @@ function countsOf(usage: Rec): UsageCounts {
  * `:advisor:<n>` (n counts the advisor iterations), so the dedup keeps one copy of each part of a response; a response
  * without a message id gives rows without one, which each count, as the response does. Its offset is a byte inside the
  * line (the line's + 1 + n: a line is longer than its iterations), so a line's rows keep distinct file-and-offset keys.
+ * Null when the response has none (most have no `iterations`).
  */
-function advisorRows(row: UsageRow, usage: Rec): UsageRow[] {
+function advisorRows(row: UsageRow, usage: Rec): UsageRow[] | null {
   const iterations = usage.iterations;
-  if (!Array.isArray(iterations)) return [];
-  const out: UsageRow[] = [];
+  if (!Array.isArray(iterations)) return null;
+  let out: UsageRow[] | null = null;
   for (const it of iterations) {
     if (!isRecord(it) || it.type !== 'advisor_message') continue;
+    out ??= [];
     if (out.length >= LIMITS.advisors) throw new OutOfRange();
     const n = out.length;
-    out.push({
-      ...row,
-      ...countsOf(it),
-      costUSD: null,
-      offset: row.offset + 1 + n,
-      fast: it.speed === 'fast',
-      advisor: true,
-      messageId: row.messageId && `${row.messageId}:advisor:${n}`,
-      model: servedModel(str(it.model)) || row.model,
-      tools: [],
-    });
+    const a = newRow(row.ts, row.offset + 1 + n);
+    setCounts(a, it);
+    a.fast = it.speed === 'fast';
+    a.sidechain = row.sidechain;
+    a.geo = row.geo;
+    a.advisor = true;
+    a.messageId = row.messageId && `${row.messageId}:advisor:${n}`;
+    a.requestId = row.requestId;
+    a.sessionId = row.sessionId;
+    a.model = servedModel(str(it.model)) || row.model;
+    a.agentId = row.agentId;
+    a.branch = row.branch;
+    a.entrypoint = row.entrypoint;
+    copyCauses(a, row);
+    out.push(a);
   }
   return out;
+}
+
+function copyCauses(to: UsageRow, from: UsageRow): void {
+  to.skill = from.skill;
+  to.mcpServer = from.mcpServer;
+  to.mcpTool = from.mcpTool;
+  to.agentType = from.agentType;
+  to.effort = from.effort;
 }
 
 /**
@@ -248,9 +271,8 @@ export function extractProgressRows(line: Rec, offset: number): UsageRow[] | 'ou
   const rows = extractUsageRows(nested, offset);
   if (!rows || rows === 'outOfRange') return rows;
   const agentId = str(data.agentId) || str(line.parentToolUseID) || 'progress';
-  const causes = causeOf(line);
   for (const row of rows) {
-    Object.assign(row, causes);
+    setCauses(row, line); // the progress line's attribution, not the nested message's
     row.sidechain = true;
     row.agentId = agentId;
   }

@@ -185,7 +185,7 @@ export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /** Decodes the string table once; rows then index into the returned array. */
 export function decodeStrings(table: Uint8Array): string[] {
-  if (table.byteLength === 0) return [];
+  if (table.byteLength === 0) return ['']; // no rows, or rows whose every name is '' (the encoder's first entry)
   return new TextDecoder().decode(table).split('\0');
 }
 
@@ -303,9 +303,11 @@ export function encodeBatch(
   const nums = new Float64Array(rows.length * NUM_COLS);
   const flags = new Uint8Array(rows.length);
   const strIdx = new Uint32Array(rows.length * STR_COLS);
-  const table: string[] = [];
+  // '' first: most rows leave most of their names empty (no attribution, no agent, no tools), so it skips the map.
+  const table: string[] = [''];
   const seen = new Map<string, number>();
   const intern = (s: string): number => {
+    if (s === '') return 0;
     let i = seen.get(s);
     if (i === undefined) {
       i = table.length;

@@ -211,19 +211,14 @@ export class BatchApplier {
       advisor: flags[i]! & FLAG.advisor ? 1 : 0, costUSD: Number.isNaN(cost) ? null : cost, cost: 0,
       tools: strs[strIdx[s + STR.tools]!]!, branch: c.branch(strs[strIdx[s + STR.branch]!]!),
       entrypoint: c.entrypoint(strs[strIdx[s + STR.entrypoint]!]!),
-      ...this.causeOf(strs, strIdx, s),
+      // each field in the literal itself (not spread from another object), so every Msg keeps one shape: the rollup
+      // and insert code that reads them is measurably slower on mixed shapes (bench/RESULTS.md "Issue 32")
+      skill: c.cause(strs[strIdx[s + STR.skill]!]!), mcpServer: c.cause(strs[strIdx[s + STR.mcpServer]!]!),
+      mcpTool: c.cause(strs[strIdx[s + STR.mcpTool]!]!), agentType: c.cause(strs[strIdx[s + STR.agentType]!]!),
+      effort: c.cause(strs[strIdx[s + STR.effort]!]!),
     };
     m.cost = this.costs.costOf(g.modelName, m);
     return m;
-  }
-
-  /** The ids of what caused row `s / STR_COLS` of a batch (0: direct). */
-  private causeOf(strs: readonly string[], strIdx: Uint32Array, s: number): Pick<Msg, 'skill' | 'mcpServer' | 'mcpTool' | 'agentType' | 'effort'> {
-    const c = this.ids;
-    const name = (col: number): number => c.cause(strs[strIdx[s + col]!]!);
-    return {
-      skill: name(STR.skill), mcpServer: name(STR.mcpServer), mcpTool: name(STR.mcpTool), agentType: name(STR.agentType), effort: name(STR.effort),
-    };
   }
 
   /** Takes a file's rows out (its alternates promoted where they win) and sets its cursor back to the start. */
