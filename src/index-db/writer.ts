@@ -19,7 +19,7 @@ import { Costs } from './write/costs.ts';
 import { GroupCommit } from './write/group-commit.ts';
 import { LocalZone } from './write/local-zone.ts';
 import { MetaWrites } from './write/meta.ts';
-import { FileStatements, MessageStatements, MSG_COLS, pushParams } from './write/statements.ts';
+import { FileStatements, MessageStatements, MSG_SHAPES } from './write/statements.ts';
 import { StoredCopies } from './write/stored-copies.ts';
 
 export interface WriterOptions {
@@ -48,7 +48,7 @@ export class Writer {
     this.files = new FileStatements(db);
     this.zone = new LocalZone(db, this.meta, this.undo);
     this.costs = new Costs(db, this.ids, this.meta, this.undo, this.zone, opts.repriceChunkRows);
-    const inserts = new MessageInserts<Msg>(db, MSG_COLS, pushParams);
+    const inserts = new MessageInserts<Msg>(db, MSG_SHAPES);
     this.copies = new StoredCopies(this.ids, this.undo, new StoredKeys(db, opts.log), inserts, new MessageStatements(db));
     this.batches = new BatchApplier(db, this.ids, this.undo, this.files, this.copies, new RollupStatements(db), this.costs, this.zone, opts.log);
   }

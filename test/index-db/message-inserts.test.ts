@@ -1,6 +1,7 @@
 // The writer's buffer of new message rows (src/index-db/message-inserts.ts) on a real index file: rows go in under
 // the ids SQLite would have given them, in order, whatever their count (one statement per binary digit of it); a row
-// is held until the flush; a batch that failed leaves nothing behind for the next.
+// is held until the flush; a batch that failed leaves nothing behind for the next; rows of several shapes (column
+// lists) keep their ids and values, the columns a shape leaves out at their defaults.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
@@ -30,7 +31,7 @@ const stored = (db: Database.Database) => db.prepare('SELECT id, off, output FRO
 
 Inserts('any count of rows goes in, in order, under the ids SQLite gives, and a later plain INSERT follows on', () => {
   const db = fresh('counts');
-  const inserts = new MessageInserts<Row>(db, COLS, write);
+  const inserts = new MessageInserts<Row>(db, [{ columns: COLS, write }]);
   let off = 0;
   const expected: { id: number; off: number; output: number }[] = [];
   for (const count of [0, 1, 63, 64, 65, 200, 3]) {
@@ -54,7 +55,7 @@ Inserts('any count of rows goes in, in order, under the ids SQLite gives, and a 
 
 Inserts('a row is held, unread by SQLite, until the flush', () => {
   const db = fresh('held');
-  const inserts = new MessageInserts<Row>(db, COLS, write);
+  const inserts = new MessageInserts<Row>(db, [{ columns: COLS, write }]);
   db.transaction(() => {
     inserts.begin();
     const a = inserts.add({ off: 1 });
@@ -74,7 +75,7 @@ Inserts('a row is held, unread by SQLite, until the flush', () => {
 
 Inserts('a batch that failed leaves no row for the next one, whose ids start over from the file', () => {
   const db = fresh('failed');
-  const inserts = new MessageInserts<Row>(db, COLS, write);
+  const inserts = new MessageInserts<Row>(db, [{ columns: COLS, write }]);
   assert.throws(() =>
     db.transaction(() => {
       inserts.begin();
@@ -95,7 +96,7 @@ Inserts('a batch that failed leaves no row for the next one, whose ids start ove
 
 Inserts('rows gathered by a placing that throws are dropped: no later flush writes them', () => {
   const db = fresh('gather-throws');
-  const inserts = new MessageInserts<Row>(db, COLS, write);
+  const inserts = new MessageInserts<Row>(db, [{ columns: COLS, write }]);
   let ids: number[] = [];
   assert.throws(() =>
     db.transaction(() =>
@@ -109,6 +110,29 @@ Inserts('rows gathered by a placing that throws are dropped: no later flush writ
   inserts.flush();
   db.transaction(() => inserts.gather(() => void inserts.add({ off: 3 })))();
   assert.equal(stored(db).map((r) => [r.id, r.off]), [[1, 3]]);
+  db.close();
+});
+
+Inserts('rows of two shapes, interleaved, keep the ids given in order; a narrow row holds the defaults of what it leaves out', () => {
+  const db = fresh('shapes');
+  // A wide row sets geo and effort_id (its offset, to tell it apart); a narrow one leaves them to their default, 0.
+  const wide = (r: Row, out: unknown[]): void => {
+    write(r, out);
+    out.push(1, r.off);
+  };
+  const inserts = new MessageInserts<Row>(db, [
+    { columns: COLS, write, fits: (r) => r.off % 3 !== 0 },
+    { columns: `${COLS}, geo, effort_id`, write: wide },
+  ]);
+  const ids: number[] = [];
+  db.transaction(() => inserts.gather(() => {
+    for (let off = 1; off <= 100; off++) ids.push(inserts.add({ off }));
+    assert.ok(ids.every((id) => inserts.holds(id)), 'every row held until the end');
+  }))();
+  assert.equal(ids, ids.map((_, i) => i + 1));
+  const rows = db.prepare('SELECT id, off, geo, effort_id AS effort FROM messages ORDER BY id').all() as { id: number; off: number; geo: number; effort: number }[];
+  assert.equal(rows, ids.map((id, i) => ({ id, off: i + 1, geo: (i + 1) % 3 === 0 ? 1 : 0, effort: (i + 1) % 3 === 0 ? i + 1 : 0 })));
+  assert.not.ok(ids.some((id) => inserts.holds(id)), 'nothing held after');
   db.close();
 });
 

@@ -2,15 +2,22 @@
 // projects and sessions.
 import type Database from 'better-sqlite3';
 import { packKey } from '../key-packing.ts';
+import type { RowShape } from '../message-inserts.ts';
 import type { Msg } from '../rollup.ts';
 import { TOKEN_KINDS } from '../schema/measures.ts';
 import { CAUSE_KEYS } from '../schema/rollups.ts';
 
+/**
+ * The columns of issue 32's price rules and causes (US-only inference, an advisor iteration, the five cause ids): 0 on
+ * every row whose line carries none of those fields, as every line before late 2026 does. Such a row is inserted
+ * without them (their default is 0), which binds seven values fewer (message-inserts.ts).
+ */
+const LATE_COL_LIST = ['geo', 'advisor', ...CAUSE_KEYS];
 /** The stored message columns (the key as `packKey` stores it; `key` is the virtual column that reads it back). */
-const MSG_COL_LIST = ['hkey', 'stored_key', 'file_id', 'off', 'ts', 'project_id', 'session_id', 'model_id', 'agent_id',
-  ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd', 'cost', 'tools', 'branch_id',
-  'entrypoint_id', 'geo', 'advisor', ...CAUSE_KEYS];
-export const MSG_COLS = MSG_COL_LIST.join(', ');
+const PLAIN_COL_LIST = ['hkey', 'stored_key', 'file_id', 'off', 'ts', 'project_id', 'session_id', 'model_id', 'agent_id',
+  ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd', 'cost', 'tools', 'branch_id', 'entrypoint_id'];
+const MSG_COL_LIST = [...PLAIN_COL_LIST, ...LATE_COL_LIST];
+const MSG_COLS = MSG_COL_LIST.join(', ');
 const MSG_VALUES = `(${MSG_COL_LIST.map(() => '?').join(',')})`;
 /** The message columns under the names of `Msg`, from table alias `t`. */
 const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
@@ -24,13 +31,25 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
 /** A stored copy of a message, with its row id (in `messages` or `alternates`). */
 export type StoredMsg = Msg & { id: number };
 
-/** A message's values of MSG_COLS, appended to `out` (the buffered inserts' one array). */
-export const pushParams = (m: Msg, out: unknown[]): void => {
+/** A message's values of the plain columns (PLAIN_COL_LIST), appended to `out` (the buffered inserts' one array). */
+const pushPlainParams = (m: Msg, out: unknown[]): void => {
   out.push(m.hkey, packKey(m.key), m.file, m.off, m.ts, m.project, m.session, m.model, m.agent);
   for (const k of TOKEN_KINDS) out.push(m[k.field]);
-  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint, m.geo, m.advisor);
-  out.push(m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort); // in CAUSE_KEYS' order
+  out.push(m.fast, m.costUSD, m.cost, m.tools, m.branch, m.entrypoint);
 };
+/** A message's values of MSG_COLS, appended to `out`. */
+const pushParams = (m: Msg, out: unknown[]): void => {
+  pushPlainParams(m, out);
+  out.push(m.geo, m.advisor, m.skill, m.mcpServer, m.mcpTool, m.agentType, m.effort); // in LATE_COL_LIST's order
+};
+/** Whether every late column of a message holds its default, 0. */
+const isPlain = (m: Msg): boolean => (m.geo | m.advisor | m.skill | m.mcpServer | m.mcpTool | m.agentType | m.effort) === 0;
+
+/** The shapes the buffered inserts write messages in: without the late columns when they are all 0, else whole. */
+export const MSG_SHAPES: readonly RowShape<Msg>[] = [
+  { columns: PLAIN_COL_LIST.join(', '), write: pushPlainParams, fits: isPlain },
+  { columns: MSG_COLS, write: pushParams },
+];
 export const params = (m: Msg): unknown[] => {
   const out: unknown[] = [];
   pushParams(m, out);
