@@ -97,6 +97,21 @@ for (const setup of SETUPS) {
     await shot('project');
   });
 
+  test('a kind whose only row is direct is named in one line instead of a table', async () => {
+    // 18 Nov: one response, effort "low" and nothing attributed.
+    const d = await getJson<Insights>(server, '/api/insights?from=2026-11-18&to=2026-11-18');
+    assert.equal([d.bySkill, d.byMcpServer, d.byAgent].map((rows) => rows.map((r) => r.name)), [[null], [null], [null]]);
+    assert.equal(d.byEffort.map((r) => r.name), ['low']);
+    await page.goto(`${server.url}/?view=insights&from=2026-11-18&to=2026-11-18`);
+    const causes = page.locator('cost-insights-view cost-cause-tables');
+    await causes.locator('.all-direct').waitFor();
+    assert.equal(await causes.locator('[data-cause]').evaluateAll((els) => els.map((e) => e.getAttribute('data-cause'))), ['effort']);
+    assert.is(await causes.locator('.all-direct').getAttribute('data-direct'), 'skill mcp agent');
+    assert.match((await causes.locator('.all-direct').textContent())!.replace(/\s+/g, ' ').trim(), /^All direct by skill, MCP server and subagent type: no response in this range names one\.$/);
+    const total = d.byEffort.reduce((s, r) => s + r.cost, 0);
+    assert.equal(await tableRows(causes.locator('[data-cause="effort"] cost-table')), expectedRows(d.byEffort, 'not given', total));
+  });
+
   test('no console errors or failed requests', () => {
     assert.equal(browser.problems, []);
   });

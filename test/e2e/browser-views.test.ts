@@ -250,6 +250,11 @@ fixture('insights shows the API figures and explains each on hover', async () =>
   await page.goto(`${app.base}/?view=insights&range=${ALL}`);
   await page.locator('cost-insights-view cost-stat-card[data-stat="run-rate"]').waitFor();
   await checkInsights(page, ins);
+  // The fixture predates Claude Code's attribution: every breakdown is one "direct" row, shown as one line, no table.
+  assert.ok([ins.bySkill, ins.byMcpServer, ins.byAgent, ins.byEffort].every((rows) => rows.length === 1 && rows[0]!.name === null), 'all direct');
+  await page.locator('cost-insights-view cost-cause-tables .all-direct').waitFor();
+  assert.is(await page.locator('cost-insights-view cost-cause-tables cost-table').count(), 0, 'no cause table');
+  assert.match(await text(page, 'cost-insights-view cost-cause-tables .all-direct'), /^All direct/);
   await assertNoOverflow(page);
   await shoot(page, 'insights');
   await page.close();

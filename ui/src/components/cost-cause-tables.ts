@@ -16,17 +16,22 @@ interface CauseRow extends CauseCost {
 interface Kind {
   id: 'skill' | 'mcp' | 'agent' | 'effort';
   caption: string;
+  /** The kind in running text. */
+  noun: string;
   none: string;
   hint: string;
   rows: (d: CauseBreakdowns) => readonly (CauseCost & { tools?: CauseCost[] })[];
 }
 
 const KINDS: readonly Kind[] = [
-  { id: 'skill', caption: 'Skill', none: 'direct', hint: 'The skill Claude Code attributed each response to (attributionSkill); direct: none', rows: (d) => d.bySkill },
-  { id: 'mcp', caption: 'MCP server', none: 'direct', hint: 'The MCP server, and its tool, each response was for (attributionMcpServer, attributionMcpTool); direct: none', rows: (d) => d.byMcpServer },
-  { id: 'agent', caption: 'Subagent type', none: 'direct', hint: 'The subagent type that made each response (attributionAgent); direct: the main thread or no attribution', rows: (d) => d.byAgent },
-  { id: 'effort', caption: 'Effort', none: 'not given', hint: 'The effort level of each response (low … xhigh, ultracode); not given: lines without one', rows: (d) => d.byEffort },
+  { id: 'skill', caption: 'Skill', noun: 'skill', none: 'direct', hint: 'The skill Claude Code attributed each response to (attributionSkill); direct: none', rows: (d) => d.bySkill },
+  { id: 'mcp', caption: 'MCP server', noun: 'MCP server', none: 'direct', hint: 'The MCP server, and its tool, each response was for (attributionMcpServer, attributionMcpTool); direct: none', rows: (d) => d.byMcpServer },
+  { id: 'agent', caption: 'Subagent type', noun: 'subagent type', none: 'direct', hint: 'The subagent type that made each response (attributionAgent); direct: the main thread or no attribution', rows: (d) => d.byAgent },
+  { id: 'effort', caption: 'Effort', noun: 'effort', none: 'not given', hint: 'The effort level of each response (low … xhigh, ultracode); not given: lines without one', rows: (d) => d.byEffort },
 ];
+
+/** `a`, `a and b`, `a, b and c`. */
+const listOf = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
 function rowsOf(kind: Kind, d: CauseBreakdowns): CauseRow[] {
   return kind.rows(d).map((r) => ({
@@ -80,15 +85,29 @@ export class CostCauseTables extends LitElement {
     if (!d || !d.bySkill.length) return nothing;
     // Each breakdown holds every entry of the range once: any of them sums to the range's cost.
     const total = d.bySkill.reduce((s, r) => s + r.cost, 0);
+    // A kind whose only row is "direct" says nothing a table would: it is named in one line instead (older Claude Code
+    // versions write no attribution, so a whole history can be direct).
+    const named = KINDS.filter((kind) => kind.rows(d).some((r) => r.name !== null));
+    const direct = KINDS.filter((kind) => !named.includes(kind));
     return html`<section class="panel">
       <h3 title="Claude Code's own attribution of each response, as its /usage shows it">What caused the cost</h3>
-      <div class="tables">
-        ${KINDS.map((kind) => html`<div class="cause" data-cause=${kind.id}>
-          <cost-table view=${`${this.view}-cause-${kind.id}`} caption=${kind.caption} .columns=${this._columns(kind, total)} .rows=${rowsOf(kind, d)}
-            .rowKey=${(r: CauseRow) => r.key} .childrenOf=${(r: CauseRow) => r.tools} .defaultSort=${{ key: 'cost', dir: 'desc' }}
-            page-size="10"></cost-table>
-        </div>`)}
-      </div>
+      ${named.length
+        ? html`<div class="tables">
+            ${named.map((kind) => html`<div class="cause" data-cause=${kind.id}>
+              <cost-table view=${`${this.view}-cause-${kind.id}`} caption=${kind.caption} .columns=${this._columns(kind, total)} .rows=${rowsOf(kind, d)}
+                .rowKey=${(r: CauseRow) => r.key} .childrenOf=${(r: CauseRow) => r.tools} .defaultSort=${{ key: 'cost', dir: 'desc' }}
+                page-size="10"></cost-table>
+            </div>`)}
+          </div>`
+        : nothing}
+      ${direct.length
+        ? html`<p class="all-direct" data-direct=${direct.map((k) => k.id).join(' ')}>
+            ${named.length
+              ? html`All direct by ${listOf(direct.map((k) => k.noun))}: no response in this range names one.`
+              : html`All direct: no response in this range is attributed to a skill, an MCP server or a subagent type, or
+                  gives an effort. Claude Code's newer versions write these with each response.`}
+          </p>`
+        : nothing}
     </section>`;
   }
 
@@ -96,6 +115,7 @@ export class CostCauseTables extends LitElement {
     viewStyles,
     css`
       .panel { margin-bottom: 16px; }
+      .all-direct { margin: 8px 0 0; color: var(--ink-2); }
       .tables { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 16px; }
       @media (max-width: 900px) { .tables { grid-template-columns: minmax(0, 1fr); } }
     `,
