@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Insights, Overview, ProjectRow, ProjectSessions } from '../../src/shared/api-types.ts';
+import type { Insights, Overview, ProjectRow, ProjectSessions, Receipt } from '../../src/shared/api-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
@@ -49,6 +49,7 @@ async function routes(s: AppServer, q: string) {
     overview,
     insights,
     projects: await getJson<ProjectRow[]>(s, `/api/projects?${RANGE}${q}`),
+    receipt: await getJson<Receipt>(s, `/api/receipt?${RANGE}${q}`),
   };
 }
 
@@ -109,9 +110,16 @@ for (const messy of [false, true]) {
       near(await routes(both, '&machine=laptop'), await routes(aloneLaptop, ''));
       near(await routes(both, '&machine=ws'), await routes(aloneWs, ''));
       near(await routes(both, `&machine=ws&project=${APP}`), await routes(aloneWs, `&project=${APP}`));
+      // The receipt of a machine explains that machine's cost card, to the cent.
+      for (const machine of ['laptop', 'ws']) {
+        const { overview, receipt } = await routes(both, `&machine=${machine}`);
+        assert.ok(receipt.total > 0 && receipt.mismatch === null, machine);
+        assert.is(receipt.total.toFixed(2), overview.totals.cost.toFixed(2), machine);
+        near(receipt.total, overview.totals.cost);
+      }
       assert.is((await getJson<Overview>(both, `/api/overview?${RANGE}&machine=ws&project=${LIB}`)).totals.messages, 0);
       for (const q of ['machine=nope', 'machine=-bad', 'machine=a%20b']) {
-        for (const route of ['/api/overview', '/api/insights', '/api/projects']) {
+        for (const route of ['/api/overview', '/api/insights', '/api/projects', '/api/receipt']) {
           const r = await fetch(`${both.url}${route}?${q}`);
           assert.is(r.status, 400, `${route}?${q}`);
           assert.equal(await r.json(), { error: 'Invalid machine' });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ApiError, Insights, Monthly, Overview, ProjectRow } from '../../src/shared/api-types.ts';
+import type { ApiError, Insights, Monthly, Overview, ProjectRow, Receipt } from '../../src/shared/api-types.ts';
 import { repositoryOf } from '../../src/ingest/repository.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
@@ -59,6 +59,12 @@ Routes('overview, insights and projects sum the repository\'s folders and leave 
 
   const scoped = await get<ProjectRow[]>(`/api/projects?${repo}`);
   assert.equal(scoped, inRepo);
+
+  // The receipt of the repository explains its cost card: its folders' messages only, to the cent.
+  const r = await get<Receipt>(`/api/receipt?range=7&${repo}`);
+  assert.equal([r.repository, r.project, r.messages, r.mismatch], [REPO, null, 4, null]);
+  assert.ok(r.total > 0 && Math.abs(r.total - o.totals.cost) < 1e-12, `${r.total} vs ${o.totals.cost}`);
+  assert.is(r.lines.reduce((n, l) => n + l.items.find((i) => i.kind === 'output')!.tokens, 0), 1000);
 });
 
 Routes('with project=, the intersection', async () => {
@@ -70,7 +76,7 @@ Routes('with project=, the intersection', async () => {
 
 Routes('an unknown repository is 400 Invalid repository; a folder id or a path too long too', async () => {
   for (const q of ['repository=%2Fnowhere', 'repository=-srv-app', `repository=/${'a'.repeat(4096)}`]) {
-    for (const route of ['/api/overview', '/api/insights', '/api/projects']) {
+    for (const route of ['/api/overview', '/api/insights', '/api/projects', '/api/receipt']) {
       const r = await s.request(`${route}?${q}`);
       assert.is(r.status, 400, `${route}?${q.slice(0, 40)}`);
       assert.equal(r.json<ApiError>(), { error: 'Invalid repository' });
