@@ -205,6 +205,7 @@ export class RollupDelta {
     write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.usage_hourly_all), s.of('usage_hourly_all'));
     write(coarsen(this.localHours.values(), ROLLUPS.cost_local_hourly, ROLLUPS.cost_local_hourly_all), s.of('cost_local_hourly_all'));
     write(coarsen(this.toolsDaily.values(), ROLLUPS.tools_daily, ROLLUPS.tools_daily_all), s.of('tools_daily_all'));
+    write(coarsen(this.entrypoints.values(), ROLLUPS.usage_hourly_entrypoint, ROLLUPS.usage_total_entrypoint), s.of('usage_total_entrypoint'));
     this.full.clear();
     this.byModel.clear();
     this.daily.clear();

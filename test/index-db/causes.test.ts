@@ -11,8 +11,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openIndex } from '../../src/index-db/index.ts';
-import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
+import { openIndex, openIndexReader } from '../../src/index-db/index.ts';
+import type { Queries, QueryScope } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { CauseBreakdowns, CauseCost, RangeInfo } from '../../src/shared/api-types.ts';
 import { tempDir } from '../helpers/jsonl.ts';
@@ -123,7 +123,7 @@ function check(c: CauseBreakdowns, es: readonly Entry[], totals: { cost: number;
   }
 }
 
-const causesOf = (idx: IndexDb, scope: QueryScope): CauseBreakdowns => {
+const causesOf = (idx: { queries: Queries }, scope: QueryScope): CauseBreakdowns => {
   const { bySkill, byMcpServer, byAgent, byEffort } = idx.queries.insights(scope);
   return { bySkill, byMcpServer, byAgent, byEffort };
 };
@@ -183,6 +183,26 @@ t('every breakdown equals the sums of its messages and adds up to the totals: a 
     check(causesOf(idx, month()), ALL, after.totals, repriced, 'after a reprice');
   } finally {
     idx.close();
+    cleanup();
+  }
+});
+
+t('the direct part is the range\'s totals as the answer sums them, not the hourly totals read again', async () => {
+  const { dir, cleanup } = tempDir('causes-direct-');
+  const file = path.join(dir, 'index.db');
+  (await indexDir(CAUSES_PROJECTS, { file })).close();
+  const reader = openIndexReader(file, { prices: () => prices });
+  const db = new Database(file);
+  try {
+    const before = [causesOf(reader, month()), causesOf(reader, DAY16)];
+    check(before[0]!, ALL, reader.queries.overview(month()).totals, prices, 'month');
+    // usage_hourly_model's rows made wrong: a day range's answer sums the local days (usage_daily), and so does its
+    // direct part; one that read the hours' totals again would follow these rows.
+    db.prepare('UPDATE usage_hourly_model SET messages = messages + 5, output = output + 5, cost = cost + 1').run();
+    assert.equal([causesOf(reader, month()), causesOf(reader, DAY16)], before);
+  } finally {
+    db.close();
+    reader.close();
     cleanup();
   }
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openIndex } from '../../src/index-db/index.ts';
+import { openIndex, openIndexReader } from '../../src/index-db/index.ts';
 import { sql as entrypointsMigration } from '../../src/index-db/migrations/012-entrypoints.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -80,6 +80,35 @@ t('byEntrypoint sums the range per entrypoint, a response copied in two files on
       [['sdk-py', true, 1, 5000], [null, false, 1, 3000], ['claude-vscode', false, 1, 2000]]);
   } finally {
     idx.close();
+    cleanup();
+  }
+});
+
+t('a range reaching past the newest hour reads all time less the hours before it, a short one the hourly rows', () => {
+  const { dir, cleanup } = tempDir('entrypoints-total-');
+  const file = path.join(dir, 'index.db');
+  build(file, path.join(dir, 'projects')).close();
+  const reader = openIndexReader(file, { prices: () => prices });
+  const db = new Database(file);
+  try {
+    const q = reader.queries;
+    const cut = (fromMs: number, toMs: number): QueryScope => ({ range: { ...NOV, fromMs, toMs, bucket: 'hour' }, project: null, now: NOW });
+    const hours = cut(utc('2026-11-17T08:00:00'), utc('2026-11-17T10:00:00'));
+    const month = brief(q.overview(scope()).byEntrypoint);
+    const p1 = brief(q.overview(scope('p1')).byEntrypoint);
+    const short = brief(q.overview(hours).byEntrypoint);
+    // The hourly rollup's rows of the month made wrong: the month (the all-time rows less October's) and a folder's
+    // month do not read them; a range of two hours does.
+    db.prepare('UPDATE usage_hourly_entrypoint SET messages = messages + 7, output = output + 7 WHERE hour >= ?').run(Math.floor(NOV.fromMs / 3_600_000));
+    assert.equal(brief(q.overview(scope()).byEntrypoint), month, 'the month reads no hourly row of its own');
+    assert.equal(brief(q.overview(scope('p1')).byEntrypoint), p1, 'nor a folder\'s month');
+    assert.not.equal(brief(q.overview(hours).byEntrypoint), short, 'two hours read their hourly rows');
+    // The all-time rows made wrong: the month follows them, less October's hours (the message of 20 October).
+    db.prepare('UPDATE usage_total_entrypoint SET output = output + 1').run();
+    assert.equal(brief(q.overview(scope()).byEntrypoint).map((r) => r[3] - 1), month.map((r) => r[3]), 'the month is the all-time rows less the hours before it');
+  } finally {
+    db.close();
+    reader.close();
     cleanup();
   }
 });

@@ -2,10 +2,11 @@
 // the range's hours as every other figure of the answer reads them (calendar/resolve.ts: a rolling range by whole UTC
 // hours, a day range exactly): its UTC hours from usage_hourly_cause, and the messages of the edges an hour cuts (a
 // local day in a :30 or :45 zone) through the (file_id, ts) index (span-files.ts). So each breakdown adds up to the
-// range's totals. The rollup holds attributed messages only (ATTRIBUTED): the hours' direct part is their totals
-// (usage_hourly_model) less the attributed rows.
+// range's totals. The rollup holds attributed messages only (ATTRIBUTED): the direct part is the range's totals, which
+// the caller has summed already (insights' slice), less every other cell. Summing the hours' totals here again read
+// every usage_hourly_model row of the range: most of a year's insights (issue 35).
 import type Database from 'better-sqlite3';
-import type { CauseBreakdowns, CauseCost, McpServerCost } from '../../shared/api-types.ts';
+import type { CauseBreakdowns, CauseCost, McpServerCost, Totals } from '../../shared/api-types.ts';
 import { totalTokens } from '../schema/measures.ts';
 import { CAUSE_KEYS } from '../schema/rollups.ts';
 import type { HourSpan } from '../../calendar/resolve.ts';
@@ -17,7 +18,8 @@ import { spanFiles, spanHours } from './span-files.ts';
 type Cell = [skill: number, server: number, tool: number, agent: number, effort: number,
   messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
-export type Causes = (hours: HourSpan, projects: ProjectSet) => CauseBreakdowns;
+/** `totals`: the sums of every message of `hours` and its edges, in `projects` (the slice's of the same range). */
+export type Causes = (hours: HourSpan, projects: ProjectSet, totals: Totals) => CauseBreakdowns;
 
 const SET = 'AND project_id IN (SELECT value FROM json_each(@p))';
 const KEYS = (t: string): string => CAUSE_KEYS.map((k) => `${t}.${k}`).join(', ');
@@ -31,31 +33,28 @@ export function createCauses(db: Database.Database): Causes {
     FROM messages m
     WHERE m.file_id IN (${spanFiles('?', '?', scope)}) AND m.ts >= ? AND m.ts < ? ${scope.replace('project_id', 'm.project_id')}
     GROUP BY 1, 2, 3, 4, 5`).raw(true);
-  const totals = (scope: string): Database.Statement => db.prepare(`SELECT sum(messages), sum(input), sum(output), sum(cache_create),
-      sum(cache_read), sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${scope}`).raw(true);
-  const every = { hours: hours(''), messages: messages(''), totals: totals('') };
-  const some = { hours: hours(SET), messages: messages(SET), totals: totals(SET) };
+  const every = { hours: hours(''), messages: messages('') };
+  const some = { hours: hours(SET), messages: messages(SET) };
   const names = db.prepare('SELECT id, name FROM causes').raw(true);
 
-  return function causes(hours, projects) {
+  return function causes(hours, projects, totals) {
     const s = projects === null ? every : some;
     const p = projects === null ? [] : [{ p: JSON.stringify(projects) }];
     const cells: Cell[] = [];
-    if (hours.from < hours.to) {
-      const attributed = s.hours.all(hours.from, hours.to, ...p) as Cell[];
-      cells.push(...attributed, directOf(s.totals.get(hours.from, hours.to, ...p) as Sums, attributed));
-    }
+    if (hours.from < hours.to) cells.push(...(s.hours.all(hours.from, hours.to, ...p) as Cell[]));
     for (const [from, to] of hours.edges) cells.push(...(s.messages.all(...spanHours(from, to), from, to, ...p) as Cell[]));
+    cells.push(directOf(totals, cells));
     return breakdowns(cells, new Map(names.all() as [number, string][]));
   };
 }
 
-type Sums = [messages: number | null, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
-
-/** The direct cell of some hours: their totals less their attributed cells (a rebuilt rollup may hold direct rows too). */
-function directOf(totals: Sums, attributed: readonly Cell[]): Cell {
-  const d: Cell = [0, 0, 0, 0, 0, totals[0] ?? 0, totals[1] ?? 0, totals[2] ?? 0, totals[3] ?? 0, totals[4] ?? 0, totals[5] ?? 0];
-  for (const c of attributed) {
+/**
+ * The direct cell of the range: its totals less every other cell (the hours' attributed rows, a rebuilt rollup's
+ * direct rows, the edges' messages of every cause).
+ */
+function directOf(totals: Totals, others: readonly Cell[]): Cell {
+  const d: Cell = [0, 0, 0, 0, 0, totals.messages, totals.inputTokens, totals.outputTokens, totals.cacheCreationTokens, totals.cacheReadTokens, totals.cost];
+  for (const c of others) {
     d[5] -= c[5];
     d[6] -= c[6];
     d[7] -= c[7];

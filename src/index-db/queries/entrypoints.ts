@@ -1,6 +1,8 @@
 // Cost and tokens per entrypoint (what started Claude Code: cli, claude-vscode, sdk-ts, ...) of a range's messages:
 // the whole UTC hours of the range from usage_hourly_entrypoint, and the messages of an hour the range cuts (a local
-// day in a :30 or :45 zone, a rolling range) through the (file_id, ts) index (span-files.ts).
+// day in a :30 or :45 zone, a rolling range) through the (file_id, ts) index (span-files.ts). Hours that reach past
+// the newest one and start closer to the first hour than to their end (a year, all time) are read as
+// usage_total_entrypoint less the hours before them: a few rows per project x model instead of every hour's (issue 35).
 import type Database from 'better-sqlite3';
 import type { EntrypointCost } from '../../shared/api-types.ts';
 import { isProgrammatic } from '../../shared/entrypoints.ts';
@@ -16,21 +18,39 @@ export type Entrypoints = (fromMs: number, toMs: number, projects: ProjectSet) =
 const SUMS = 'count(*), sum(m.input), sum(m.output), sum(m.cache_create), sum(m.cache_read), sum(m.cost)';
 const SET = 'AND project_id IN (SELECT value FROM json_each(@p))';
 
+/** The sums per entrypoint of a rollup's rows that meet `where`. */
+const sums = (table: string, where: string): string => `SELECT entrypoint_id, sum(messages) AS messages, sum(input) AS input,
+  sum(output) AS output, sum(cache_create) AS cache_create, sum(cache_read) AS cache_read, sum(cost) AS cost
+  FROM ${table} WHERE ${where} GROUP BY entrypoint_id`;
+
 export function createEntrypoints(db: Database.Database): Entrypoints {
   // Summed per entrypoint first, then named: an all-time range reads every row of the rollup, and a name looked up
   // per row cost more than the sums.
   const hours = (scope: string): Database.Statement => db.prepare(`SELECT e.name, r.messages, r.input, r.output, r.cache_create,
       r.cache_read, r.cost
-    FROM (SELECT entrypoint_id, sum(messages) AS messages, sum(input) AS input, sum(output) AS output,
-      sum(cache_create) AS cache_create, sum(cache_read) AS cache_read, sum(cost) AS cost
-      FROM usage_hourly_entrypoint WHERE hour >= ? AND hour < ? ${scope} GROUP BY entrypoint_id) r
+    FROM (${sums('usage_hourly_entrypoint', `hour >= ? AND hour < ? ${scope}`)}) r
     LEFT JOIN entrypoints e ON e.id = r.entrypoint_id`).raw(true);
   const messages = (scope: string): Database.Statement => db.prepare(`SELECT e.name, ${SUMS}
     FROM messages m LEFT JOIN entrypoints e ON e.id = m.entrypoint_id
     WHERE m.file_id IN (${spanFiles('?', '?', scope)}) AND m.ts >= ? AND m.ts < ? ${scope.replace('project_id', 'm.project_id')}
     GROUP BY m.entrypoint_id`).raw(true);
-  const every = { hours: hours(''), messages: messages('') };
-  const some = { hours: hours(SET), messages: messages(SET) };
+  const since = (scope: string): Database.Statement => db.prepare(`SELECT e.name, t.messages - coalesce(b.messages, 0),
+      t.input - coalesce(b.input, 0), t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0),
+      t.cache_read - coalesce(b.cache_read, 0), t.cost - coalesce(b.cost, 0)
+    FROM (${sums('usage_total_entrypoint', `1 ${scope}`)}) t
+    LEFT JOIN (${sums('usage_hourly_entrypoint', `hour < ? ${scope}`)}) b ON b.entrypoint_id = t.entrypoint_id
+    LEFT JOIN entrypoints e ON e.id = t.entrypoint_id
+    WHERE t.messages > coalesce(b.messages, 0)`).raw(true);
+  const every = { hours: hours(''), since: since(''), messages: messages('') };
+  const some = { hours: hours(SET), since: since(SET), messages: messages(SET) };
+  // The ends of the hourly rollup's primary key: where the history starts and ends.
+  const bounds = db.prepare(`SELECT (SELECT hour FROM usage_hourly_entrypoint ORDER BY hour LIMIT 1),
+    (SELECT hour FROM usage_hourly_entrypoint ORDER BY hour DESC LIMIT 1)`).raw(true);
+  /** Whether the hours [h0, h1) are read best as all time less the hours before h0. */
+  const fromTotal = (h0: number, h1: number): boolean => {
+    const [first, last] = bounds.get() as [number | null, number | null];
+    return first !== null && last !== null && h1 > last && h0 - first < Math.min(h1, last + 1) - h0;
+  };
 
   /** Most expensive first; `entrypoint` null for the entries whose line names none. */
   return function entrypoints(fromMs, toMs, projects) {
@@ -44,7 +64,7 @@ export function createEntrypoints(db: Database.Database): Entrypoints {
     const h1 = Math.floor(toMs / HOUR_MS);
     if (h0 < h1) {
       exact(fromMs, h0 * HOUR_MS);
-      cells.push(...(s.hours.all(h0, h1, ...p) as Cell[]));
+      cells.push(...((fromTotal(h0, h1) ? s.since.all(h0, ...p) : s.hours.all(h0, h1, ...p)) as Cell[]));
       exact(h1 * HOUR_MS, toMs);
     } else {
       exact(fromMs, toMs);

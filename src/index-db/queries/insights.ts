@@ -73,7 +73,7 @@ export function insights(reader: Reader, causes: Causes, prices: PriceTable, sco
     heatmap: heatmap(localHours),
     subagentShare: { mainCost, subagentCost, share: mainCost + subagentCost > 0 ? subagentCost / (mainCost + subagentCost) : 0 },
     weeklyCost: weeklyCost(zone, localHours, start, range.toMs),
-    ...(pid === undefined ? { bySkill: [], byMcpServer: [], byAgent: [], byEffort: [] } : causes(scope.span.hours, pid)),
+    ...(pid === undefined ? { bySkill: [], byMcpServer: [], byAgent: [], byEffort: [] } : causes(scope.span.hours, pid, totals)),
   };
 }
 

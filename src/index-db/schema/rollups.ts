@@ -46,7 +46,7 @@ export interface Rollup {
 export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
   | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
-  | 'usage_hourly_entrypoint' | 'usage_hourly_cause';
+  | 'usage_hourly_entrypoint' | 'usage_total_entrypoint' | 'usage_hourly_cause';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
@@ -82,6 +82,10 @@ export const ROLLUPS = {
   tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
   sessions_daily: rollup('sessions_daily', 'local-day', ['day', 'project_id', 'session_id'], [MESSAGES]),
   usage_hourly_entrypoint: rollup('usage_hourly_entrypoint', 'utc-hour', ['hour', 'project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT),
+  // A year's or all time's byEntrypoint is these rows less the hours before the range (queries/entrypoints.ts), not
+  // every hourly row of the range.
+  usage_total_entrypoint: rollup('usage_total_entrypoint', 'all-time', ['project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT,
+    'usage_hourly_entrypoint'),
   usage_hourly_cause: { ...rollup('usage_hourly_cause', 'utc-hour', ['hour', 'project_id', 'model_id', ...CAUSE_KEYS], BY_CAUSE), only: ATTRIBUTED },
 } as const satisfies Record<RollupName, Rollup>;
 
