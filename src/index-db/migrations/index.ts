@@ -14,8 +14,7 @@ import { sql as entrypoints } from './012-entrypoints.ts';
 import { sql as priceRules } from './013-price-rules.ts';
 import { sql as causes } from './014-causes.ts';
 import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
-// 016 and 017 are other branches' (issue 35's plan): 018 follows them once they are merged.
-import { sql as entrypointTotal } from './018-entrypoint-total.ts';
+import { sql as entrypointTotal } from './016-entrypoint-total.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,

@@ -1,4 +1,4 @@
-// Migration 018 (issue 35): usage_total_entrypoint, the all-time sums per project x model x entrypoint, so that a
+// Migration 016 (issue 35): usage_total_entrypoint, the all-time sums per project x model x entrypoint, so that a
 // year's or all time's byEntrypoint reads these rows less the hours before the range instead of every row of
 // usage_hourly_entrypoint in the range (most of a 10 GiB history's overview). Filled from the hourly rollup it is
 // folded from (made again whole: a file taken back to an older version may still hold one).
