@@ -17,27 +17,60 @@ const start = (dirs: string[], indexFile: string, prices = PRICES_FILE): Promise
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function overview(port: number, range: string): Promise<Overview> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/overview?range=${range}`);
-  if (!res.ok) throw new Error(`overview ${range}: ${res.status}`);
+async function overview(port: number, query: string): Promise<Overview> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/overview?${query}`);
+  if (!res.ok) throw new Error(`overview ${query}: ${res.status}`);
   return (await res.json()) as Overview;
 }
 
-/** A first index from nothing: ms from spawn until today's and the 7-day overview answer `final: true`, and until indexed. */
-export async function timeToFinal(dirs: string[], indexFile: string): Promise<{ todayMs: number; sevenDaysMs: number; indexedMs: number }> {
+/** The UTC day (YYYY-MM-DD) of the newest transcript of `dirs`: the last day the generated history has entries. */
+function lastDataDay(dirs: string[]): string {
+  let newest = 0;
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) walk(path.join(d, 'projects'));
+  return new Date(newest).toISOString().slice(0, 10);
+}
+
+const dayBefore = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
+/** What timeToFinal measures: ms from spawn until each range's overview answers `final: true`, and until indexed. */
+export interface FirstFinal {
+  todayMs: number;
+  sevenDaysMs: number;
+  /**
+   * The same for the history's own last day and last 7 days (custom ranges ending on the newest transcript's day). A
+   * generated corpus ends where it was made (gen-corpus.mjs --end), so days later "today" holds no entry and is final
+   * as soon as the scan starts; these ranges are what a user with activity up to today waits for.
+   */
+  lastDay: string;
+  lastDayMs: number;
+  lastSevenDaysMs: number;
+  indexedMs: number;
+}
+
+/** A first index from nothing (the server runs in UTC, so the history's days are UTC days). */
+export async function timeToFinal(dirs: string[], indexFile: string): Promise<FirstFinal> {
   for (const suffix of ['', '-wal', '-shm', '.keys']) fs.rmSync(indexFile + suffix, { force: true });
+  const last = lastDataDay(dirs);
+  const ranges = { today: 'range=today', '7': 'range=7', lastDay: `from=${last}&to=${last}`, last7: `from=${dayBefore(last, 6)}&to=${last}` };
   const server = await start(dirs, indexFile);
   try {
     const indexed = server.logged(/indexed \d+ files|no transcripts found/);
-    const found: Record<'today' | '7', number | null> = { today: null, '7': null };
-    while (found.today === null || found['7'] === null) {
-      for (const range of ['today', '7'] as const) {
-        if (found[range] === null && (await overview(server.port, range)).final) found[range] = performance.now() - server.spawnedAt;
+    const found: Record<keyof typeof ranges, number | null> = { today: null, '7': null, lastDay: null, last7: null };
+    while (Object.values(found).includes(null)) {
+      for (const [name, query] of Object.entries(ranges) as [keyof typeof ranges, string][]) {
+        if (found[name] === null && (await overview(server.port, query)).final) found[name] = performance.now() - server.spawnedAt;
       }
       if (performance.now() - server.spawnedAt > 600_000) throw new Error('never final');
       await sleep(20);
     }
-    return { todayMs: found.today, sevenDaysMs: found['7'], indexedMs: (await indexed) - server.spawnedAt };
+    return { todayMs: found.today!, sevenDaysMs: found['7']!, lastDay: last, lastDayMs: found.lastDay!, lastSevenDaysMs: found.last7!, indexedMs: (await indexed) - server.spawnedAt };
   } finally {
     await server.stop();
   }
@@ -74,7 +107,7 @@ export async function repriceStall(dirs: string[], indexFile: string, work: stri
   const before = await (async () => {
     const s = await start(dirs, indexFile);
     try {
-      return await overview(s.port, 'all');
+      return await overview(s.port, 'range=all');
     } finally {
       await s.stop();
     }
@@ -105,7 +138,7 @@ export async function repriceStall(dirs: string[], indexFile: string, work: stri
         lastCheck = performance.now();
         await clearServerCache(base);
         // Lines with their own costUSD keep it, so the total moves by the rows priced from tokens only.
-        if ((await overview(server.port, 'all')).totals.cost > before.totals.cost * (1 + 1e-6)) repricedMs = performance.now() - server.readyAt;
+        if ((await overview(server.port, 'range=all')).totals.cost > before.totals.cost * (1 + 1e-6)) repricedMs = performance.now() - server.readyAt;
       }
       if (performance.now() - server.readyAt > 180_000) throw new Error('the new catalogue never repriced');
       await sleep(10);

@@ -29,7 +29,7 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 import { abBench, describeAb } from './ab.ts';
-import { latencyDuringRecheck, repriceStall, sessionJson, timeToFinal } from './first-answers.ts';
+import { latencyDuringRecheck, repriceStall, sessionJson, timeToFinal, type FirstFinal } from './first-answers.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -328,8 +328,11 @@ function report(r: Record<string, unknown>): void {
   for (const [route, v] of Object.entries(lat)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared)`);
   const during = r.duringRecheck as Record<string, { p50: number; p95: number; n: number }> | undefined;
   for (const [route, v] of Object.entries(during ?? {})) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during a warm start's re-check (${v.n} requests)`);
-  const first = r.firstFinal as { todayMs: number; sevenDaysMs: number; indexedMs: number } | undefined;
-  if (first) console.log(`first index         today final after ${fmt(first.todayMs)}, 7 days after ${fmt(first.sevenDaysMs)}, indexed after ${fmt(first.indexedMs)} (from spawn)`);
+  const first = r.firstFinal as FirstFinal | undefined;
+  if (first) {
+    console.log(`first index         today final after ${fmt(first.todayMs)}, 7 days after ${fmt(first.sevenDaysMs)}, indexed after ${fmt(first.indexedMs)} (from spawn)`);
+    console.log(`                    the history's last day (${first.lastDay}) final after ${fmt(first.lastDayMs)}, its last 7 days after ${fmt(first.lastSevenDaysMs)}`);
+  }
   const reprice = r.reprice as { maxWaitMs: number; p99WaitMs: number; repricedMs: number; model: string } | undefined;
   if (reprice) console.log(`reprice             ${reprice.model} +25%: longest request wait ${fmt(reprice.maxWaitMs)} (p99 ${fmt(reprice.p99WaitMs)}), new cost shown after ${fmt(reprice.repricedMs)}`);
   const session = r.sessionJson as { p50: number; p95: number } | undefined;
