@@ -184,11 +184,21 @@ function statsQuery(db: Database.Database): () => IndexStats {
 
 /** Every query reports a damaged file to onCorrupt (and still fails, as it must). */
 function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void): Queries {
+  const report = (err: unknown): void => {
+    if (failureOf(err) === 'corrupt') onCorrupt(writeErrorOf(err));
+  };
+  // A query that answers later (a promise: the receipt) reports what fails in any of its reads.
   const guard = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
     try {
-      return fn(...args);
+      const out = fn(...args);
+      return out instanceof Promise
+        ? (out.catch((err: unknown) => {
+            report(err);
+            throw err;
+          }) as R)
+        : out;
     } catch (err) {
-      if (failureOf(err) === 'corrupt') onCorrupt(writeErrorOf(err));
+      report(err);
       throw err;
     }
   };

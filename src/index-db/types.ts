@@ -106,8 +106,11 @@ export interface Queries {
   sessions(scope: QueryScope, machine?: string): SessionListData;
   /** null when the session is unknown. `machine`: this machine's name, the session's when its folder is unlabelled. */
   session(sessionId: string, scope: QueryScope, machine?: string): SessionData | null;
-  /** The range's messages in scope (one session's with `session`) itemised against the installed prices; null when the session is unknown. */
-  receipt(scope: QueryScope & { session?: string | null }): ReceiptFigures | null;
+  /**
+   * The range's messages in scope (one session's with `session`) itemised against the installed prices; null when the
+   * session is unknown. Asynchronous: a long range is read a few files at a time, other answers going between.
+   */
+  receipt(scope: QueryScope & { session?: string | null }): Promise<ReceiptFigures | null>;
   /** Whether some project folder belongs to the repository (its main checkout's path). */
   knowsRepository(id: string): boolean;
   /** Whether some project folder was read under the --dir label. */

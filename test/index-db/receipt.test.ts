@@ -1,12 +1,15 @@
 // The receipt query on a real index file: a stored cost that the installed prices no longer give is reported as a
-// mismatch (not hidden), a line's own costUSD is its cost in 'auto' mode and ignored in 'calculate' mode, and a
-// scope keeps only its folders' messages.
+// mismatch (not hidden), a line's own costUSD is its cost in 'auto' mode and ignored in 'calculate' mode, a scope
+// keeps only its folders' messages, and a range read a file at a time gives the same receipt, other work running
+// between its reads.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
+import { createReceipt } from '../../src/index-db/queries/receipt.ts';
+import { Reader } from '../../src/index-db/queries/reader.ts';
 import type { FileRole, QueryScope } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { CostMode } from '../../src/pricing/types.ts';
@@ -39,24 +42,24 @@ function build(file: string, mode: CostMode): ReturnType<typeof openIndex> {
   return idx;
 }
 
-t("'auto' takes a line's own costUSD, 'calculate' prices it from its tokens", () => {
+t("'auto' takes a line's own costUSD, 'calculate' prices it from its tokens", async () => {
   const auto = build(path.join(tmp.dir, 'auto.db'), 'auto');
-  const a = auto.queries.receipt(scope('p1'))!;
+  const a = (await auto.queries.receipt(scope('p1')))!;
   assert.equal(a.lines.map((l) => [l.pricing, l.amount]), [['catalogue', 1], ['costUSD', 0.5]]);
   assert.is(a.total, 1.5);
   assert.equal(a.rules.map((r) => [r.rule, r.tokens, r.added]), [['costUSD', 1_000_000, 0.5]]);
   auto.close();
   const calc = build(path.join(tmp.dir, 'calc.db'), 'calculate');
-  const c = calc.queries.receipt(scope('p1'))!;
+  const c = (await calc.queries.receipt(scope('p1')))!;
   // One line: the model's messages with and without a costUSD price alike.
   assert.equal(c.lines.map((l) => [l.pricing, l.messages, l.amount]), [['catalogue', 2, 6]]);
   assert.is(c.costMode, 'calculate');
   assert.is(c.total, 6);
-  assert.is(calc.queries.receipt(scope())!.total, 8);
+  assert.is((await calc.queries.receipt(scope()))!.total, 8);
   calc.close();
 });
 
-t('a stored cost the installed prices do not give is a mismatch', () => {
+t('a stored cost the installed prices do not give is a mismatch', async () => {
   const file = path.join(tmp.dir, 'tampered.db');
   build(file, 'auto').close();
   const db = new Database(file);
@@ -64,14 +67,43 @@ t('a stored cost the installed prices do not give is a mismatch', () => {
   db.close();
   const idx = openIndex(file, { log: () => {} });
   idx.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture'));
-  const r = idx.queries.receipt(scope('p2'))!;
+  const r = (await idx.queries.receipt(scope('p2')))!;
   assert.is(r.computed, 2);
   assert.is(r.total, 2.25);
   assert.equal(r.mismatch, { computed: 2, stored: 2.25, difference: -0.25 });
-  assert.is(idx.queries.receipt(scope('p1'))!.mismatch, null);
-  assert.is(idx.queries.receipt({ ...scope(), session: 'nobody' }), null);
-  assert.is(idx.queries.receipt({ ...scope(), session: 's2' })!.total, 2.25);
+  assert.is((await idx.queries.receipt(scope('p1')))!.mismatch, null);
+  assert.is(await idx.queries.receipt({ ...scope(), session: 'nobody' }), null);
+  assert.is((await idx.queries.receipt({ ...scope(), session: 's2' }))!.total, 2.25);
   idx.close();
+});
+
+t('read a file at a time, a receipt is the same, and the event loop turns between its reads', async () => {
+  const file = path.join(tmp.dir, 'chunks.db');
+  build(file, 'auto').close();
+  const db = new Database(file, { readonly: true });
+  const table = PriceTable.fromCatalogue(catalogue, 'fixture');
+  const whole = createReceipt(db, new Reader(db), () => table);
+  const byFile = createReceipt(db, new Reader(db), () => table, 1); // one file per read
+  const withSpans = scope() as Parameters<typeof whole>[0]; // a receipt reads the range and scope alone
+  // Counts the event loop's turns: one immediate each, queued again while the receipts run.
+  let turns = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const before = turns;
+  const a = await whole(withSpans);
+  const wholeTurns = turns - before;
+  const start = turns;
+  const b = await byFile(withSpans);
+  ticking = false;
+  assert.equal(b, a);
+  assert.is(a!.messages, 3);
+  assert.is(wholeTurns, 0, 'one read: answered at once');
+  assert.ok(turns - start >= 1, `timers ran between the reads: ${turns - start}`);
+  db.close();
 });
 
 t.run();

@@ -132,9 +132,9 @@ export function mountDataRoutes(app: Polka, ctx: RouteContext, readGuard: Middle
     const id = (req.query as Query).session;
     return typeof id === 'string' ? id : '';
   };
-  dataRoute(app, ctx, readGuard, '/api/receipt', { fallback: 'days30', projectParam: true, id: receiptSession }, ({ scope, final }, req) => {
+  dataRoute(app, ctx, readGuard, '/api/receipt', { fallback: 'days30', projectParam: true, id: receiptSession }, async ({ scope, final }, req) => {
     const session = receiptSession(req) || null;
-    const found = session === null || session.length <= MAX_ID_LENGTH ? q().receipt({ ...scope, session }) : null;
+    const found = session === null || session.length <= MAX_ID_LENGTH ? await q().receipt({ ...scope, session }) : null;
     if (!found) throw Errors.sessionNotFound();
     return { ...scopeOf(scope), session, final, ...found } satisfies Receipt;
   });
