@@ -76,4 +76,24 @@ test('a scrape of an unchanged index reads no series and no file cost again; one
   }
 });
 
+test('a write no query reads (the finalSince of a scan, for the statusline) moves no generation: nothing is read again', async () => {
+  const real = openIndex(':memory:');
+  real.setPrices(PriceTable.builtin());
+  const { index, reads } = counted(real);
+  const s = await startServer({ index, now: () => NOW });
+  try {
+    add(s, real, 'old', 40, 100);
+    const first = (await s.request('/metrics')).text;
+    const generation = real.generation();
+    real.setFinalSince(new Date(NOW).toISOString());
+    real.setFinalSince(null);
+    assert.is(real.generation(), generation);
+    assert.is((await s.request('/metrics')).text, first);
+    assert.equal(reads, { series: 1, fileCosts: 1 }, 'the counters and the file costs kept');
+  } finally {
+    await s.close();
+    real.close();
+  }
+});
+
 test.run();
