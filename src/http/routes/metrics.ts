@@ -46,7 +46,7 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
     if (why) return sendText(res, 403, why);
     const now = ctx.now();
     const families = [...gaugeFamilies(ctx.index.queries.metrics(now, false)), ...limitFamilies(ctx.index.queries.limits(now))];
-    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(now)));
+    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.dirs(now)));
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
     res.setHeader('Cache-Control', 'no-store');
