@@ -7,7 +7,6 @@
 // Prints per build and phase the median of the pairs' p50 and p95, each pair's difference (B - A), the load average,
 // and whether the two builds' last texts are the same (the block's remaining seconds aside: they follow the clock).
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { PRICES_FILE } from '../test/helpers/paths.ts';
@@ -23,7 +22,7 @@ const after = Number(afterArg ?? 100);
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 interface Stats { p50: number; p95: number; max: number; n: number }
-interface Run { recheck: Stats; idle: Stats; text: string; wireBytes: number }
+interface Run { recheck: Stats; idle: Stats; text: string }
 
 const stats = (t: number[]): Stats => ({ p50: percentile(t, 50), p95: percentile(t, 95), max: Math.max(...t), n: t.length });
 
@@ -35,17 +34,6 @@ async function scrape(base: string): Promise<{ ms: number; text: string }> {
   const ms = performance.now() - t;
   if (!res.ok) throw new Error(`/metrics: ${res.status}`);
   return { ms, text: Buffer.from(body).toString() };
-}
-
-/** The bytes of one answer to a scraper that takes gzip, as they come over the wire. */
-function gzipBytes(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/metrics', headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      let n = 0;
-      res.on('data', (c: Buffer) => (n += c.length));
-      res.on('end', () => resolve(n));
-    }).on('error', reject);
-  });
 }
 
 async function run(entry: string): Promise<Run> {
@@ -70,7 +58,7 @@ async function run(entry: string): Promise<Run> {
       idle.push(s.ms);
       text = s.text;
     }
-    return { recheck: stats(during), idle: stats(idle), text, wireBytes: await gzipBytes(server.port) };
+    return { recheck: stats(during), idle: stats(idle), text };
   } finally {
     await server.stop();
     fs.rmSync(work, { recursive: true, force: true });
@@ -86,7 +74,7 @@ try {
       const r = await run(builds[side]);
       runs[side].push(r);
       const f = (x: Stats) => `p50 ${x.p50.toFixed(1)} p95 ${x.p95.toFixed(1)} max ${x.max.toFixed(1)} ms (${x.n})`;
-      log(`pair ${i + 1} ${side}: re-check ${f(r.recheck)}; after ${f(r.idle)}; ${r.text.length} chars, ${r.wireBytes} bytes asked with gzip; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      log(`pair ${i + 1} ${side}: re-check ${f(r.recheck)}; after ${f(r.idle)}; ${r.text.length} chars; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     }
   }
   const med = (v: number[]) => percentile(v, 50);

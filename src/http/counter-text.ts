@@ -4,13 +4,12 @@
 // ten times more than reading the sums (bench/RESULTS.md, "/metrics at 10 GiB").
 import type { MetricsSnapshot } from '../index-db/types.ts';
 import { expositionChunks } from './exposition.ts';
-import { gzipPart, type GzipPart } from './gzip-parts.ts';
 import { counterFamilies } from './metrics.ts';
 
 type Series = MetricsSnapshot['series'];
 
 export class CounterText {
-  private kept: { generation: number; series: Series; text: Buffer; gzip: GzipPart | null } | null = null;
+  private kept: { generation: number; series: Series; text: Buffer } | null = null;
 
   /** `read`: the all-time series now; `machine`: the label of the series read from unlabelled dirs. */
   constructor(
@@ -20,23 +19,13 @@ export class CounterText {
 
   /** The text at index generation `generation`: the kept Buffer itself while its series are unchanged. */
   text(generation: number): Buffer {
-    return this.at(generation).text;
-  }
-
-  /** The text compressed as the first part of a gzip member (gzip-parts.ts), kept with it. */
-  gzip(generation: number): GzipPart {
-    const kept = this.at(generation);
-    return (kept.gzip ??= gzipPart(kept.text, null, false));
-  }
-
-  private at(generation: number): NonNullable<CounterText['kept']> {
-    if (this.kept?.generation === generation) return this.kept;
+    if (this.kept?.generation === generation) return this.kept.text;
     const series = this.read();
-    const same = this.kept !== null && sameSeries(this.kept.series, series);
-    this.kept = same
-      ? { ...this.kept!, generation, series }
-      : { generation, series, text: Buffer.concat([...expositionChunks(counterFamilies(series, this.machine))].map((c) => Buffer.from(c))), gzip: null };
-    return this.kept;
+    const text = this.kept && sameSeries(this.kept.series, series)
+      ? this.kept.text
+      : Buffer.concat([...expositionChunks(counterFamilies(series, this.machine))].map((c) => Buffer.from(c)));
+    this.kept = { generation, series, text };
+    return text;
   }
 }
 

@@ -44,8 +44,6 @@ export interface RequestOptions {
 export interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** The body's bytes as they came (a compressed one is not decoded). */
-  body: Buffer;
   text: string;
   json<T = unknown>(): T;
 }
@@ -79,9 +77,8 @@ export function request(port: number, urlPath: string, opts: RequestOptions = {}
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json: () => JSON.parse(text) });
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
       });
     });
     req.on('error', reject);

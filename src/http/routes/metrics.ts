@@ -9,7 +9,6 @@ import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
 import { limitFamilies } from '../limit-metrics.ts';
 import { CounterText } from '../counter-text.ts';
-import { acceptsGzip, gzipMember, gzipPart } from '../gzip-parts.ts';
 import { gaugeFamilies } from '../metrics.ts';
 import { retentionFamilies } from '../retention-metrics.ts';
 import { sendText } from '../send.ts';
@@ -47,23 +46,13 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
       res.end();
       return;
     }
-    // The kept counters' Buffer and the gauges', never one string of the whole text (exposition.ts says why), sent
-    // with their length. A scraper that takes gzip (as Prometheus does) gets the counters' kept compressed part and
-    // the gauges compressed anew, in one gzip member: far fewer bytes to send and read (bench/RESULTS.md,
-    // "/metrics at 10 GiB").
-    const generation = ctx.index.generation();
-    const gauges = Buffer.concat([...expositionChunks(families)].map((chunk) => Buffer.from(chunk)));
-    let body: Buffer[];
-    if (acceptsGzip(req.headers['accept-encoding'])) {
-      const head = counters.gzip(generation);
-      body = gzipMember([head, gzipPart(gauges, head, true)]);
-      res.setHeader('Content-Encoding', 'gzip');
-    } else {
-      body = [counters.text(generation), gauges];
-    }
-    res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('Content-Length', body.reduce((n, b) => n + b.length, 0));
-    for (const b of body) res.write(b);
+    // The kept counters' Buffer and the gauges' few pieces, never one string of the whole text (exposition.ts says
+    // why); with their length, so the text goes out in as many writes, not as chunks.
+    const head = counters.text(ctx.index.generation());
+    const gauges = [...expositionChunks(families)].map((chunk) => Buffer.from(chunk));
+    res.setHeader('Content-Length', gauges.reduce((n, b) => n + b.length, head.length));
+    res.write(head);
+    for (const b of gauges) res.write(b);
     res.end();
   });
 }
