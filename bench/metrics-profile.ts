@@ -1,9 +1,9 @@
 // Where one GET /metrics scrape's milliseconds go, per gauge family, on an existing index (issue 35):
 //   node --import tsx bench/metrics-profile.ts INDEX DIR[,DIR…] [runs]
 // Reads the index through the server's own modules (a reader, as a second server would), each part `runs` times with
-// a new generation before each (what a scrape after a commit, or with the result cache cleared, must compute), and
-// prints the median and p95 per part. A new generation is simulated by dropping the caches the route and the
-// retention service keep: each part is called as a fresh scrape calls it.
+// a new generation before each (what the first scrape after a write computes: the retention service's per-generation
+// side is made again; "counters" makes their text as it was made before the route kept it while the sums hold), then
+// the parts a scrape computes while the generation holds; prints the median and p95 per part.
 import path from 'node:path';
 import { openIndexReader } from '../src/index-db/index.ts';
 import { createRetentionService } from '../src/main/retention.ts';
