@@ -4,8 +4,10 @@
 // cache cleared before each request: while the re-check runs (until "indexed", and at least 20 requests, as
 // bench/first-answers.ts counts), then `after` requests once it is done.
 //   node --import tsx bench/metrics-ab.ts INDEX DIR[,DIR…] REF [pairs] [after]
-// Prints per build and phase the median of the pairs' p50 and p95, each pair's difference (B - A), the load average,
-// and whether the two builds' last texts are the same (the block's remaining seconds aside: they follow the clock).
+// After each scrape one `GET /api/pricing` (a small answer computed from nothing) is timed as a control: what any
+// request waits for the main thread then. Prints per build and phase the median of the pairs' p50 and p95, each
+// pair's difference (B - A), the load average, and whether the two builds' last texts are the same (the block's
+// remaining seconds aside: they follow the clock).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +24,7 @@ const after = Number(afterArg ?? 100);
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 interface Stats { p50: number; p95: number; max: number; n: number }
-interface Run { recheck: Stats; idle: Stats; text: string }
+interface Run { recheck: Stats; idle: Stats; controlRecheck: Stats; controlIdle: Stats; text: string }
 
 const stats = (t: number[]): Stats => ({ p50: percentile(t, 50), p95: percentile(t, 95), max: Math.max(...t), n: t.length });
 
@@ -34,6 +36,13 @@ async function scrape(base: string): Promise<{ ms: number; text: string }> {
   const ms = performance.now() - t;
   if (!res.ok) throw new Error(`/metrics: ${res.status}`);
   return { ms, text: Buffer.from(body).toString() };
+}
+
+async function control(base: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${base}/api/pricing`);
+  await res.arrayBuffer();
+  return performance.now() - t;
 }
 
 async function run(entry: string): Promise<Run> {
@@ -50,15 +59,21 @@ async function run(entry: string): Promise<Run> {
     let done = false;
     void server.logged(/indexed \d+ files|no transcripts found/).then(() => (done = true), () => (done = true));
     const during: number[] = [];
-    while (!done || during.length < 20) during.push((await scrape(base)).ms);
+    const controlDuring: number[] = [];
+    while (!done || during.length < 20) {
+      during.push((await scrape(base)).ms);
+      controlDuring.push(await control(base));
+    }
     const idle: number[] = [];
+    const controlIdle: number[] = [];
     let text = '';
     for (let i = 0; i < after; i++) {
       const s = await scrape(base);
       idle.push(s.ms);
       text = s.text;
+      controlIdle.push(await control(base));
     }
-    return { recheck: stats(during), idle: stats(idle), text };
+    return { recheck: stats(during), idle: stats(idle), controlRecheck: stats(controlDuring), controlIdle: stats(controlIdle), text };
   } finally {
     await server.stop();
     fs.rmSync(work, { recursive: true, force: true });
@@ -74,16 +89,16 @@ try {
       const r = await run(builds[side]);
       runs[side].push(r);
       const f = (x: Stats) => `p50 ${x.p50.toFixed(1)} p95 ${x.p95.toFixed(1)} max ${x.max.toFixed(1)} ms (${x.n})`;
-      log(`pair ${i + 1} ${side}: re-check ${f(r.recheck)}; after ${f(r.idle)}; ${r.text.length} chars; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      log(`pair ${i + 1} ${side}: re-check ${f(r.recheck)}; after ${f(r.idle)}; control: re-check ${f(r.controlRecheck)}, after ${f(r.controlIdle)}; ${r.text.length} chars; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     }
   }
   const med = (v: number[]) => percentile(v, 50);
-  for (const phase of ['recheck', 'idle'] as const) {
+  for (const phase of ['recheck', 'idle', 'controlRecheck', 'controlIdle'] as const) {
     for (const q of ['p50', 'p95'] as const) {
       const a = runs.A.map((r) => r[phase][q]);
       const bb = runs.B.map((r) => r[phase][q]);
       const diffs = a.map((x, i) => bb[i]! - x);
-      console.log(`${phase.padEnd(7)} ${q}: A ${med(a).toFixed(1)} ms, B (${ref} ${b.commit.slice(0, 7)}) ${med(bb).toFixed(1)} ms; per-pair B - A: ${diffs.map((d) => d.toFixed(1)).join(', ')} ms`);
+      console.log(`${phase.padEnd(14)} ${q}: A ${med(a).toFixed(1)} ms, B (${ref} ${b.commit.slice(0, 7)}) ${med(bb).toFixed(1)} ms; per-pair B - A: ${diffs.map((d) => d.toFixed(1)).join(', ')} ms`);
     }
   }
   const clockless = (t: string) => t.split('\n').filter((l) => !l.startsWith('cost_dashboard_block_remaining_seconds ')).join('\n');
