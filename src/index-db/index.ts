@@ -72,6 +72,8 @@ function build(
   }
   const stats = statsQuery(db);
   const limits = createLimitStore(db);
+  // Writes that change nothing this process's queries read (setFinalSince): the generation leaves them out.
+  let quietWrites = 0;
   return {
     cursorOf: (path) => writer.cursorOf(path),
     foldZone: () => writer.foldZone(),
@@ -83,7 +85,14 @@ function build(
     resetFile: (path) => writer.resetFile(path),
     markGone: (path) => writer.markGone(path),
     markUnreadable: (path, error) => writer.markUnreadable(path, error),
-    setFinalSince: (iso) => writer.quietMeta('final_since', iso ?? ''),
+    setFinalSince(iso) {
+      const before = writer.dataVersion();
+      writer.quietMeta('final_since', iso ?? '');
+      // Only the statusline reads this row, on a connection of its own: no query of this process reads it, so the
+      // generation does not move for it (it moved for every second of a scan, and each move made the server compute
+      // /metrics' counters and retention figures again). A failed write may have rolled back others: then it moves.
+      if (writer.failure() === null && writer.dataVersion() === before + 1) quietWrites++;
+    },
     setPrices: (table) => writer.setPrices(table),
     repricing: () => writer.repricing(),
     finishReprice: () => writer.finishReprice(),
@@ -96,7 +105,7 @@ function build(
     preloadKeys: (rows) => writer.preloadKeys(rows),
     dataVersion: () => writer.dataVersion(),
     // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
-    generation: () => writer.dataVersion(),
+    generation: () => writer.dataVersion() - quietWrites,
     stats,
     recovered: recoveredQuery(db),
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),

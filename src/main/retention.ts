@@ -112,10 +112,11 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     };
   }
 
+  const dirs = (now: number): RetentionDir[] => opts.dirs.map((d, i) => dirReport(d, opts.dirMachines[i] ?? opts.machine, now));
   const report = (now: number): Retention => {
     const kept = opts.keeping.dir();
     return {
-      dirs: opts.dirs.map((d, i) => dirReport(d, opts.dirMachines[i] ?? opts.machine, now)),
+      dirs: dirs(now),
       kept: kept === null ? null : { dir: kept, ...keptStats(kept) },
       backup: readBackupNote(opts.indexPath),
     };
@@ -123,6 +124,7 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
 
   return {
     report,
+    dirs,
     keep(now) {
       if (opts.keeping.dir() !== null) return { ok: true, retention: report(now) };
       const writer = opts.index.writable();

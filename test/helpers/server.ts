@@ -62,6 +62,8 @@ export interface ServerOptions {
   index?: IndexDb;
   /** The dashboard's files to serve (the built dist/ui for a browser test; default: a tiny stand-in). */
   uiDir?: string;
+  /** The folder the transcripts are kept in, as --keep-transcripts gives it (default: keeping off). */
+  keepDir?: string;
 }
 
 /** Sends one request with exactly the headers given (Host defaults to localhost:<port>). */
@@ -119,14 +121,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     prices: () => PriceTable.builtin(),
     probe: opts.probe ?? createUsageProbe({ bin: path.join(dir, 'no-claude-here'), configDir }),
     budgets,
-    // As the server's own: GET /api/retention over this config dir, keeping off.
+    // As the server's own: GET /api/retention over this config dir, keeping off unless keepDir is given.
     retention: createRetentionService({
       index: { queries: index.queries, generation: () => index.generation(), writable: () => index },
       indexPath: config.indexPath,
       dirs: config.dirs,
       dirMachines: config.dirMachines,
       machine: config.machine,
-      keeping: createKeeping({ dir: null, projectsDirs: config.projectsDirs, log: (m) => logs.push(m) }),
+      keeping: createKeeping({ dir: opts.keepDir ?? null, projectsDirs: config.projectsDirs, log: (m) => logs.push(m) }),
       offerDir: path.join(dir, 'kept'),
       log: (m) => logs.push(m),
     }),

@@ -1,6 +1,7 @@
 // GET /metrics over a big history costs what changed since the last scrape: the counters' text and the retention
-// gauges' file costs are read again only once the index moved (its generation), and then they follow it. Over a real
-// server and a real index, whose queries count the reads they are asked for.
+// gauges' file costs are read again only once the index moved (its generation), and then they follow it; a scrape
+// reads no file but the cleanup settings. Over a real server and a real index, whose queries count the reads they are
+// asked for.
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -8,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import type { IndexDb, Queries } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
-import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
@@ -71,6 +72,56 @@ test('a scrape of an unchanged index reads no series and no file cost again; one
     assert.is(total(third, 'cost_dashboard_messages_total'), 2, 'the new entry counted');
     assert.ok(total(third, 'cost_dashboard_cleanup_due_cost_usd') > dueCost, 'and its file due');
   } finally {
+    await s.close();
+    real.close();
+  }
+});
+
+test('a write no query reads (the finalSince of a scan, for the statusline) moves no generation: nothing is read again', async () => {
+  const real = openIndex(':memory:');
+  real.setPrices(PriceTable.builtin());
+  const { index, reads } = counted(real);
+  const s = await startServer({ index, now: () => NOW });
+  try {
+    add(s, real, 'old', 40, 100);
+    const first = (await s.request('/metrics')).text;
+    const generation = real.generation();
+    real.setFinalSince(new Date(NOW).toISOString());
+    real.setFinalSince(null);
+    assert.is(real.generation(), generation);
+    assert.is((await s.request('/metrics')).text, first);
+    assert.equal(reads, { series: 1, fileCosts: 1 }, 'the counters and the file costs kept');
+  } finally {
+    await s.close();
+    real.close();
+  }
+});
+
+test('a scrape reads no file but the cleanup settings of each dir: not the kept folder, not the backup note', async () => {
+  const keep = tempDir().dir;
+  fs.mkdirSync(path.join(keep, 'projects', '-home-dev-alpha'), { recursive: true });
+  fs.writeFileSync(path.join(keep, 'projects', '-home-dev-alpha', 'kept.jsonl'), '{}\n');
+  const real = openIndex(':memory:');
+  real.setPrices(PriceTable.builtin());
+  const s = await startServer({ index: real, now: () => NOW, keepDir: keep });
+  const calls: string[] = [];
+  const saved = { readFileSync: fs.readFileSync, readdirSync: fs.readdirSync, statSync: fs.statSync };
+  try {
+    add(s, real, 'old', 40, 100);
+    // The kept folder is walked for GET /api/retention, as before.
+    assert.is((JSON.parse((await s.request('/api/retention')).text) as { kept: { files: number } }).kept.files, 1);
+    await s.request('/metrics');
+    Object.assign(fs, {
+      readFileSync: (...a: Parameters<typeof fs.readFileSync>) => (calls.push(`read ${String(a[0])}`), saved.readFileSync(...a)),
+      readdirSync: (...a: Parameters<typeof fs.readdirSync>) => (calls.push(`list ${String(a[0])}`), saved.readdirSync(...a)),
+      statSync: (...a: Parameters<typeof fs.statSync>) => (calls.push(`stat ${String(a[0])}`), saved.statSync(...a)),
+    });
+    const text = (await s.request('/metrics')).text;
+    Object.assign(fs, saved);
+    assert.ok(total(text, 'cost_dashboard_cleanup_due_sessions') > 0, 'the gauges are there');
+    assert.equal(calls, [`read ${path.join(s.config.dirs[0]!, 'settings.json')}`]);
+  } finally {
+    Object.assign(fs, saved);
     await s.close();
     real.close();
   }

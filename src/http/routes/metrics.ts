@@ -1,14 +1,15 @@
-// GET /metrics for Prometheus and compatible scrapers. Computed from the rollups, the counters again whenever the index
-// moved and the gauges on every scrape, so neither is staler than the index. Besides the global Host guard it refuses
-// cross-site requests, and on a non-loopback bind it needs `Authorization: Bearer <--metrics-token>` (403 otherwise,
-// also when no token is configured there); a configured token is required on loopback too.
+// GET /metrics for Prometheus and compatible scrapers. Computed from the rollups, the counters' text again whenever the
+// all-time sums moved and the gauges on every scrape, so neither is staler than the index. Besides the global Host
+// guard it refuses cross-site requests, and on a non-loopback bind it needs `Authorization: Bearer <--metrics-token>`
+// (403 otherwise, also when no token is configured there); a configured token is required on loopback too.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware, Polka } from 'polka';
 import { EXPOSITION_TYPE, expositionChunks } from '../exposition.ts';
 import { isLoopbackBind } from '../guards.ts';
 import { limitFamilies } from '../limit-metrics.ts';
-import { counterFamilies, gaugeFamilies } from '../metrics.ts';
+import { CounterText } from '../counter-text.ts';
+import { gaugeFamilies } from '../metrics.ts';
 import { retentionFamilies } from '../retention-metrics.ts';
 import { sendText } from '../send.ts';
 import type { RouteContext } from './context.ts';
@@ -30,23 +31,14 @@ function refusal(req: IncomingMessage, token: string | null, loopback: boolean):
 /** `crossSiteGuard` refuses cross-site requests on every method (a page must not read the figures). */
 export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard: Middleware): void {
   const loopback = isLoopbackBind(ctx.config.host);
-  // The counters' text (a sample per project x model x kind: most of a big history's scrape), made again only once
-  // the index moved; the gauges of now are made on every scrape.
-  let counters: { generation: number; text: Buffer[] } | null = null;
-  const counterText = (): Buffer[] => {
-    const generation = ctx.index.generation();
-    if (counters?.generation !== generation) {
-      const families = counterFamilies(ctx.index.queries.metrics(ctx.now()).series, ctx.config.machine);
-      counters = { generation, text: [...expositionChunks(families)].map((chunk) => Buffer.from(chunk)) };
-    }
-    return counters.text;
-  };
+  // The counters' text, made again only once the all-time sums moved; the gauges of now are made on every scrape.
+  const counters = new CounterText(() => ctx.index.queries.metrics(ctx.now()).series, ctx.config.machine);
   app.get('/metrics', crossSiteGuard, function metrics(req: IncomingMessage, res: ServerResponse) {
     const why = refusal(req, ctx.config.metricsToken, loopback);
     if (why) return sendText(res, 403, why);
     const now = ctx.now();
     const families = [...gaugeFamilies(ctx.index.queries.metrics(now, false)), ...limitFamilies(ctx.index.queries.limits(now))];
-    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.report(now)));
+    if (ctx.retention) families.push(...retentionFamilies(ctx.retention.dirs(now)));
     res.statusCode = 200;
     res.setHeader('Content-Type', EXPOSITION_TYPE);
     res.setHeader('Cache-Control', 'no-store');
@@ -54,9 +46,13 @@ export function mountMetricsRoute(app: Polka, ctx: RouteContext, crossSiteGuard:
       res.end();
       return;
     }
-    // Written in pieces (chunked), never as one string of the whole text (exposition.ts says why).
-    for (const chunk of counterText()) res.write(chunk);
-    for (const chunk of expositionChunks(families)) res.write(chunk);
+    // The kept counters' Buffer and the gauges' few pieces, never one string of the whole text (exposition.ts says
+    // why); with their length, so the text goes out in as many writes, not as chunks.
+    const head = counters.text(ctx.index.generation());
+    const gauges = [...expositionChunks(families)].map((chunk) => Buffer.from(chunk));
+    res.setHeader('Content-Length', gauges.reduce((n, b) => n + b.length, head.length));
+    res.write(head);
+    for (const b of gauges) res.write(b);
     res.end();
   });
 }

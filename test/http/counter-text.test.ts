@@ -1,0 +1,60 @@
+// The counters' text of GET /metrics is made again only when the all-time sums moved: a write that leaves them (a file
+// gone from disk) keeps the very Buffer, an entry more makes a new one, and the text is the exposition of the series
+// byte for byte. Over a real index file filled through the real parser.
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CounterText } from '../../src/http/counter-text.ts';
+import { expositionChunks } from '../../src/http/exposition.ts';
+import { counterFamilies } from '../../src/http/metrics.ts';
+import { openIndex } from '../../src/index-db/index.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
+import { ingestFile, sessionRole } from '../helpers/server.ts';
+
+const NOW = Date.UTC(2026, 0, 10, 12);
+
+test('the text is kept while the sums hold, made anew when they move, and always the exposition of the series', () => {
+  const { dir } = tempDir();
+  const index = openIndex(path.join(dir, 'index.db'));
+  try {
+    index.setPrices(PriceTable.builtin());
+    const write = (session: string, output: number): string => {
+      const file = writeJsonl(path.join(dir, 'projects', '-home-dev-alpha', `${session}.jsonl`), [
+        usageLine({ sessionId: session, messageId: `m-${session}`, requestId: `r-${session}`, timestamp: new Date(NOW).toISOString(), output }),
+      ]);
+      ingestFile(index, file, sessionRole('-home-dev-alpha', session));
+      return file;
+    };
+    let reads = 0;
+    const series = () => {
+      reads++;
+      return index.queries.metrics(NOW).series;
+    };
+    const counters = new CounterText(series, 'box');
+    const exposition = (): string => [...expositionChunks(counterFamilies(index.queries.metrics(NOW).series, 'box'))].join('');
+
+    const first = write('a', 100);
+    const one = counters.text(index.generation());
+    assert.is(one.toString(), exposition());
+    assert.ok(one.toString().includes('cost_dashboard_messages_total{machine="box",project="-home-dev-alpha"'));
+    assert.is(counters.text(index.generation()), one, 'the same generation: the kept text');
+    assert.is(reads, 1, 'and no read');
+
+    const before = index.generation();
+    index.markGone(first);
+    assert.not.equal(index.generation(), before, 'the index moved');
+    assert.is(counters.text(index.generation()), one, 'its sums did not: the very Buffer');
+    assert.is(reads, 2, 'read once to see that');
+
+    write('b', 300);
+    const two = counters.text(index.generation());
+    assert.is.not(two, one);
+    assert.is(two.toString(), exposition(), 'the new sums, byte for byte');
+    assert.ok(/cost_dashboard_messages_total\{[^}]*\} 2\n/.test(two.toString()), 'two entries counted');
+  } finally {
+    index.close();
+  }
+});
+
+test.run();
