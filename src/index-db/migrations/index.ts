@@ -14,8 +14,10 @@ import { sql as entrypoints } from './012-entrypoints.ts';
 import { sql as priceRules } from './013-price-rules.ts';
 import { sql as causes } from './014-causes.ts';
 import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
+// 016 is another branch's; its migration goes before this one when both are merged.
+import { sql as sessionIndex } from './017-session-index.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, priceRules, causes, rootAgentPrompts,
+  entrypoints, priceRules, causes, rootAgentPrompts, sessionIndex,
 ];
