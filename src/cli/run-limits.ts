@@ -1,5 +1,6 @@
 // `cost-dashboard limits`: the plan limit windows, their pace and forecast, and the hits. As the writer it first takes
 // in the statusline's readings and the transcripts' new lines (their hits); a running server keeps both itself.
+import { openIndexReader } from '../index-db/index.ts';
 import type { CliArgs } from './args.ts';
 import { markUpdated } from './background-update.ts';
 import { catchUp } from './catch-up.ts';
@@ -11,7 +12,7 @@ import { terminalWidth } from './table.ts';
 
 export async function runLimits(args: CliArgs, warn: (msg: string) => void): Promise<number> {
   pinHostZone(process.env);
-  const opened = await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  const opened = await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000, openReader: openIndexReader });
   try {
     if (opened.kind === 'writer') {
       markUpdated(args.config.indexPath);

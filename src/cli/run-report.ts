@@ -5,8 +5,8 @@ import { dayKey } from '../calendar/days.ts';
 import { customRange, type RangeSel } from '../calendar/range.ts';
 import { resolveRange } from '../calendar/resolve.ts';
 import { dayOf, systemZone } from '../calendar/zone.ts';
-import { IndexWriteError, openIndexReader } from '../index-db/index.ts';
-import type { IndexReader } from '../index-db/types.ts';
+import { IndexWriteError } from '../index-db/index.ts';
+import { openReportReader, type ReportReader } from '../index-db/report-reader.ts';
 import { writerIsLive } from '../index-db/writer-lock.ts';
 import type { RangeInfo } from '../shared/api-types.ts';
 import type { Reports } from '../index-db/queries/reports.ts';
@@ -35,12 +35,12 @@ function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo
  * it did not get that far: no file yet, a live writer, an older schema, or marked open by a writer that died, whose
  * integrity check the writer runs).
  */
-async function unchangedIndex(args: CliArgs): Promise<{ reader: IndexReader | null; listed?: FoundFile[] }> {
+async function unchangedIndex(args: CliArgs): Promise<{ reader: ReportReader | null; listed?: FoundFile[] }> {
   const file = args.config.indexPath;
   if (!fs.existsSync(file) || writerIsLive(file)) return { reader: null };
-  let reader: IndexReader;
+  let reader: ReportReader;
   try {
-    reader = openIndexReader(file);
+    reader = openReportReader(file);
   } catch (err) {
     if (err instanceof IndexWriteError) return { reader: null };
     throw err;
@@ -66,7 +66,7 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
   // The system zone by name, so checking the daily rollups' zone needs no Intl lookup (--timezone replaces it below).
   pinHostZone(process.env);
   const check = await unchangedIndex(args);
-  const opened = check.reader ? { kind: 'reader' as const, index: check.reader } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000 });
+  const opened = check.reader ? { kind: 'reader' as const, index: check.reader } : await openForCommand(args.config.indexPath, { log: warn, readerWaitMs: 10_000, openReader: openReportReader });
   try {
     if (opened.kind === 'writer') {
       markUpdated(args.config.indexPath);

@@ -1,12 +1,16 @@
 // A report with no server, over an index that already holds every transcript as it is on disk, only reads: the
 // index file is left byte for byte as it was (a writer would record itself and mark the file open, then clean). One
 // appended line makes the next report the writer again, and it shows the line. A new transcript in a folder the
-// listings beside the index hold (listed more than 3 s after its last change) is found too.
+// listings beside the index hold (listed more than 3 s after its last change) is found too. Such a report opens only
+// the reports' reads (index-db/report-reader.ts), not the dashboard's queries, whose preparing cost it more than its
+// own reads (issue 35): over a copy of the index without a table that only the dashboard reads, it still answers.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import Database from 'better-sqlite3';
+import { openIndexReader } from '../../src/index-db/index.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 import { cli } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
@@ -51,6 +55,22 @@ t('a new transcript in a folder the listings hold: the report lists that folder 
   assert.ok(listings.folders.some((f) => f[0] === path.dirname(transcript)), 'the project folder is kept');
   writeJsonl(path.join(path.dirname(transcript), 's2.jsonl'), [{ ...line('d', 1000), sessionId: 's2' }]);
   assert.is(await outputTokens(), 2500);
+});
+
+t('a report prepares only its own reads, none of the dashboard\'s', async () => {
+  const copy = path.join(dir, 'copy.db');
+  fs.copyFileSync(index, copy);
+  // limit_readings: read by the dashboard's limits queries (prepared by the full reader), never by a report.
+  const db = new Database(copy);
+  db.exec('DROP TABLE limit_readings');
+  db.close();
+  assert.throws(() => openIndexReader(copy), /no such table: limit_readings/, 'the full reader prepares the dashboard\'s queries');
+  const copyFlags = ['--dir', root, '--index', copy, '--offline', '--prices', PRICES_FILE];
+  for (const report of ['daily', 'session']) {
+    const r = await cli([report, '--json', ...copyFlags], { env: { TZ: 'UTC' } });
+    assert.is(r.code, 0, `${report}: ${r.stderr}`);
+    assert.is((JSON.parse(r.stdout) as { totals: { outputTokens: number } }).totals.outputTokens, 2500, report);
+  }
 });
 
 t.run();

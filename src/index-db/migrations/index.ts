@@ -15,8 +15,9 @@ import { sql as priceRules } from './013-price-rules.ts';
 import { sql as causes } from './014-causes.ts';
 import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
 import { sql as entrypointTotal } from './016-entrypoint-total.ts';
+import { sql as sessionIndex } from './017-session-index.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal,
+  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex,
 ];
