@@ -1,7 +1,9 @@
 // `npm run bench -- --ab <git ref>`: this checkout's build (A, dist/) against the build of another ref (B), on the same
 // corpus, interleaved: each pair runs both builds back to back, A first in odd pairs and B first in even ones, so a
 // drift of the shared machine's speed falls on both sides alike. Per build: the cold index (spawn to "indexed"), its
-// peak RSS, the warm restart (spawn to the first overview answered) and query latency with the cache cleared. Printed:
+// peak RSS, the warm restart (spawn to the first overview answered) and query latency with the cache cleared, once the
+// warm server's main thread idles (until stop 21 the queries ran right after the restart, the start-up work still going
+// on behind them). Printed:
 // each figure's median per build and each pair's difference (B - A).
 // The ref is built from its own tree: `git archive` of the ref into a temporary folder (a plain copy, so a killed run
 // leaves no worktree registered in the repository), this checkout's node_modules linked in (no install offline), and
@@ -12,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PRICES_FILE, ROOT } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
-import { clearServerCache, percentile } from './common.ts';
+import { clearServerCache, percentile, settled } from './common.ts';
 
 /** One build's figures in one pair. */
 export interface AbRun {
@@ -94,6 +96,8 @@ async function runOnce(entry: string, dirs: string[], work: string): Promise<AbR
     if (!first.ok) throw new Error(`${entry}: /api/overview answered ${first.status}`);
     await first.arrayBuffer();
     const warmQueryableMs = performance.now() - warm.spawnedAt;
+    // The queries' own figures: not while the server still works behind them after its start (common.ts settled).
+    await settled(warm.child.pid!);
     const queries: Record<string, number> = {};
     for (const route of ROUTES) {
       const times: number[] = [];
