@@ -10,3 +10,23 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Counts the event loop's turns from now on (one immediate each, queued again until `stop`): code that yields between
+ * slices of its work lets the count grow while it runs; code that holds the thread does not.
+ */
+export function countTurns(): { readonly turns: number; stop(): void } {
+  let turns = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    get turns() {
+      return turns;
+    },
+    stop: () => void (ticking = false),
+  };
+}

@@ -16,6 +16,7 @@ import type { CostMode } from '../../src/pricing/types.ts';
 import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { countTurns } from '../helpers/wait.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
@@ -85,24 +86,17 @@ t('read a file at a time, a receipt is the same, and the event loop turns betwee
   const whole = createReceipt(db, new Reader(db), () => table);
   const byFile = createReceipt(db, new Reader(db), () => table, 1); // one file per read
   const withSpans = scope() as Parameters<typeof whole>[0]; // a receipt reads the range and scope alone
-  // Counts the event loop's turns: one immediate each, queued again while the receipts run.
-  let turns = 0;
-  let ticking = true;
-  const tick = (): void => {
-    turns++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const before = turns;
+  const loop = countTurns();
+  const before = loop.turns;
   const a = await whole(withSpans);
-  const wholeTurns = turns - before;
-  const start = turns;
+  const wholeTurns = loop.turns - before;
+  const start = loop.turns;
   const b = await byFile(withSpans);
-  ticking = false;
+  loop.stop();
   assert.equal(b, a);
   assert.is(a!.messages, 3);
   assert.is(wholeTurns, 0, 'one read: answered at once');
-  assert.ok(turns - start >= 1, `timers ran between the reads: ${turns - start}`);
+  assert.ok(loop.turns - start >= 1, `timers ran between the reads: ${loop.turns - start}`);
   db.close();
 });
 

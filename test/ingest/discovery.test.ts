@@ -13,6 +13,7 @@ import { readTranscript } from '../../src/workers/read-transcript.ts';
 import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/ingest/discovery.ts';
 import { workflowRunOf } from '../../src/shared/workflow-run.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { countTurns } from '../helpers/wait.ts';
 
 const { dir: root } = tempDir('cost-discovery-');
 const projects = path.join(root, 'projects');
@@ -160,18 +161,12 @@ Listing('a big folder is stat\'ed a slice at a time: the event loop turns while 
   // Entries that are already there: without the slices nothing but microtasks would run until the listing ends.
   const listed = new Map<string, FolderEntry[]>([[base, [{ name: '-a', kind: 'dir' }]], [path.join(base, '-a'), names.map((name) => ({ name, kind: 'file' }))]]);
   const folders = (dirs: readonly string[]) => Promise.resolve(dirs.map((d) => listed.get(d) ?? []));
-  let turns = 0;
-  let ticking = true;
-  const tick = (): void => {
-    turns++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const loop = countTurns();
   const found = await new TranscriptPaths().list([base], folders);
-  ticking = false;
+  loop.stop();
   assert.is(found.length, 2500);
   assert.equal(found.map((f) => path.basename(f.path)), names, 'in name order');
-  assert.ok(turns >= 2, `the event loop turned ${turns} times during the listing`);
+  assert.ok(loop.turns >= 2, `the event loop turned ${loop.turns} times during the listing`);
 });
 
 Listing.run();
