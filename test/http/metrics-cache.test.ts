@@ -36,6 +36,20 @@ function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fil
   return { index: { ...index, queries }, reads };
 }
 
+/** A real server over an empty in-memory index whose counted reads `run` sees; both closed after it. */
+async function withCountedServer(run: (s: TestServer, real: IndexDb, reads: { series: number; fileCosts: number }) => Promise<void>): Promise<void> {
+  const real = openIndex(':memory:');
+  real.setPrices(PriceTable.builtin());
+  const { index, reads } = counted(real);
+  const s = await startServer({ index, now: () => NOW });
+  try {
+    await run(s, real, reads);
+  } finally {
+    await s.close();
+    real.close();
+  }
+}
+
 /** One session file in the server's config dir, last modified `ageDays` ago, read into the index. */
 function add(s: TestServer, index: IndexDb, session: string, ageDays: number, output: number): void {
   const file = writeJsonl(path.join(s.config.projectsDirs[0]!, '-home-dev-alpha', `${session}.jsonl`), [
@@ -49,12 +63,8 @@ function add(s: TestServer, index: IndexDb, session: string, ageDays: number, ou
 const total = (text: string, name: string): number =>
   text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `)).reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
-test('a scrape of an unchanged index reads no series and no file cost again; one after a write reads them anew', async () => {
-  const real = openIndex(':memory:');
-  real.setPrices(PriceTable.builtin());
-  const { index, reads } = counted(real);
-  const s = await startServer({ index, now: () => NOW });
-  try {
+test('a scrape of an unchanged index reads no series and no file cost again; one after a write reads them anew', () =>
+  withCountedServer(async (s, real, reads) => {
     // Due for Claude Code's cleanup (default 30 days): the gauges need its cost.
     add(s, real, 'old', 40, 100);
     const first = (await s.request('/metrics')).text;
@@ -71,18 +81,10 @@ test('a scrape of an unchanged index reads no series and no file cost again; one
     assert.equal(reads, { series: 2, fileCosts: 3 }, 'the index moved: both due files read');
     assert.is(total(third, 'cost_dashboard_messages_total'), 2, 'the new entry counted');
     assert.ok(total(third, 'cost_dashboard_cleanup_due_cost_usd') > dueCost, 'and its file due');
-  } finally {
-    await s.close();
-    real.close();
-  }
-});
+  }));
 
-test('a write no query reads (the finalSince of a scan, for the statusline) moves no generation: nothing is read again', async () => {
-  const real = openIndex(':memory:');
-  real.setPrices(PriceTable.builtin());
-  const { index, reads } = counted(real);
-  const s = await startServer({ index, now: () => NOW });
-  try {
+test('a write no query reads (the finalSince of a scan, for the statusline) moves no generation: nothing is read again', () =>
+  withCountedServer(async (s, real, reads) => {
     add(s, real, 'old', 40, 100);
     const first = (await s.request('/metrics')).text;
     const generation = real.generation();
@@ -91,11 +93,7 @@ test('a write no query reads (the finalSince of a scan, for the statusline) move
     assert.is(real.generation(), generation);
     assert.is((await s.request('/metrics')).text, first);
     assert.equal(reads, { series: 1, fileCosts: 1 }, 'the counters and the file costs kept');
-  } finally {
-    await s.close();
-    real.close();
-  }
-});
+  }));
 
 test('a scrape reads no file but the cleanup settings of each dir: not the kept folder, not the backup note', async () => {
   const keep = tempDir().dir;
