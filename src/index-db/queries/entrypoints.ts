@@ -9,7 +9,7 @@ import { isProgrammatic } from '../../shared/entrypoints.ts';
 import { totalTokens } from '../schema/measures.ts';
 import { HOUR_MS } from '../time.ts';
 import type { ProjectSet } from './scope.ts';
-import { spanFiles, spanHours } from './span-files.ts';
+import { readsAsTotal, spanFiles, spanHours } from './span-files.ts';
 
 type Cell = [entrypoint: string | null, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
@@ -49,7 +49,7 @@ export function createEntrypoints(db: Database.Database): Entrypoints {
   /** Whether the hours [h0, h1) are read best as all time less the hours before h0. */
   const fromTotal = (h0: number, h1: number): boolean => {
     const [first, last] = bounds.get() as [number | null, number | null];
-    return first !== null && last !== null && h1 > last && h0 - first < Math.min(h1, last + 1) - h0;
+    return first !== null && last !== null && readsAsTotal(h0, h1, first, last);
   };
 
   /** Most expensive first; `entrypoint` null for the entries whose line names none. */

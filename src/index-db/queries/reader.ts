@@ -11,7 +11,7 @@ import { HOUR_MS, isProcessZone, LocalClock } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 import { changeMark, untilChange } from './until-change.ts';
-import { hoursOf, spanFiles, spanHours } from './span-files.ts';
+import { hoursOf, readsAsTotal, spanFiles, spanHours } from './span-files.ts';
 import { TOTAL_TOKENS_SQL } from '../schema/measures.ts';
 import { derivedRows } from '../schema/rollup-sql.ts';
 import { ROLLUPS } from '../schema/rollups.ts';
@@ -210,10 +210,7 @@ export class Reader {
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
     const history = this.localMatches() ? this.history() : null;
-    if (history) {
-      const inside = Math.min(span.to, history.lastDay + 1) - Math.max(span.from, history.firstDay);
-      if (span.to > history.lastDay && span.from - history.firstDay < inside) return this.all('groups-since', scope, span.from) as RollRow[];
-    }
+    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.all('groups-since', scope, span.from) as RollRow[];
     return this.local('groups-day', scope, span) as RollRow[];
   }
 

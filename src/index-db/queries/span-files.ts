@@ -3,6 +3,7 @@
 // files outside any session (project-root files, whose lines name their session) of the projects it has there. That
 // holds because a message's session is its file's, or its file has none and the message has the file's project
 // (write/apply-batch.ts winnerOf), and the rollups change in the same transaction as the messages.
+// A long span reads an all-time rollup less the units before it instead (readsAsTotal: one rule for every such rollup).
 import { HOUR_MS } from '../time.ts';
 
 /**
@@ -24,4 +25,13 @@ export function hoursOf(fromMs: number, toMs: number): [number, number] {
 export function spanHours(fromMs: number, toMs: number): number[] {
   const [h0, h1] = hoursOf(fromMs, toMs);
   return [h0, h1, h0, h1];
+}
+
+/**
+ * Whether the units [from, to) (hours or days) of a history whose units with usage run from `first` to `last` are read
+ * best as the all-time sums less the units before `from`: the span reaches past the newest unit and starts closer to
+ * the first than to its own end (a year, all time), a row per project x model then instead of one per unit.
+ */
+export function readsAsTotal(from: number, to: number, first: number, last: number): boolean {
+  return to > last && from - first < Math.min(to, last + 1) - Math.max(from, first);
 }
