@@ -228,7 +228,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     limits: guard(q.limits),
     pace: guard(q.pace),
     repository: guard(q.repository),
-    retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), fileCost: guard(q.retention.fileCost), keptFolder: guard(q.retention.keptFolder) },
+    retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), keptFolder: guard(q.retention.keptFolder) },
   };
 }
 

@@ -82,6 +82,7 @@ export class RollupDelta {
   private sessionDays = new Map<string, CountCell>();
   private entrypoints = new Map<string, Cell>();
   private causes = new Map<string, Cell>();
+  private files = new Map<number, LocalCell>();
   private last: Group | null = null;
   /** The group before `last`. */
   private before: Group | null = null;
@@ -114,6 +115,7 @@ export class RollupDelta {
     if (m.tools) for (const c of this.toolCellsOf(this.toolHour!, m.tools)) c.n += sign;
     this.addEntrypoint(m, sign, hour);
     this.addCause(m, sign, hour);
+    this.addFile(m, sign);
   }
 
   /**
@@ -122,6 +124,14 @@ export class RollupDelta {
    */
   addEntrypoint(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
     bump(cell(this.entrypoints, `${hour},${m.project},${m.model},${m.entrypoint}`, [hour, m.project, m.model, m.entrypoint]), m, sign);
+  }
+
+  /** A message's file cell alone, as its entrypoint cell (`addEntrypoint`): the worker's groups do not hold the file. */
+  addFile(m: Msg, sign: 1 | -1): void {
+    let c = this.files.get(m.file);
+    if (!c) this.files.set(m.file, (c = { pk: [m.file], n: 0, cost: 0 }));
+    c.n += sign;
+    c.cost += sign * m.cost;
   }
 
   /** A message's cause cell alone, as its entrypoint cell (`addEntrypoint`): the worker's groups do not hold causes either. */
@@ -199,6 +209,7 @@ export class RollupDelta {
     write(this.sessionDays.values(), s.of('sessions_daily'));
     write(this.entrypoints.values(), s.of('usage_hourly_entrypoint'));
     write(this.causes.values(), s.of('usage_hourly_cause'));
+    write(this.files.values(), s.of('usage_total_file'));
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
@@ -215,6 +226,7 @@ export class RollupDelta {
     this.sessionDays.clear();
     this.entrypoints.clear();
     this.causes.clear();
+    this.files.clear();
     this.last = null;
     this.before = null;
     this.toolHour = null;

@@ -38,10 +38,10 @@ class Due {
   oldest = Infinity;
   sessions = new Set<number>();
 
-  add(file: LiveFile, cost: number): void {
+  add(file: LiveFile): void {
     this.files++;
     this.bytes += file.size;
-    this.cost += cost;
+    this.cost += file.cost;
     this.oldest = Math.min(this.oldest, file.mtimeMs);
     if (file.session !== null) this.sessions.add(file.session);
   }
@@ -58,8 +58,6 @@ interface IndexSide {
   zone: string | undefined;
   files: LiveFile[];
   onlyInIndex: OnlyInIndex;
-  /** The cost of each file asked for so far (a file's cost reads its messages). */
-  costs: Map<number, number>;
 }
 
 export function createRetentionService(opts: RetentionOptions): RetentionService {
@@ -74,16 +72,10 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     const zone = process.env.TZ;
     let side = sides.get(projects);
     if (!side || side.generation !== generation || side.zone !== zone) {
-      side = { generation, zone, files: q.liveFiles(projects), onlyInIndex: q.onlyInIndex(projects, systemZone), costs: new Map() };
+      side = { generation, zone, files: q.liveFiles(projects), onlyInIndex: q.onlyInIndex(projects, systemZone) };
       sides.set(projects, side);
     }
     return side;
-  }
-
-  function costOf(side: IndexSide, file: LiveFile): number {
-    let cost = side.costs.get(file.id);
-    if (cost === undefined) side.costs.set(file.id, (cost = opts.index.queries.retention.fileCost(file.id)));
-    return cost;
   }
 
   function dirReport(dir: string, machine: string, now: number): RetentionDir {
@@ -99,7 +91,7 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     const soonCutoff = cutoff + SOON_DAYS * DAY_MS;
     for (const file of side.files) {
       if (file.mtimeMs >= soonCutoff) continue;
-      (file.mtimeMs < cutoff ? due : soon).add(file, costOf(side, file));
+      (file.mtimeMs < cutoff ? due : soon).add(file);
     }
     return {
       dir,

@@ -1,6 +1,6 @@
 // GET /metrics over a big history costs what changed since the last scrape: the counters' text and the retention
-// gauges' file costs are read again only once the index moved (its generation), and then they follow it; a scrape
-// reads no file but the cleanup settings. Over a real server and a real index, whose queries count the reads they are
+// gauges' file list (with each file's cost from its rollup row, never its messages) are read again only once the index
+// moved (its generation), and then they follow it; a scrape reads no file but the cleanup settings. Over a real server and a real index, whose queries count the reads they are
 // asked for.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,9 +15,9 @@ import { ingestFile, sessionRole, startServer, type TestServer } from '../helper
 const NOW = Date.UTC(2026, 0, 10, 12);
 const DAY = 86_400_000;
 
-/** The index with queries that count the counters' and the file costs' reads. */
-function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fileCosts: number } } {
-  const reads = { series: 0, fileCosts: 0 };
+/** The index with queries that count the counters' and the file lists' reads. */
+function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fileLists: number } } {
+  const reads = { series: 0, fileLists: 0 };
   const q = index.queries;
   const queries: Queries = {
     ...q,
@@ -27,9 +27,9 @@ function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fil
     },
     retention: {
       ...q.retention,
-      fileCost(id) {
-        reads.fileCosts++;
-        return q.retention.fileCost(id);
+      liveFiles(dir) {
+        reads.fileLists++;
+        return q.retention.liveFiles(dir);
       },
     },
   };
@@ -37,7 +37,7 @@ function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fil
 }
 
 /** A real server over an empty in-memory index whose counted reads `run` sees; both closed after it. */
-async function withCountedServer(run: (s: TestServer, real: IndexDb, reads: { series: number; fileCosts: number }) => Promise<void>): Promise<void> {
+async function withCountedServer(run: (s: TestServer, real: IndexDb, reads: { series: number; fileLists: number }) => Promise<void>): Promise<void> {
   const real = openIndex(':memory:');
   real.setPrices(PriceTable.builtin());
   const { index, reads } = counted(real);
@@ -63,24 +63,27 @@ function add(s: TestServer, index: IndexDb, session: string, ageDays: number, ou
 const total = (text: string, name: string): number =>
   text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `)).reduce((a, l) => a + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
-test('a scrape of an unchanged index reads no series and no file cost again; one after a write reads them anew', () =>
+test('a scrape of an unchanged index reads no series and no file list again; one after a write reads them anew', () =>
   withCountedServer(async (s, real, reads) => {
     // Due for Claude Code's cleanup (default 30 days): the gauges need its cost.
     add(s, real, 'old', 40, 100);
     const first = (await s.request('/metrics')).text;
-    assert.equal(reads, { series: 1, fileCosts: 1 });
+    assert.equal(reads, { series: 1, fileLists: 1 });
     assert.is(total(first, 'cost_dashboard_messages_total'), 1);
     const dueCost = total(first, 'cost_dashboard_cleanup_due_cost_usd');
     assert.ok(dueCost > 0);
     const second = (await s.request('/metrics')).text;
-    assert.equal(reads, { series: 1, fileCosts: 1 }, 'nothing read again');
+    assert.equal(reads, { series: 1, fileLists: 1 }, 'nothing read again');
     assert.is(second, first);
 
     add(s, real, 'older', 50, 300);
     const third = (await s.request('/metrics')).text;
-    assert.equal(reads, { series: 2, fileCosts: 3 }, 'the index moved: both due files read');
+    assert.equal(reads, { series: 2, fileLists: 2 }, 'the index moved: the list read again');
     assert.is(total(third, 'cost_dashboard_messages_total'), 2, 'the new entry counted');
-    assert.ok(total(third, 'cost_dashboard_cleanup_due_cost_usd') > dueCost, 'and its file due');
+    const bothDue = total(third, 'cost_dashboard_cleanup_due_cost_usd');
+    assert.ok(bothDue > dueCost, 'and its file due');
+    // Both files are due: what they cost is every entry's cost, as the counters sum it.
+    assert.ok(Math.abs(bothDue - total(third, 'cost_dashboard_cost_usd_total')) < 1e-12);
   }));
 
 test('a write no query reads (the finalSince of a scan, for the statusline) moves no generation: nothing is read again', () =>
@@ -92,7 +95,7 @@ test('a write no query reads (the finalSince of a scan, for the statusline) move
     real.setFinalSince(null);
     assert.is(real.generation(), generation);
     assert.is((await s.request('/metrics')).text, first);
-    assert.equal(reads, { series: 1, fileCosts: 1 }, 'the counters and the file costs kept');
+    assert.equal(reads, { series: 1, fileLists: 1 }, 'the counters and the file list kept');
   }));
 
 test('a scrape reads no file but the cleanup settings of each dir: not the kept folder, not the backup note', async () => {

@@ -27,7 +27,7 @@ const OPUS = 'claude-opus-4-5-20251101';
 const MIN = 60_000;
 const { dir } = tempDir('rollup-delta-');
 
-interface Row { ts: number; project_id: number; session_id: number; model_id: number; sub: number; input: number; output: number; cost: number; tools: string }
+interface Row { ts: number; file_id: number; project_id: number; session_id: number; model_id: number; sub: number; input: number; output: number; cost: number; tools: string }
 
 type Cells = Map<string, { n: number; input: number; output: number; cost: number }>;
 
@@ -64,7 +64,7 @@ function assertSame(db: Database.Database, sql: string, want: Cells, what: strin
 function assertRollupsOfMessages(file: string): void {
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare(`SELECT ts, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost, tools
+    const rows = db.prepare(`SELECT ts, file_id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost, tools
       FROM messages`).all() as Row[];
     assert.ok(rows.length > 0);
     const clock = new LocalClock();
@@ -79,6 +79,8 @@ function assertRollupsOfMessages(file: string): void {
     assertSame(db, 'SELECT lhour, project_id, model_id, messages, 0, 0, cost FROM cost_local_hourly',
       new Map([...fold(rows, (r) => [clock.lhour(r.ts), r.project_id, r.model_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])),
       'cost_local_hourly');
+    assertSame(db, 'SELECT file_id, messages, 0, 0, cost FROM usage_total_file',
+      new Map([...fold(rows, (r) => [r.file_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])), 'usage_total_file');
     assertSame(db, 'SELECT day, project_id, session_id, messages FROM sessions_daily',
       fold(rows, (r) => [day(r), r.project_id, r.session_id]), 'sessions_daily', false);
     const perTool = rows.flatMap((r) => (r.tools ? r.tools.split(',').map((tool) => ({ ...r, tools: tool })) : []));

@@ -16,8 +16,9 @@ import { sql as causes } from './014-causes.ts';
 import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
 import { sql as entrypointTotal } from './016-entrypoint-total.ts';
 import { sql as sessionIndex } from './017-session-index.ts';
+import { sql as fileTotals } from './018-file-totals.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex,
+  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals,
 ];

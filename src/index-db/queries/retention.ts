@@ -15,15 +15,15 @@ export interface LiveFile {
   /** Its size and modification time as the index last saw them on disk (its cursor: the watcher and the re-check). */
   size: number;
   mtimeMs: number;
+  /** The cost of the usage entries read from it (the index's copy of each: a copy that lost to another file's is not). */
+  cost: number;
 }
 
 export interface RetentionQueries {
   /** Usage of the transcripts under `projectsDir` that are gone, all time and per local month of `zone`. */
   onlyInIndex(projectsDir: string, zone: Zone): OnlyInIndex;
-  /** The transcripts under `projectsDir` not marked gone. */
+  /** The transcripts under `projectsDir` not marked gone, with what their entries cost. */
   liveFiles(projectsDir: string): LiveFile[];
-  /** The cost of the usage entries read from one transcript. */
-  fileCost(fileId: number): number;
   /** The folder the dashboard's offer turned keeping on with (settings key KEEP_SETTING); null when it did not. */
   keptFolder(): string | null;
 }
@@ -40,7 +40,9 @@ export function createRetention(db: Database.Database): RetentionQueries {
   const filesUnder = db.prepare('SELECT id, path, session_id, gone, size, mtime FROM files WHERE substr(path, 1, length(@p)) = @p').raw(true);
   // A gone file's entries in quarter hours, with their sessions: a month's sessions are those with an entry in it.
   const quarters = db.prepare(`SELECT ts / ${QUARTER_MS}, session_id, count(*), total(cost) FROM messages WHERE file_id = ? GROUP BY 1, 2`).raw(true);
-  const cost = db.prepare('SELECT total(cost) FROM messages WHERE file_id = ?').pluck();
+  // The costs from the per-file rollup: one row a file, not its messages (migration 018).
+  const live = db.prepare(`SELECT f.id, f.path, f.session_id, f.size, f.mtime, coalesce(t.cost, 0) FROM files f
+    LEFT JOIN usage_total_file t ON t.file_id = f.id WHERE substr(f.path, 1, length(@p)) = @p AND f.gone != 1`).raw(true);
   const kept = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
 
   return {
@@ -75,11 +77,9 @@ export function createRetention(db: Database.Database): RetentionQueries {
       };
     },
     liveFiles(projectsDir) {
-      return (filesUnder.all({ p: under(projectsDir) }) as [number, string, number | null, number, number, number][])
-        .filter(([, , , gone]) => gone !== 1)
-        .map(([id, path, session, , size, mtimeMs]) => ({ id, path, session, size, mtimeMs }));
+      return (live.all({ p: under(projectsDir) }) as [number, string, number | null, number, number, number][])
+        .map(([id, path, session, size, mtimeMs, cost]) => ({ id, path, session, size, mtimeMs, cost }));
     },
-    fileCost: (fileId) => cost.get(fileId) as number,
     keptFolder: () => (kept.get(KEEP_SETTING) as string | undefined) ?? null,
   };
 }

@@ -14,14 +14,14 @@ export type Grain = 'utc-hour' | 'local-hour' | 'local-day' | 'all-time';
  * entrypoint_id 0 none; the cause keys, skill_id ... effort_id, ids of the causes table, 0 none: direct).
  */
 export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool' | 'entrypoint_id'
-  | CauseKey;
+  | 'file_id' | CauseKey;
 /** The keys of what caused a message (its columns of the same names): skill, MCP server and tool, agent type, effort. */
 export type CauseKey = 'skill_id' | 'mcp_server_id' | 'mcp_tool_id' | 'agent_type_id' | 'effort_id';
 export const CAUSE_KEYS: readonly CauseKey[] = ['skill_id', 'mcp_server_id', 'mcp_tool_id', 'agent_type_id', 'effort_id'];
 
 export const KEY_TYPES: Readonly<Record<Key, 'INTEGER' | 'TEXT'>> = {
   hour: 'INTEGER', lhour: 'INTEGER', day: 'INTEGER', project_id: 'INTEGER', session_id: 'INTEGER', model_id: 'INTEGER',
-  sub: 'INTEGER', tool: 'TEXT', entrypoint_id: 'INTEGER',
+  sub: 'INTEGER', tool: 'TEXT', entrypoint_id: 'INTEGER', file_id: 'INTEGER',
   skill_id: 'INTEGER', mcp_server_id: 'INTEGER', mcp_tool_id: 'INTEGER', agent_type_id: 'INTEGER', effort_id: 'INTEGER',
 };
 
@@ -58,7 +58,7 @@ export interface RollupIndex {
 export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
   | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
-  | 'usage_hourly_entrypoint' | 'usage_total_entrypoint' | 'usage_hourly_cause';
+  | 'usage_hourly_entrypoint' | 'usage_total_entrypoint' | 'usage_hourly_cause' | 'usage_total_file';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
@@ -108,6 +108,10 @@ export const ROLLUPS = {
   usage_total_entrypoint: rollup('usage_total_entrypoint', 'all-time', ['project_id', 'model_id', 'entrypoint_id'], BY_ENTRYPOINT,
     'usage_hourly_entrypoint'),
   usage_hourly_cause: { ...rollup('usage_hourly_cause', 'utc-hour', ['hour', 'project_id', 'model_id', ...CAUSE_KEYS], BY_CAUSE), only: ATTRIBUTED },
+  // What each transcript's entries cost, all time: the retention figures (what Claude Code's cleanup is about to delete)
+  // read a row per file instead of every message of every due file, which at 10 GiB held the server for a second
+  // after each write (migration 018).
+  usage_total_file: rollup('usage_total_file', 'all-time', ['file_id'], [MESSAGES, COST]),
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */

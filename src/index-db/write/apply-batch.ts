@@ -130,6 +130,7 @@ export class BatchApplier {
       g.cost += m.cost;
       delta.addEntrypoint(m, 1);
       delta.addCause(m, 1);
+      delta.addFile(m, 1);
       const placed = this.copies.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
