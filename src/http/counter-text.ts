@@ -10,6 +10,8 @@ type Series = MetricsSnapshot['series'];
 
 export class CounterText {
   private kept: { generation: number; series: Series; text: Buffer } | null = null;
+  /** Each series' rendered labels (counterFamilies), kept while the server runs: a folder or model is rarely new. */
+  private readonly labelTexts = new Map<string, string>();
 
   /** `read`: the all-time series now; `machine`: the label of the series read from unlabelled dirs. */
   constructor(
@@ -23,7 +25,7 @@ export class CounterText {
     const series = this.read();
     const text = this.kept && sameSeries(this.kept.series, series)
       ? this.kept.text
-      : Buffer.concat([...expositionChunks(counterFamilies(series, this.machine))].map((c) => Buffer.from(c)));
+      : Buffer.concat([...expositionChunks(counterFamilies(series, this.machine, this.labelTexts))].map((c) => Buffer.from(c)));
     this.kept = { generation, series, text };
     return text;
   }

@@ -9,8 +9,18 @@ export interface Family {
   name: string;
   help: string;
   type: 'counter' | 'gauge';
-  /** Read once, as the text is written: a big history's samples need not all be held at once. */
-  samples: Iterable<{ labels: Labels; value: number }>;
+  /**
+   * Read once, as the text is written: a big history's samples need not all be held at once. Labels as a string are
+   * taken as `renderLabels` made them (a caller that keeps them across scrapes).
+   */
+  samples: Iterable<{ labels: Labels | string; value: number }>;
+}
+
+/** Labels as the text between a sample's braces, each value escaped as the format says. */
+export function renderLabels(labels: Labels): string {
+  let text = '';
+  for (const k in labels) text += `${text ? ',' : ''}${k}="${labelValue(labels[k]!)}"`;
+  return text;
 }
 
 /** A label value as the format quotes it; most values need no escape, so the regex runs only when one does. */
@@ -41,11 +51,14 @@ export function* expositionChunks(families: Family[]): Generator<string> {
     chunk += `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
     for (const s of f.samples) {
       let labels = '';
-      for (const k in s.labels) {
-        const v = s.labels[k]!;
-        let e = escaped.get(v);
-        if (e === undefined) escaped.set(v, (e = labelValue(v)));
-        labels += `${labels ? ',' : ''}${k}="${e}"`;
+      if (typeof s.labels === 'string') labels = s.labels;
+      else {
+        for (const k in s.labels) {
+          const v = s.labels[k]!;
+          let e = escaped.get(v);
+          if (e === undefined) escaped.set(v, (e = labelValue(v)));
+          labels += `${labels ? ',' : ''}${k}="${e}"`;
+        }
       }
       chunk += `${f.name}${labels ? `{${labels}}` : ''} ${value(s.value)}\n`;
       if (chunk.length >= CHUNK_CHARS) {

@@ -1,6 +1,6 @@
 // The metric families of GET /metrics (decisions.md "Several machines") from one MetricsSnapshot.
 import type { MetricsSnapshot } from '../index-db/types.ts';
-import type { Family, Labels } from './exposition.ts';
+import { renderLabels, type Family } from './exposition.ts';
 
 const TOKEN_TYPES = [
   ['input', 'input'],
@@ -9,13 +9,22 @@ const TOKEN_TYPES = [
   ['cache_read', 'cacheRead'],
 ] as const;
 
+type Series = MetricsSnapshot['series'][number];
+
 /**
  * The all-time counters of every series: they change only when the index does. `machine`: this machine's name, the
- * label of the series read from unlabelled dirs.
+ * label of the series read from unlabelled dirs. `labelTexts`: each series' labels as rendered text, by its identity,
+ * kept by the caller across scrapes: after a write only values change, and rendering every label of a big history's
+ * thousands of series was most of making the text again.
  */
-export function counterFamilies(series: MetricsSnapshot['series'], machine: string): Family[] {
-  const labelsOf = (s: MetricsSnapshot['series'][number]): Labels =>
-    ({ machine: s.machine ?? machine, project: s.project, project_name: s.projectName, model: s.model });
+export function counterFamilies(series: readonly Series[], machine: string, labelTexts = new Map<string, string>()): Family[] {
+  const labelsOf = (s: Series): string => {
+    const m = s.machine ?? machine;
+    const key = `${m}\0${s.project}\0${s.projectName}\0${s.model}`;
+    let text = labelTexts.get(key);
+    if (text === undefined) labelTexts.set(key, (text = renderLabels({ machine: m, project: s.project, project_name: s.projectName, model: s.model })));
+    return text;
+  };
   return [
     {
       name: 'cost_dashboard_cost_usd_total', help: 'Cost in USD of every usage entry in the index, all time.', type: 'counter',
@@ -23,7 +32,10 @@ export function counterFamilies(series: MetricsSnapshot['series'], machine: stri
     },
     {
       name: 'cost_dashboard_tokens_total', help: 'Tokens of every usage entry in the index, all time, by type.', type: 'counter',
-      samples: lazily(series, (s) => TOKEN_TYPES.map(([type, key]) => ({ labels: { ...labelsOf(s), type }, value: s[key] }))),
+      samples: lazily(series, (s) => {
+        const labels = labelsOf(s);
+        return TOKEN_TYPES.map(([type, key]) => ({ labels: `${labels},type="${type}"`, value: s[key] }));
+      }),
     },
     {
       name: 'cost_dashboard_messages_total', help: 'Usage entries (deduplicated API responses) in the index, all time.', type: 'counter',

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CounterText } from '../../src/http/counter-text.ts';
-import { expositionChunks } from '../../src/http/exposition.ts';
+import { expositionChunks, type Labels } from '../../src/http/exposition.ts';
 import { counterFamilies } from '../../src/http/metrics.ts';
 import { openIndex } from '../../src/index-db/index.ts';
+import type { MetricsSnapshot } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole } from '../helpers/server.ts';
@@ -33,10 +34,25 @@ test('the text is kept while the sums hold, made anew when they move, and always
     };
     const counters = new CounterText(series, 'box');
     const exposition = (): string => [...expositionChunks(counterFamilies(index.queries.metrics(NOW).series, 'box'))].join('');
+    // The same text rendered from plain label objects, the way every other family is: the labels CounterText keeps
+    // rendered across scrapes must be those.
+    const plain = (): string => {
+      const labelled = (s: MetricsSnapshot['series'][number], extra: Record<string, string> = {}): Labels =>
+        ({ machine: s.machine ?? 'box', project: s.project, project_name: s.projectName, model: s.model, ...extra });
+      return [...expositionChunks(counterFamilies(index.queries.metrics(NOW).series, 'box').map((f) => ({
+        ...f,
+        samples: index.queries.metrics(NOW).series.flatMap((s) => (f.name === 'cost_dashboard_tokens_total'
+          ? (['input', 'output', 'cache_creation', 'cache_read'] as const).map((type) => ({
+            labels: labelled(s, { type }), value: s[({ input: 'input', output: 'output', cache_creation: 'cacheCreate', cache_read: 'cacheRead' } as const)[type]],
+          }))
+          : [{ labels: labelled(s), value: f.name === 'cost_dashboard_cost_usd_total' ? s.cost : s.messages }])),
+      })))].join('');
+    };
 
     const first = write('a', 100);
     const one = counters.text(index.generation());
     assert.is(one.toString(), exposition());
+    assert.is(one.toString(), plain(), 'labels as plain label objects render them');
     assert.ok(one.toString().includes('cost_dashboard_messages_total{machine="box",project="-home-dev-alpha"'));
     assert.is(counters.text(index.generation()), one, 'the same generation: the kept text');
     assert.is(reads, 1, 'and no read');
@@ -51,6 +67,7 @@ test('the text is kept while the sums hold, made anew when they move, and always
     const two = counters.text(index.generation());
     assert.is.not(two, one);
     assert.is(two.toString(), exposition(), 'the new sums, byte for byte');
+    assert.is(two.toString(), plain());
     assert.ok(/cost_dashboard_messages_total\{[^}]*\} 2\n/.test(two.toString()), 'two entries counted');
   } finally {
     index.close();
