@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ianaZone } from '../../src/calendar/zone.ts';
 import { openIndex } from '../../src/index-db/index.ts';
 import { sql as fileTotals } from '../../src/index-db/migrations/018-file-totals.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
@@ -93,6 +94,28 @@ test('each file\'s cost follows its stored copies through a better copy elsewher
     idx.setPrices(PriceTable.fromCatalogue(dearer, 'dearer'));
     assertExact(file, idx, projects, 'migrated');
     assert.equal(perFile(file, idx, projects).rollup, want, 'the rows the writer kept, to the last bit');
+    idx.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a projects folder\'s files are those under it: not a sibling folder whose name it begins', () => {
+  const { dir, cleanup } = tempDir('file-totals-range-');
+  try {
+    const idx = openIndex(path.join(dir, 'index.db'), { log: () => {} });
+    idx.setPrices(prices);
+    const files = ['projects/-p/s1.jsonl', 'projects/-p/deep/sub/s2.jsonl', 'projects-old/-p/s3.jsonl', 'projects0/-p/s4.jsonl', 'projectsX/s5.jsonl'];
+    files.forEach((f, i) => {
+      idx.applyBatch(batchOf(path.join(dir, f), [{ ts: T + i, messageId: `m${i}`, requestId: `r${i}`, model: SONNET, output: 10 }]), role(`s${i}`), 100, 1);
+    });
+    idx.markGone(path.join(dir, 'projects-old/-p/s3.jsonl'));
+    idx.markGone(path.join(dir, 'projects/-p/deep/sub/s2.jsonl'));
+    idx.commit();
+    for (const projects of [path.join(dir, 'projects'), `${path.join(dir, 'projects')}/`]) {
+      assert.equal(idx.queries.retention.liveFiles(projects).map((f) => f.path), [path.join(dir, files[0]!)]);
+      assert.is(idx.queries.retention.onlyInIndex(projects, ianaZone('UTC')).messages, 1, 'the gone file under it, not the sibling\'s');
+    }
     idx.close();
   } finally {
     cleanup();
