@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PRICES_FILE, ROOT } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
-import { clearServerCache, percentile, settled } from './common.ts';
+import { clearServerCache, percentile, settled, timedGet } from './common.ts';
 
 /** One build's figures in one pair. */
 export interface AbRun {
@@ -103,11 +103,7 @@ async function runOnce(entry: string, dirs: string[], work: string): Promise<AbR
       const times: number[] = [];
       for (let i = 0; i < QUERY_RUNS; i++) {
         await clearServerCache(base);
-        const t = performance.now();
-        const res = await fetch(base + route);
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${entry}: ${route} answered ${res.status}`);
-        times.push(performance.now() - t);
+        times.push(await timedGet(base, route));
       }
       queries[route] = percentile(times, 50);
     }

@@ -24,7 +24,7 @@ import { PRICES_FILE, ROOT, SHARED } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, describeCli, type CliFigures } from './cli.ts';
 import { describeCpu } from './cold-cpu.ts';
-import { clearServerCache, percentile, settled } from './common.ts';
+import { clearServerCache, percentile, settled, timedGet } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
@@ -132,9 +132,7 @@ async function queryLatency(port: number, route: string, runs = 40): Promise<{ p
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     await clearCache(port);
-    const t = performance.now();
-    await get(port, route);
-    times.push(performance.now() - t);
+    times.push(await timedGet(`http://127.0.0.1:${port}`, route));
   }
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
