@@ -1,6 +1,7 @@
 // GET /metrics against a real server over a real index filled through the real parser: the exposition
 // text, counters equal to the overview's all-time totals, the gauges of now, and who may read it (Host,
 // cross-site, the bearer token on a non-loopback bind).
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -102,6 +103,16 @@ m('the Host guard and the cross-site refusal apply', async () => {
   assert.is((await s.request('/metrics', { headers: { host: `localhost:${s.port}`, 'sec-fetch-site': 'cross-site' } })).status, 403);
   assert.is((await s.request('/metrics', { headers: { host: `localhost:${s.port}`, origin: 'https://evil.example' } })).status, 403);
   assert.is((await s.request('/metrics', { headers: { host: `localhost:${s.port}`, 'sec-fetch-site': 'same-origin' } })).status, 200);
+});
+
+m('skipped lines follow the index: a malformed line read after a scrape counts in the next one', async () => {
+  const skipped = async (): Promise<number> => sum(samples((await s.request('/metrics')).text), 'cost_dashboard_skipped_lines');
+  const before = await skipped();
+  assert.is(await skipped(), before, 'the index did not change: the same count');
+  const file = path.join(s.config.projectsDirs[0]!, '-home-dev-beta', 'broken.jsonl');
+  fs.writeFileSync(file, `{"type":"assistant","message":{"usage":{"input_tokens": 1\n${JSON.stringify(usageLine({ sessionId: 'broken', messageId: 'mb', requestId: 'r-mb', timestamp: at(2) }))}\n`);
+  ingestFile(s.index, file, sessionRole('-home-dev-beta', 'broken'));
+  assert.is(await skipped(), before + 1);
 });
 
 m('an empty index: counters without samples, no newest entry', async () => {

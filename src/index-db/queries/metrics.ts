@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { todaySpan } from '../../calendar/resolve.ts';
 import { systemZone } from '../../calendar/zone.ts';
 import { totalsOf } from './fold.ts';
+import { changeMark, untilChange } from './until-change.ts';
 
 type SumRow = [project: number, model: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
 
@@ -16,7 +17,9 @@ export function createMetrics(db: Database.Database, reader: Reader): (now: numb
     FROM usage_total GROUP BY project_id, model_id`).raw(true);
   // The latest hour (the end of its primary key), then the latest entry in it.
   const lastEntry = db.prepare('SELECT last_ts FROM usage_hourly_all ORDER BY hour DESC LIMIT 1').pluck();
-  const skipped = db.prepare('SELECT total(malformed) + total(giant) FROM files').pluck();
+  // A sum over every file's row (1.2 ms a scrape at 10 GiB): again only once the index changed.
+  const skippedSt = db.prepare('SELECT total(malformed) + total(giant) FROM files').pluck();
+  const skipped = untilChange(changeMark(db), () => skippedSt.get() as number);
 
   return function metrics(now: number, withSeries = true): MetricsSnapshot {
     const models = reader.models();
@@ -38,7 +41,7 @@ export function createMetrics(db: Database.Database, reader: Reader): (now: numb
       blockCost: block?.cost ?? 0,
       blockRemainingSeconds: block ? Math.max(0, (Date.parse(block.end) - now) / 1000) : 0,
       lastEntrySeconds: last === null ? null : last / 1000,
-      skippedLines: skipped.get() as number,
+      skippedLines: skipped(),
     };
   };
 }
