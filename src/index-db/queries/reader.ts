@@ -27,6 +27,9 @@ export type RollRow = number[];
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
 export type SeriesRow = [number, number, number];
 
+/** [model id, web search requests, web fetch requests], as returned by `requests()`. */
+export type RequestRow = [number, number, number];
+
 /** Column positions of a per-hour total as returned by `hours()`. */
 export const HOUR_COL = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8 } as const;
 export type HourRow = [number, number, number, number, number, number, number, number, number];
@@ -148,6 +151,14 @@ export class Reader {
     this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
       `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
     this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
+    // Web search and fetch requests per model, from the rows that have any: grouping a year of rows with every measure
+    // needed a sort that cost an overview more than all its other rollup reads but one (issue 35).
+    const requestCols = 'model_id, sum(web_search), sum(web_fetch)';
+    const withRequests = '(web_search > 0 OR web_fetch > 0)';
+    this.scoped('requests-day', `SELECT ${requestCols} FROM {usage_daily} WHERE day >= ? AND day < ? AND ${withRequests} ${AND_SCOPE} GROUP BY model_id`,
+      `SELECT ${requestCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? AND ${withRequests} GROUP BY model_id`);
+    this.scoped('requests-hour', `SELECT ${requestCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? AND ${withRequests} ${AND_SCOPE}
+      GROUP BY model_id`);
     this.scoped('series-day', `SELECT day, model_id, sum(cost) FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
       `SELECT day, model_id, sum(cost) FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
     this.scoped('series-hour', `SELECT hour, model_id, sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour, model_id`);
@@ -218,6 +229,12 @@ export class Reader {
   modelGroups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('models-hour', scope, span.from, span.to) as RollRow[];
     return this.local('models-day', scope, span) as RollRow[];
+  }
+
+  /** Web search and fetch requests per model over the span; a model without any has no row. */
+  requests(span: Span, scope: ProjectSet): RequestRow[] {
+    if (span.unit === 'hour') return this.all('requests-hour', scope, span.from, span.to) as RequestRow[];
+    return this.local('requests-day', scope, span) as RequestRow[];
   }
 
   /** Cost per unit x model over the span, ordered by unit. */
