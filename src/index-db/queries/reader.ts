@@ -134,17 +134,13 @@ export class Reader {
     // Per project x model.
     this.scoped('groups-day', `SELECT ${projectCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
     this.scoped('groups-hour', `SELECT ${projectCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
-    // All time less the days before local day ?: the sums of a range that reaches the newest entry (last_ts then is all
-    // time's). The days before a year's range are few; all time reads usage_total alone, in key order.
-    this.scoped('groups-since', `SELECT t.project_id, t.model_id, t.messages - coalesce(b.messages, 0), t.input - coalesce(b.input, 0),
-        t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0), t.cache_read - coalesce(b.cache_read, 0),
-        t.cost - coalesce(b.cost, 0), t.last_ts
-      FROM usage_total t LEFT JOIN (
-        SELECT project_id, model_id, sum(messages) AS messages, sum(input) AS input, sum(output) AS output, sum(cache_create) AS cache_create,
-          sum(cache_read) AS cache_read, sum(cost) AS cost
-        FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id
-      ) b ON b.project_id = t.project_id AND b.model_id = t.model_id
-      WHERE t.messages > coalesce(b.messages, 0) ${AND_SCOPE_T}`);
+    // All time, and the days before local day ? (a year's first days; none for all time): a range that reaches the newest
+    // entry is the first less the second (groups()). Subtracted in JS: joined in SQL, the second was materialized and
+    // indexed for every row of the first. usage_total is read in key order, as the join read it.
+    this.scoped('groups-total', `SELECT project_id, model_id, messages, input, output, cache_create, cache_read, cost, last_ts FROM usage_total
+      WHERE 1 ${AND_SCOPE}`);
+    this.scoped('groups-before', `SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)
+      FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
     // Per model x main/subagent.
     const modelCols = `0, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts), sub,
       sum(cache_1h), sum(web_search), sum(web_fetch)`;
@@ -221,8 +217,27 @@ export class Reader {
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
     const history = this.localMatches() ? this.history() : null;
-    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.all('groups-since', scope, span.from) as RollRow[];
+    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.groupsSince(span.from, scope);
     return this.local('groups-day', scope, span) as RollRow[];
+  }
+
+  /** All time less the local days before `day`, per project x model; a group with no message left is dropped. */
+  private groupsSince(day: number, scope: ProjectSet): RollRow[] {
+    const before = new Map<number, Map<number, RollRow>>();
+    for (const b of this.all('groups-before', scope, day) as RollRow[]) {
+      const project = b[ROLL_COL.project]!;
+      let models = before.get(project);
+      if (!models) before.set(project, (models = new Map()));
+      models.set(b[ROLL_COL.model]!, b);
+    }
+    const out: RollRow[] = [];
+    for (const r of this.all('groups-total', scope) as RollRow[]) {
+      const b = before.get(r[ROLL_COL.project]!)?.get(r[ROLL_COL.model]!);
+      if (r[ROLL_COL.messages]! <= (b?.[ROLL_COL.messages] ?? 0)) continue;
+      if (b) for (let c = ROLL_COL.messages; c <= ROLL_COL.cost; c++) r[c]! -= b[c]!;
+      out.push(r);
+    }
+    return out;
   }
 
   /** Sums per model x main/subagent over the span (all of ROLL_COL's columns, project 0). */
