@@ -9,7 +9,7 @@ import { rangeFromQuery } from '../src/calendar/range.ts';
 import { resolveRange } from '../src/calendar/resolve.ts';
 import { systemZone } from '../src/calendar/zone.ts';
 import { PriceTable } from '../src/pricing/table.ts';
-import { blocksOverlapping } from '../src/index-db/queries/blocks.ts';
+import { blocksOverlapping, walkBlocks } from '../src/index-db/queries/blocks.ts';
 import { createCauses } from '../src/index-db/queries/causes.ts';
 import { createEntrypoints } from '../src/index-db/queries/entrypoints.ts';
 import { createEstimatedFast } from '../src/index-db/queries/estimated-fast.ts';
@@ -62,7 +62,8 @@ for (const r of ranges) {
     ['insights (whole)', () => insights(reader, causes, table, scope)],
     ['projects (whole)', () => projects(reader, scope, 'local')],
     ['groups', () => slice().groups],
-    ['modelGroups', () => slice().modelGroups],
+    ['modelGroups (insights)', () => slice().modelGroups],
+    ['requests (overview)', () => reader.requests(s.span, null)],
     ['series', () => slice().series],
     ['sessionCounts', () => reader.sessionCounts(s.span, null)],
     ['firstHour', () => reader.firstHour(null)],
@@ -73,7 +74,8 @@ for (const r of ranges) {
     ['entrypoints', () => entrypoints(range.fromMs, range.toMs, null)],
     ['estimatedFast', () => estimatedFast(range.fromMs, range.toMs, null, models)],
     ['blocks of the range', () => blocksOverlapping(reader, null, models, range.fromMs, range.toMs, now, MAX_BLOCKS)],
-    ['blocks of the yardstick (30 d)', () => blocksOverlapping(reader, null, models, now - 30 * 86_400_000, now + 1, now)],
+    // What a yardstick of its own costs (a range that holds now and the 30 days before takes it from its own walk).
+    ['walk of the yardstick (30 d)', () => walkBlocks(reader, null, now - 30 * 86_400_000, now + 1)],
     ['localHours', () => reader.localHours(s.local, null)],
     ['topTools', () => reader.topTools(s.span, null, 15)],
     ['causes', () => causes(scope.span.hours, null, totalsOf(s.modelGroups))],

@@ -29,6 +29,11 @@ t('the same yardstick on every range: the last 30 days\' finished blocks', async
   assert.equal(today.blockYardstick, { average: 6, max: 10, blocks: 2 });
   assert.equal((await yard('30')).blockYardstick, today.blockYardstick);
   assert.equal((await yard('all')).blockYardstick, today.blockYardstick);
+  assert.equal((await yard('365')).blockYardstick, today.blockYardstick);
+  // A range that ends before now: the active block and its yardstick are still now's.
+  const day = (ago: number): string => new Date(Date.now() - ago * DAY).toISOString().slice(0, 10);
+  const past = (await s.request(`/api/insights?from=${day(12)}&to=${day(8)}`)).json<Insights>();
+  assert.equal([past.blocks.length, past.activeBlock?.start, past.blockYardstick], [1, today.activeBlock!.start, today.blockYardstick]);
 });
 
 t.run();

@@ -102,6 +102,9 @@ Overview('project filter, a range without today, an unknown project', () => {
   assert.is(p1.totals.projects, 1);
   assert.equal(p1.today, { ...zero(), sessions: 0 });
   assert.equal(p1.unpricedModels, []);
+  assert.equal([p1.totals.webSearchRequests, p1.costByModel.map((m) => m.webSearchRequests)], [0, [0, 0]], 'e is p2\'s');
+  const p2 = idx.queries.overview(scope(lastDays(7), 'p2'));
+  assert.equal([p2.totals.webSearchRequests, p2.costByModel.find((m) => m.model === SONNET)?.webSearchRequests], [2, 2], 'p2: e\'s searches');
   const past: RangeInfo = { from: '2026-11-16', to: '2026-11-16', fromMs: utc('2026-11-15T23:00:00'), toMs: utc('2026-11-16T23:00:00'), bucket: 'day', kind: 'custom', days: 1 };
   const o = idx.queries.overview(scope(past));
   assert.is(o.today, null);
@@ -130,6 +133,7 @@ Overview('a rolling 24 h range reads whole UTC hours starting inside it', () => 
   assert.is(o.costSeries.points[0]!.start, utc('2026-11-17T15:00:00'));
   assert.is(o.totals.messages, 3);
   near(o.totals.cost, 0.041, '24h');
+  assert.equal([o.totals.webSearchRequests, o.costByModel.find((m) => m.model === SONNET)?.webSearchRequests], [2, 2], 'e\'s searches, by UTC hour');
   const asDays = idx.queries.overview(scope({ ...range, bucket: 'day' }));
   assert.equal(asDays.costSeries.points.map((p) => p.key), ['2026-11-17', '2026-11-18']);
   near(asDays.costSeries.points[1]!.cost, 0.041, 'by day');

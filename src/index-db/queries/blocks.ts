@@ -13,9 +13,9 @@
 // are the plan limit hits that fall inside them (a block that ended in a hit says so).
 import type { Block, BlockHit, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { totalTokens } from '../schema/measures.ts';
-import { addTotals, emptyTotals } from './fold.ts';
-import { HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
+import { totalOfRow } from '../schema/measures.ts';
+import { emptyTotals } from './fold.ts';
+import { ENTRY_COL, HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 import { byCost } from './session-rows.ts';
 
@@ -24,8 +24,8 @@ export const BLOCK_MS = 5 * HOUR_MS;
 /** Hours read per step when walking back to the last gap (doubled on each step). */
 const WALK_HOURS = 7 * 24;
 
-/** A block while the walk adds to it: its sums and times as numbers (a Block, with ISO times, is made for the blocks returned). */
-interface Acc extends Totals {
+/** A block while the walk adds to it: its sums and times as numbers (a Block, with ISO times, is made for the blocks listed). */
+export interface BlockSums extends Totals {
   start: number;
   last: number;
   /** Models of the entries read one by one, with what they cost. */
@@ -40,63 +40,79 @@ export interface BlocksInRange {
   total: number;
 }
 
-/** Usage of one hour row or one entry: what a block adds up. */
-interface Piece extends Totals {
-  first: number;
-  last: number;
-  /** The entry's model; null for an hour row. */
-  model: number | null;
-  /** The UTC hour of an hour row; null for an entry. */
-  hour: number | null;
-}
-
-/** An hour row's or an entry's usage as a piece, its tokens summed. */
-function pieceOf(
-  first: number, last: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number,
-  model: number | null, hour: number | null,
-): Piece {
-  return {
-    first, last, cost, messages, inputTokens: input, outputTokens: output, cacheCreationTokens: cacheCreate, cacheReadTokens: cacheRead,
-    totalTokens: totalTokens({ input, output, cacheCreate, cacheRead }), model, hour,
-  };
-}
+/** The blocks of the history from the last gap at or before a range's start through the range, in time order. */
+export type BlockWalk = readonly BlockSums[];
 
 /**
  * The `limit` most recent blocks (all by default) overlapping [fromMs, toMs) of the projects in scope (null: all),
- * with their models, and how many blocks overlap the range; `now` decides the active one. Only the blocks returned
- * are made into Blocks: an all-time answer of a big history walks ten times as many blocks as it lists.
+ * with their models, and how many blocks overlap the range; `now` decides the active one.
  */
 export function blocksOverlapping(
   reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number, limit = Infinity,
 ): BlocksInRange {
+  return listBlocks(reader, project, models, walkBlocks(reader, project, fromMs, toMs), fromMs, toMs, now, limit);
+}
+
+/**
+ * Every block overlapping [fromMs, toMs), and those before it back to the last gap, as sums: all a yardstick needs
+ * (the models and plan limit hits are read for the blocks listed only).
+ */
+export function walkBlocks(reader: Reader, project: ProjectSet, fromMs: number, toMs: number): BlockWalk {
   const anchor = chainStart(reader, project, fromMs) ?? Math.floor(fromMs / HOUR_MS);
   // The last block starting before toMs may hold an entry at its very end, 5 h after its start hour.
   const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
-  const out: Acc[] = [];
-  let cur: Acc | null = null;
+  const out: BlockSums[] = [];
+  let cur: BlockSums | null = null;
+  // A row's sums go straight into its block: an object per hour row made a year's walk allocate thousands.
   for (const r of reader.hours(anchor, endHour, project)) {
-    const hourStart = r[HOUR_COL.hour] * HOUR_MS;
-    const piece = pieceOf(
-      r[HOUR_COL.first] ?? hourStart, r[HOUR_COL.last] ?? r[HOUR_COL.first] ?? hourStart, r[HOUR_COL.messages], r[HOUR_COL.input], r[HOUR_COL.output],
-      r[HOUR_COL.cacheCreate], r[HOUR_COL.cacheRead], r[HOUR_COL.cost], null, r[HOUR_COL.hour],
-    );
-    if (cur && piece.first - cur.last <= BLOCK_MS && piece.first - cur.start <= BLOCK_MS && piece.last - cur.start > BLOCK_MS) {
+    const hour = r[HOUR_COL.hour];
+    const hourStart = hour * HOUR_MS;
+    const first = r[HOUR_COL.first] ?? hourStart;
+    const last = r[HOUR_COL.last] ?? first;
+    if (cur && first - cur.last <= BLOCK_MS && first - cur.start <= BLOCK_MS && last - cur.start > BLOCK_MS) {
       // The hour where the block ends: entry by entry.
-      for (const [ts, messages, input, output, cacheCreate, cacheRead, cost, model] of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
-        cur = place(out, cur, pieceOf(ts, ts, messages, input, output, cacheCreate, cacheRead, cost, model, null));
+      for (const e of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
+        const ts = e[ENTRY_COL.ts];
+        cur = blockAt(out, cur, ts, ts);
+        add(cur, e, ENTRY_COL);
+        cur.models.set(e[ENTRY_COL.model], (cur.models.get(e[ENTRY_COL.model]) ?? 0) + e[ENTRY_COL.cost]);
       }
     } else {
-      cur = place(out, cur, piece);
+      cur = blockAt(out, cur, first, last);
+      add(cur, r, HOUR_COL);
+      cur.hours.push(hour);
     }
   }
-  const inRange = out.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs);
-  const picked = inRange.slice(Math.max(0, inRange.length - limit)).reverse();
+  return out;
+}
+
+/** Whether a block is the active one at `now`: not over yet, and its last entry less than 5 h ago. */
+export function isActive(b: BlockSums, now: number): boolean {
+  return now < b.start + BLOCK_MS && now - b.last < BLOCK_MS;
+}
+
+/** The blocks of a walk overlapping [fromMs, toMs), most recent first. */
+export function overlapping(walk: BlockWalk, fromMs: number, toMs: number): BlockSums[] {
+  return walk.filter((a) => a.start < toMs && a.start + BLOCK_MS > fromMs).reverse();
+}
+
+/**
+ * The `limit` most recent blocks of a walk (`walkBlocks` over at least [fromMs, toMs)) that overlap [fromMs, toMs),
+ * as `blocksOverlapping` gives them. Only these are made into Blocks: an all-time answer of a big history walks ten
+ * times as many blocks as it lists.
+ */
+export function listBlocks(
+  reader: Reader, project: ProjectSet, models: ReadonlyMap<number, ModelInfo>, walk: BlockWalk, fromMs: number, toMs: number, now: number,
+  limit = Infinity,
+): BlocksInRange {
+  const inRange = overlapping(walk, fromMs, toMs);
+  const picked = inRange.slice(0, limit);
   const named = picked.flatMap((a) => a.hours);
   const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, [number, number][]>();
   const hits = picked.length ? reader.limitHits(picked[picked.length - 1]!.start, picked[0]!.start + BLOCK_MS) : [];
   const blocks = picked.map((a): Block => {
     const end = a.start + BLOCK_MS;
-    const active = now < end && now - a.last < BLOCK_MS;
+    const active = isActive(a, now);
     const names = new Map<string, number>();
     const add = (id: number, cost: number): void => {
       const m = models.get(id);
@@ -141,22 +157,29 @@ function hitIn(hits: readonly [number, string | null, number | null][], start: n
   return h ? { at: iso(h[0]), window: h[1], resetsAt: h[2] === null ? null : iso(h[2]) } : null;
 }
 
-/** Adds a piece (in time order) to the current block, or starts the next block with it. */
-function place(out: Acc[], cur: Acc | null, p: Piece): Acc {
-  if (!cur || p.first - cur.last > BLOCK_MS || p.first - cur.start > BLOCK_MS) {
-    const start = Math.floor(p.first / HOUR_MS) * HOUR_MS;
-    cur = { start, last: p.first, ...emptyTotals(), models: new Map(), hours: [] };
+/** The block that usage from `first` to `last` (in time order) belongs to: the current one, or the next, started here. */
+function blockAt(out: BlockSums[], cur: BlockSums | null, first: number, last: number): BlockSums {
+  if (!cur || first - cur.last > BLOCK_MS || first - cur.start > BLOCK_MS) {
+    cur = { start: Math.floor(first / HOUR_MS) * HOUR_MS, last: first, ...emptyTotals(), models: new Map(), hours: [] };
     out.push(cur);
   }
-  addTotals(cur, p);
-  cur.last = Math.max(cur.last, p.last);
-  if (p.model !== null) cur.models.set(p.model, (cur.models.get(p.model) ?? 0) + p.cost);
-  if (p.hour !== null) cur.hours.push(p.hour);
+  cur.last = Math.max(cur.last, last);
   return cur;
 }
 
+/** Adds an hour row's or an entry's sums, read by the columns `cols` names, to a block. */
+function add(b: BlockSums, r: readonly number[], cols: Readonly<Record<'messages' | 'input' | 'output' | 'cacheCreate' | 'cacheRead' | 'cost', number>>): void {
+  b.cost += r[cols.cost]!;
+  b.messages += r[cols.messages]!;
+  b.inputTokens += r[cols.input]!;
+  b.outputTokens += r[cols.output]!;
+  b.cacheCreationTokens += r[cols.cacheCreate]!;
+  b.cacheReadTokens += r[cols.cacheRead]!;
+  b.totalTokens += totalOfRow(r, cols);
+}
+
 /** Pace since the block started (at least one minute, so a fresh block does not explode). */
-function burnOf(b: Acc, now: number): BurnRate {
+function burnOf(b: BlockSums, now: number): BurnRate {
   const { start } = b;
   const elapsed = Math.max(now - start, 60_000);
   const costPerHour = (b.cost / elapsed) * HOUR_MS;

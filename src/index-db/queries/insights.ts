@@ -2,16 +2,16 @@
 // heatmap, subagent share, weekly cost, cost by cause (causes.ts). All from the rollups of the range, except the blocks: those
 // overlapping the range, computed over the whole history, and the active block whatever the range.
 import type { PriceTable } from '../../pricing/table.ts';
-import type { Insights } from '../../shared/api-types.ts';
+import type { Block, Insights } from '../../shared/api-types.ts';
 import type { InsightsData } from '../types.ts';
 import { dayKey, weekday, weekStart } from '../../calendar/days.ts';
 import { firstWholeDay } from '../../calendar/resolve.ts';
 import { dayOf, dayStartMs, type Zone } from '../../calendar/zone.ts';
-import { blocksOverlapping } from './blocks.ts';
+import { blocksOverlapping, isActive, listBlocks, overlapping, walkBlocks, type BlockWalk } from './blocks.ts';
 import { seriesStart, totalsOf } from './fold.ts';
 import { ROLL_COL, type ModelInfo, type Reader, type RollRow } from './reader.ts';
 import { emptySlice, sliceOf } from './slice.ts';
-import { resolveScope } from './scope.ts';
+import { resolveScope, type ProjectSet } from './scope.ts';
 import type { SpannedScope } from './spans.ts';
 import type { Causes } from './causes.ts';
 
@@ -22,11 +22,29 @@ export const MAX_BLOCKS = 100;
 /** The active block's yardstick looks this far back, whatever the range: the block does not change with the range. */
 const YARDSTICK_MS = 30 * 86_400_000;
 
-/** The finished blocks' average and most expensive cost. */
-function yardstick(blocks: readonly { cost: number; active: boolean }[]): InsightsData['blockYardstick'] {
-  const done = blocks.filter((b) => !b.active).map((b) => b.cost);
+/** The average and most expensive cost of the blocks of a walk that ended within the 30 days before `now`. */
+function yardstick(walk: BlockWalk, now: number): InsightsData['blockYardstick'] {
+  // Most recent first, as the costs have always been added.
+  const done = overlapping(walk, now - YARDSTICK_MS, now + 1).filter((b) => !isActive(b, now)).map((b) => b.cost);
   if (!done.length) return null;
   return { average: done.reduce((s, c) => s + c, 0) / done.length, max: Math.max(...done), blocks: done.length };
+}
+
+/**
+ * The range's blocks, the active block (the one of now, also when the range ends before now) and its yardstick.
+ * A range that holds now and its 30 days before (a year, all time) walks once for both; the yardstick's blocks are
+ * never listed, so their models are never read.
+ */
+function blockFigures(
+  reader: Reader, pid: ProjectSet, models: ReadonlyMap<number, ModelInfo>, fromMs: number, toMs: number, now: number,
+): Pick<InsightsData, 'blocks' | 'blocksInRange' | 'activeBlock' | 'blockYardstick'> {
+  const walk = walkBlocks(reader, pid, fromMs, toMs);
+  const { blocks, total } = listBlocks(reader, pid, models, walk, fromMs, toMs, now, MAX_BLOCKS);
+  const holdsNow = fromMs <= now && now < toMs;
+  const activeBlock: Block | null = (holdsNow ? blocks : blocksOverlapping(reader, pid, models, now, now + 1, now).blocks).find((b) => b.active) ?? null;
+  if (!activeBlock) return { blocks, blocksInRange: total, activeBlock, blockYardstick: null };
+  const around = holdsNow && fromMs <= now - YARDSTICK_MS ? walk : walkBlocks(reader, pid, now - YARDSTICK_MS, now + 1);
+  return { blocks, blocksInRange: total, activeBlock, blockYardstick: yardstick(around, now) };
 }
 
 export function insights(reader: Reader, causes: Causes, prices: PriceTable, scope: SpannedScope): InsightsData {
@@ -38,11 +56,10 @@ export function insights(reader: Reader, causes: Causes, prices: PriceTable, sco
   const groups = slice.modelGroups;
   const totals = totalsOf(groups);
   // A year holds hundreds of blocks; the dashboard lists recent ones (every block made a year's answer heavy).
-  const { blocks, total } = pid === undefined ? { blocks: [], total: 0 } : blocksOverlapping(reader, pid, models, range.fromMs, range.toMs, now, MAX_BLOCKS);
-  // The active block is the one of now (the most recent one, if any), also when the range ends before now.
-  const nowBlocks = pid === undefined || (range.fromMs <= now && now < range.toMs) ? blocks : blocksOverlapping(reader, pid, models, now, now + 1, now).blocks;
-  const activeBlock = nowBlocks.find((b) => b.active) ?? null;
-  const blockYardstick = pid === undefined || !activeBlock ? null : yardstick(blocksOverlapping(reader, pid, models, now - YARDSTICK_MS, now + 1, now).blocks);
+  const blockParts = pid === undefined
+    ? { blocks: [], blocksInRange: 0, activeBlock: null, blockYardstick: null }
+    : blockFigures(reader, pid, models, range.fromMs, range.toMs, now);
+  const { activeBlock } = blockParts;
   const localHours = pid === undefined ? [] : reader.localHours(slice.local, pid);
   const runRate = wholeDayRate(zone, localHours, start, Math.min(range.toMs, now));
 
@@ -56,10 +73,7 @@ export function insights(reader: Reader, causes: Causes, prices: PriceTable, sco
   }
 
   return {
-    blocks,
-    blocksInRange: total,
-    activeBlock,
-    blockYardstick,
+    ...blockParts,
     burnRate: activeBlock?.burn ?? null,
     runRate,
     cacheSavings: cacheSavings(groups, models, prices),

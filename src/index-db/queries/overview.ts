@@ -3,7 +3,7 @@
 import type { MachineRow, Overview, ServerRequests, UnpricedModel } from '../../shared/api-types.ts';
 import type { OverviewData } from '../types.ts';
 import { addRow, addTokens, costByModel, costSeries, emptyTotals, projectRows, seriesStart, totalsOf } from './fold.ts';
-import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RollRow, type Span } from './reader.ts';
+import { ROLL_COL, type ModelInfo, type ProjectInfo, type Reader, type RequestRow, type RollRow, type Span } from './reader.ts';
 import { iso } from '../time.ts';
 import { emptySlice, sliceOf } from './slice.ts';
 import { resolveScope } from './scope.ts';
@@ -28,7 +28,7 @@ export function overview(reader: Reader, entrypoints: Entrypoints, estimatedFast
   const rows = slice.groups;
   const sessions = reader.sessionCounts(slice.span, pid);
   const totals = totalsOf(rows);
-  const requests = requestsByModel(slice.modelGroups, models);
+  const requests = requestsByModel(reader.requests(slice.span, pid), models);
   const projects = projectRows(rows, sessions, folders, models, machine);
   const input = totals.inputTokens + totals.cacheCreationTokens + totals.cacheReadTokens;
 
@@ -88,14 +88,14 @@ function unpriced(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): Unpr
   return [...by.values()].sort((a, b) => b.totalTokens - a.totalTokens);
 }
 
-/** Web search and fetch requests per model name (rows per model x main/subagent). */
-function requestsByModel(rows: RollRow[], models: ReadonlyMap<number, ModelInfo>): Map<string, ServerRequests> {
+/** Web search and fetch requests per model name (models of one name have their requests added). */
+function requestsByModel(rows: RequestRow[], models: ReadonlyMap<number, ModelInfo>): Map<string, ServerRequests> {
   const by = new Map<string, ServerRequests>();
-  for (const r of rows) {
-    const key = models.get(r[ROLL_COL.model]!)?.name ?? String(r[ROLL_COL.model]);
+  for (const [model, webSearch, webFetch] of rows) {
+    const key = models.get(model)?.name ?? String(model);
     const t = by.get(key) ?? { webSearchRequests: 0, webFetchRequests: 0 };
-    t.webSearchRequests += r[ROLL_COL.webSearch]!;
-    t.webFetchRequests += r[ROLL_COL.webFetch]!;
+    t.webSearchRequests += webSearch;
+    t.webFetchRequests += webFetch;
     by.set(key, t);
   }
   return by;

@@ -27,6 +27,9 @@ export type RollRow = number[];
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
 export type SeriesRow = [number, number, number];
 
+/** [model id, web search requests, web fetch requests], as returned by `requests()`. */
+export type RequestRow = [number, number, number];
+
 /** Column positions of a per-hour total as returned by `hours()`. */
 export const HOUR_COL = { hour: 0, messages: 1, input: 2, output: 3, cacheCreate: 4, cacheRead: 5, cost: 6, first: 7, last: 8 } as const;
 export type HourRow = [number, number, number, number, number, number, number, number, number];
@@ -131,23 +134,27 @@ export class Reader {
     // Per project x model.
     this.scoped('groups-day', `SELECT ${projectCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
     this.scoped('groups-hour', `SELECT ${projectCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
-    // All time less the days before local day ?: the sums of a range that reaches the newest entry (last_ts then is all
-    // time's). The days before a year's range are few; all time reads usage_total alone, in key order.
-    this.scoped('groups-since', `SELECT t.project_id, t.model_id, t.messages - coalesce(b.messages, 0), t.input - coalesce(b.input, 0),
-        t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0), t.cache_read - coalesce(b.cache_read, 0),
-        t.cost - coalesce(b.cost, 0), t.last_ts
-      FROM usage_total t LEFT JOIN (
-        SELECT project_id, model_id, sum(messages) AS messages, sum(input) AS input, sum(output) AS output, sum(cache_create) AS cache_create,
-          sum(cache_read) AS cache_read, sum(cost) AS cost
-        FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id
-      ) b ON b.project_id = t.project_id AND b.model_id = t.model_id
-      WHERE t.messages > coalesce(b.messages, 0) ${AND_SCOPE_T}`);
+    // All time, and the days before local day ? (a year's first days; none for all time): a range that reaches the newest
+    // entry is the first less the second (groups()). Subtracted in JS: joined in SQL, the second was materialized and
+    // indexed for every row of the first. usage_total is read in key order, as the join read it.
+    this.scoped('groups-total', `SELECT project_id, model_id, messages, input, output, cache_create, cache_read, cost, last_ts FROM usage_total
+      WHERE 1 ${AND_SCOPE}`);
+    this.scoped('groups-before', `SELECT project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost)
+      FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
     // Per model x main/subagent.
     const modelCols = `0, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts), sub,
       sum(cache_1h), sum(web_search), sum(web_fetch)`;
     this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
       `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
     this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
+    // Web search and fetch requests per model, from the rows that have any: grouping a year of rows with every measure
+    // needed a sort that cost an overview more than all its other rollup reads but one (issue 35).
+    const requestCols = 'model_id, sum(web_search), sum(web_fetch)';
+    const withRequests = '(web_search > 0 OR web_fetch > 0)';
+    this.scoped('requests-day', `SELECT ${requestCols} FROM {usage_daily} WHERE day >= ? AND day < ? AND ${withRequests} ${AND_SCOPE} GROUP BY model_id`,
+      `SELECT ${requestCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? AND ${withRequests} GROUP BY model_id`);
+    this.scoped('requests-hour', `SELECT ${requestCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? AND ${withRequests} ${AND_SCOPE}
+      GROUP BY model_id`);
     this.scoped('series-day', `SELECT day, model_id, sum(cost) FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY day, model_id`,
       `SELECT day, model_id, sum(cost) FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY day, model_id`);
     this.scoped('series-hour', `SELECT hour, model_id, sum(cost) FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY hour, model_id`);
@@ -210,14 +217,39 @@ export class Reader {
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
     const history = this.localMatches() ? this.history() : null;
-    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.all('groups-since', scope, span.from) as RollRow[];
+    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.groupsSince(span.from, scope);
     return this.local('groups-day', scope, span) as RollRow[];
+  }
+
+  /** All time less the local days before `day`, per project x model; a group with no message left is dropped. */
+  private groupsSince(day: number, scope: ProjectSet): RollRow[] {
+    const before = new Map<number, Map<number, RollRow>>();
+    for (const b of this.all('groups-before', scope, day) as RollRow[]) {
+      const project = b[ROLL_COL.project]!;
+      let models = before.get(project);
+      if (!models) before.set(project, (models = new Map()));
+      models.set(b[ROLL_COL.model]!, b);
+    }
+    const out: RollRow[] = [];
+    for (const r of this.all('groups-total', scope) as RollRow[]) {
+      const b = before.get(r[ROLL_COL.project]!)?.get(r[ROLL_COL.model]!);
+      if (r[ROLL_COL.messages]! <= (b?.[ROLL_COL.messages] ?? 0)) continue;
+      if (b) for (let c = ROLL_COL.messages; c <= ROLL_COL.cost; c++) r[c]! -= b[c]!;
+      out.push(r);
+    }
+    return out;
   }
 
   /** Sums per model x main/subagent over the span (all of ROLL_COL's columns, project 0). */
   modelGroups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('models-hour', scope, span.from, span.to) as RollRow[];
     return this.local('models-day', scope, span) as RollRow[];
+  }
+
+  /** Web search and fetch requests per model over the span; a model without any has no row. */
+  requests(span: Span, scope: ProjectSet): RequestRow[] {
+    if (span.unit === 'hour') return this.all('requests-hour', scope, span.from, span.to) as RequestRow[];
+    return this.local('requests-day', scope, span) as RequestRow[];
   }
 
   /** Cost per unit x model over the span, ordered by unit. */
