@@ -337,7 +337,7 @@ Pool('before a first index the listing and a started worker are ready, and the p
   let index: ReturnType<typeof openIndex> | undefined;
   try {
     assert.ok(prepared, 'no index file: a first index');
-    assert.equal(prepared.listed.map((f) => path.basename(f.path)), [path.basename(FILE)]);
+    assert.equal((await prepared.listed).map((f) => path.basename(f.path)), [path.basename(FILE)]);
     await waitFor(() => threadsNow() > before, 'the first worker starting before any task', 10_000);
     let parsed = 0;
     const pool = prepared.pool;
