@@ -115,6 +115,11 @@ async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: 
   return { paths, listed: Promise.resolve(listed), pool };
 }
 
+/**
+ * How far back a first index reads ahead of its listing: the dashboard's 7 days, and a day more, which covers the
+ * start of that range in any time zone, on any day a daylight-saving shift lengthens.
+ */
+const READ_AHEAD_MS = 8 * 86_400_000;
 /** A re-list plus one stat per file: cheap enough to run twice a minute. */
 const RECHECK_MS = 30_000;
 /**
@@ -132,7 +137,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   const prepared = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
   const { paths, pool } = prepared;
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
-  prepared.ahead?.((files) => ingest.readAhead(files));
+  // Only the files that may hold the last week: what the dashboard opens on. Reading more before the listing is done
+  // takes the main thread (which writes each batch) from the listing, and every range waits for the listing's end.
+  prepared.ahead?.((files) => {
+    const since = Date.now() - READ_AHEAD_MS;
+    ingest.readAhead(files.filter((f) => f.mtimeMs >= since));
+  });
   const listed = await prepared.listed;
   /** The unreadable folders logged: each once while it stays unreadable (the re-checks list every folder again). */
   const logged = new Set(paths.unreadable.keys());

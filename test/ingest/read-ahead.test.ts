@@ -1,5 +1,5 @@
 // A first index reads ahead of its listing (pipeline.ts prepareFirstScan): its worker starts before the listing ends,
-// the main transcripts are read while the walk still lists their subagents, nothing is final meanwhile (not in the
+// the last week's main transcripts are read while the walk still lists their subagents, nothing is final meanwhile (not in the
 // API, which has no pipeline yet, nor for the statusline, which reads the index file), and the finished index holds
 // what an index read after the whole listing holds. The walk's last level is held back by the test until it lets it go.
 import { execFileSync } from 'node:child_process';
@@ -34,11 +34,13 @@ test('a worker starts and main transcripts are read while the listing runs; noth
   const { dir, cleanup } = tempDir('cost-read-ahead-');
   const corpus = path.join(dir, 'corpus');
   const end = new Date(Date.now() - 3_600_000).toISOString();
-  execFileSync(process.execPath, [path.join(SHARED, 'tools/gen-corpus.mjs'), '--out', corpus, '--mb', '4', '--days', '5', '--seed', '5', '--projects', '2', '--end', end], { stdio: 'ignore' });
+  execFileSync(process.execPath, [path.join(SHARED, 'tools/gen-corpus.mjs'), '--out', corpus, '--mb', '6', '--days', '20', '--seed', '5', '--projects', '2', '--end', end], { stdio: 'ignore' });
   const projects = path.join(corpus, 'projects');
   const all = await listTranscripts([projects]);
   const subagents = all.filter((f) => f.path.includes(SUBAGENTS));
   assert.ok(subagents.length > 0 && subagents.length < all.length, 'the premise: sessions with subagents');
+  const weekAgo = Date.now() - 8 * 86_400_000;
+  assert.ok(all.some((f) => f.mtimeMs < weekAgo && !f.path.includes(SUBAGENTS)), 'the premise: main transcripts older than the week read ahead');
 
   // The third level (the sessions' folders, where the subagents' are) waits for the test.
   let letGo!: () => void;
@@ -66,6 +68,9 @@ test('a worker starts and main transcripts are read while the listing runs; noth
     await waitFor(() => read().some((p) => status.fileState(p) !== null), 'a main transcript read and committed while the listing is held', 20_000);
     assert.is(listed, false, 'the listing is still held');
     assert.ok(read().every((p) => !p.includes(SUBAGENTS)), 'only what the listing found: main transcripts');
+    const old = new Set(all.filter((f) => f.mtimeMs < weekAgo).map((f) => f.path));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(read().every((p) => !old.has(p)), 'none older than the week (8 days) before the listing is done');
     assert.is(status.status(null, Date.now()).todayFinal, false, 'the statusline takes nothing for final');
 
     letGo();
