@@ -79,7 +79,7 @@ export async function prepareFirstScan(
   let done = false;
   const listed = paths
     .list(projectsDirs, folders, (files) => {
-      found.push(...files);
+      for (const f of files) found.push(f); // not push(...files): a level may hold more files than a call has arguments
       reader?.(files);
     })
     .then((all) => {
