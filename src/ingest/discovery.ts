@@ -151,11 +151,8 @@ export class TranscriptPaths {
   /** The folders the last `list` could not read, with the error's code: none of their transcripts is listed. */
   readonly unreadable = new Map<string, string>();
 
-  /**
-   * Walks the projects dirs breadth-first, each level in name order. `found` is told each level's transcripts once the
-   * level is walked (a first index reads them ahead of the rest of the walk, pipeline.ts prepareFirstScan).
-   */
-  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders, found?: (files: FoundFile[]) => void): Promise<FoundFile[]> {
+  /** Walks the projects dirs breadth-first, each level in name order. */
+  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
     const out: FoundFile[] = [];
     this.unreadable.clear();
     const unreadable: OnUnreadable = (dir, code) => this.unreadable.set(dir, code);
@@ -168,7 +165,6 @@ export class TranscriptPaths {
     }
     while (level.length) {
       const listed = await folders(level.map((d) => d.dir), unreadable);
-      const levelStart = out.length;
       const next: typeof level = [];
       for (const [i, { dir, real }] of level.entries()) {
         for (const e of listed[i]!) {
@@ -187,7 +183,6 @@ export class TranscriptPaths {
         }
       }
       level = next;
-      if (found && out.length > levelStart) found(out.slice(levelStart));
     }
     return out;
   }

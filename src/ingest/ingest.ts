@@ -18,11 +18,6 @@ export interface Ingest {
   check(path: string): void;
   /** A file disappeared: its history stays, marked gone. */
   removed(path: string): void;
-  /**
-   * Transcripts of the start-up scan found before its listing is done, read meanwhile (newest first among them):
-   * nothing is final until startScan, whose listing holds them too.
-   */
-  readAhead(files: readonly ScanFile[]): void;
   /** The start-up scan: total work known up front, for progress; read newest first (scan-order.ts). */
   startScan(files: readonly ScanFile[]): void;
   /** Resolves when nothing is queued or in flight. */
@@ -43,8 +38,6 @@ export interface IngestDeps {
 
 /** Once the scan is done every range is final: the earliest instant there is. */
 const FINAL_ALWAYS = new Date(0).toISOString();
-/** Stored while files are read ahead of the listing (no range is final yet): the latest instant there is. */
-const FINAL_NEVER = new Date(8.64e15).toISOString();
 
 const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
@@ -91,12 +84,11 @@ export function createIngest(deps: IngestDeps): Ingest {
   const queue = new Set<string>(); // paths waiting, in arrival order
   const inFlight = new Set<string>();
   const again = new Set<string>(); // changed while in flight: read once more after
+  const maxInFlight = pool.threads * 4; // enough to keep each worker's own queue (pool.ts) non-empty
   let closed = false;
   let idleWaiters: (() => void)[] = [];
   const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
-  /** The files readAhead took (counted in `scan` already): startScan does not take them again. */
-  const ahead = new Set<string>();
   let frontier: FinalFrontier | null = null;
   // finalSince in the index file too (IndexDb.setFinalSince, for the statusline): written at the scan's first read, at
   // most once a second after it (a value written late is a later time, so it says less is final, never more), and
@@ -134,8 +126,7 @@ export function createIngest(deps: IngestDeps): Ingest {
   };
 
   const pump = (): void => {
-    // enough to keep each worker's own queue (pool.ts) non-empty; a pool sized by the listing grows meanwhile
-    while (!closed && inFlight.size < pool.threads * 4 && queue.size) {
+    while (!closed && inFlight.size < maxInFlight && queue.size) {
       const path = queue.values().next().value as string;
       queue.delete(path);
       inFlight.add(path);
@@ -160,12 +151,11 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.filesDone++;
     scan.bytesDone += size;
     if (scan.active && scan.files.size > 0 && storedSince !== undefined) storeSince(frontier!.finalSince(), false);
-    if (scan.active && scan.files.size === 0) endScan();
-  };
-  const endScan = (): void => {
-    scan.active = false;
-    storeSince(null, true);
-    log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
+    if (scan.active && scan.files.size === 0) {
+      scan.active = false;
+      storeSince(null, true);
+      log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
+    }
   };
 
   async function run(path: string): Promise<void> {
@@ -204,8 +194,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       cursor = index.cursorOf(path);
     }
     const from = cursor?.offset ?? 0;
-    // Before the first write of the scan, so the statusline never takes a part of the history for the whole.
-    if (storedSince === undefined && scan.files.has(path)) storeSince(scan.active ? frontier!.finalSince() : FINAL_NEVER, true);
+    if (scan.active && storedSince === undefined && scan.files.has(path)) storeSince(frontier!.finalSince(), true);
     // The worker decides the rows and folds their rollup cells for this role and the writer's zone.
     const zone = index.foldZone();
     const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };
@@ -246,34 +235,17 @@ export function createIngest(deps: IngestDeps): Ingest {
       if (inFlight.has(path)) again.add(path); // run() sees ENOENT and marks it gone
       else if (index.cursorOf(path)) index.markGone(path);
     },
-    readAhead(files) {
-      if (scan.started || closed) return;
-      for (const f of newestFirst(files)) {
-        if (ahead.has(f.path)) continue;
-        ahead.add(f.path);
-        scan.files.set(f.path, f.size);
-        scan.bytesTotal += f.size;
-        enqueue(f.path);
-      }
-    },
     startScan(files) {
       scan.started = true;
+      scan.active = files.length > 0;
       const ordered = newestFirst(files);
       for (const f of ordered) {
-        if (ahead.has(f.path)) continue;
         scan.files.set(f.path, f.size);
         scan.bytesTotal += f.size;
       }
-      ahead.clear();
-      scan.active = scan.files.size > 0;
       frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
-      // What was read ahead stored that nothing is final: from here the frontier says what is.
-      if (storedSince !== undefined && scan.active) storeSince(frontier.finalSince(), true);
-      if (!files.length) log('no transcripts found');
-      else if (!scan.active) endScan();
-      // Queued again in the scan's order: files read ahead and still queued take their place among the rest.
-      for (const f of ordered) queue.delete(f.path);
-      for (const f of ordered) if (scan.files.has(f.path) && !inFlight.has(f.path)) enqueue(f.path);
+      if (!scan.active) log('no transcripts found');
+      for (const f of ordered) enqueue(f.path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();

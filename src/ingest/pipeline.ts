@@ -2,10 +2,10 @@
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
 import fs from 'node:fs';
 import type { IndexDb } from '../index-db/types.ts';
-import { TranscriptPaths, fileRoles, readFolders, type FolderSource, type FoundFile } from './discovery.ts';
+import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
-import { createPool, createUnsizedPool, type WorkerPool } from './pool.ts';
+import { createPool, type WorkerPool } from './pool.ts';
 import { changedTranscripts } from './needs-read.ts';
 import { newestFirst } from './scan-order.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
@@ -15,7 +15,7 @@ import type { TranscriptKeeper } from './keep-transcripts.ts';
 export interface Pipeline {
   ingest: Ingest;
   /** The most parse workers it runs at once (sized by the start-up listing, pool.ts poolThreads). */
-  readonly threads: number;
+  threads: number;
   /** Resolves when the watcher is live (after the start-up scan). */
   watching: Promise<void>;
   /** Folders the last listing could not read (each logged once): their transcripts are not indexed meanwhile. */
@@ -38,72 +38,29 @@ export interface PipelineOptions {
   keeper?: Pick<TranscriptKeeper, 'keep' | 'keepAll'>;
 }
 
-/** The start-up scan's listing and its pool. */
+/** The start-up scan's listing and the pool sized by it. */
 export interface PreparedScan {
   paths: TranscriptPaths;
-  /** The whole listing; the pool is sized by it (pool.ts poolThreads) before it resolves. */
-  listed: Promise<FoundFile[]>;
+  listed: FoundFile[];
   pool: WorkerPool;
-  /**
-   * Hands `read` the transcripts the listing found so far, then each level's as it is walked, until the listing is
-   * done (absent: none are handed before it is done).
-   */
-  ahead?(read: (files: FoundFile[]) => void): void;
 }
 
 /**
- * Before a first index (no index file yet, or an empty one), whose first figures would otherwise wait for the whole
- * listing and then for a worker to start: a worker starts now, while the listing runs (a fraction of a second on a big
- * history), and the transcripts each level of the walk finds can be read ahead of the rest of it (`ahead`): the main
- * transcripts are found a level before their subagents', which end the walk. Until the pool is sized by the listing
- * it runs that one worker, the floor of every sizing. Null when the index file holds something (a restart starts no
- * worker unless a transcript changed).
+ * Before a first index (no index file yet, or an empty one), whose first task would otherwise wait for a worker to
+ * start while the main thread idles: the listing, and a pool whose first worker starts now, so that its
+ * start overlaps the index's creation. Null when the index file holds something (a restart starts no worker unless a
+ * transcript changed).
  */
-export async function prepareFirstScan(
-  indexFile: string,
-  projectsDirs: readonly string[],
-  log: Log,
-  /** Where the walk reads folders (tests hold a level back). */
-  folders: FolderSource = readFolders,
-): Promise<PreparedScan | null> {
+export async function prepareFirstScan(indexFile: string, projectsDirs: readonly string[], log: Log): Promise<PreparedScan | null> {
   try {
     if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) return null;
+    const prepared = await prepareScan(projectsDirs, log);
+    if (prepared.listed.length) prepared.pool.warm();
+    return prepared;
   } catch {
     return null; // the pipeline lists again, and reports what fails there
   }
-  const pool = createUnsizedPool({ log });
-  pool.warm();
-  const paths = new TranscriptPaths();
-  const found: FoundFile[] = [];
-  let reader: ((files: FoundFile[]) => void) | null = null;
-  let done = false;
-  const listed = paths
-    .list(projectsDirs, folders, (files) => {
-      for (const f of files) found.push(f); // not push(...files): a level may hold more files than a call has arguments
-      reader?.(files);
-    })
-    .then((all) => {
-      done = true;
-      reportUnreadable(paths, new Set(), log);
-      pool.sizeFor(bytesOf(all));
-      return all;
-    });
-  // Awaited by the pipeline that takes it, whose start then fails as its own walk's would; a process that reads another
-  // writer's index never takes it.
-  void listed.catch(() => undefined);
-  return {
-    paths,
-    listed,
-    pool,
-    ahead(read) {
-      if (done) return;
-      reader = read;
-      if (found.length) read(found.slice());
-    },
-  };
 }
-
-const bytesOf = (files: readonly FoundFile[]): number => files.reduce((n, f) => n + f.size, 0);
 
 /** Lists the transcripts and makes the pool for them (sized by what there is to read, pool.ts poolThreads). */
 async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: number): Promise<PreparedScan> {
@@ -111,15 +68,10 @@ async function prepareScan(projectsDirs: readonly string[], log: Log, threads?: 
   const listed = await paths.list(projectsDirs);
   reportUnreadable(paths, new Set(), log);
   // Sized by what there is (a restart reads little of it, but starts no worker unless something changed).
-  const pool = createPool({ threads, workBytes: bytesOf(listed), log });
-  return { paths, listed: Promise.resolve(listed), pool };
+  const pool = createPool({ threads, workBytes: listed.reduce((n, f) => n + f.size, 0), log });
+  return { paths, listed, pool };
 }
 
-/**
- * How far back a first index reads ahead of its listing: the dashboard's 7 days, and a day more, which covers the
- * start of that range in any time zone, on any day a daylight-saving shift lengthens.
- */
-const READ_AHEAD_MS = 8 * 86_400_000;
 /** A re-list plus one stat per file: cheap enough to run twice a minute. */
 const RECHECK_MS = 30_000;
 /**
@@ -134,18 +86,10 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
   resolveRepositories(index);
-  const prepared = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
-  const { paths, pool } = prepared;
-  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
-  // Only the files that may hold the last week: what the dashboard opens on. Reading more before the listing is done
-  // takes the main thread (which writes each batch) from the listing, and every range waits for the listing's end.
-  prepared.ahead?.((files) => {
-    const since = Date.now() - READ_AHEAD_MS;
-    ingest.readAhead(files.filter((f) => f.mtimeMs >= since));
-  });
-  const listed = await prepared.listed;
+  const { paths, listed, pool } = (await opts.prepared) ?? (await prepareScan(projectsDirs, log, opts.threads));
   /** The unreadable folders logged: each once while it stays unreadable (the re-checks list every folder again). */
   const logged = new Set(paths.unreadable.keys());
+  const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
   ingest.startScan(listed);
   void opts.keeper?.keepAll(listed.map((f) => f.path));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first

@@ -12,7 +12,7 @@ export interface ParsePool {
 
 /** The worker threads' pool. */
 export interface WorkerPool extends ParsePool {
-  /** Starts the first worker now instead of at the first task (pipeline.ts prepareFirstScan: while the listing runs). */
+  /** Starts the first worker now instead of at the first task (pipeline.ts prepareFirstScan). */
   warm(): void;
   /** Ends the workers now when no task is pending (the next task starts them again); otherwise a no-op. */
   release(): Promise<void>;
@@ -80,34 +80,10 @@ export function poolThreads(cores: number, freeBytes: number, workBytes?: number
   return Math.max(1, Math.min(byCores, Math.floor(budgetMb / WORKER_MB)));
 }
 
-/** A pool made before what it reads is known (a first index's listing still running): one worker until sized. */
-export interface UnsizedPool extends WorkerPool {
-  /**
-   * Sizes it for `workBytes` (poolThreads): the worker running is kept, the others start with the next task. Until
-   * then it runs one worker, the floor of every sizing, so the memory bound holds whatever the listing finds.
-   */
-  sizeFor(workBytes: number): void;
-}
-
 export function createPool(opts: PoolOptions = {}): WorkerPool {
-  return makePool(opts, opts.threads ?? poolThreads(os.availableParallelism(), os.freemem(), opts.workBytes));
-}
-
-export function createUnsizedPool(opts: Omit<PoolOptions, 'threads' | 'workBytes'> = {}): UnsizedPool {
-  return makePool(opts, 1);
-}
-
-/** One Piscina pool and its tasks pending: a pool sized up while running runs a second one beside the first. */
-interface Lane {
-  pool: Piscina;
-  threads: number;
-  pending: number;
-}
-
-function makePool(opts: PoolOptions, initialThreads: number): UnsizedPool {
   // Every core but the writer's, every core for a big first index (poolThreads), bounded by memory; idle threads
   // leave after 30 s, the last one too (see release), so a background dashboard holds none.
-  let threads = initialThreads;
+  const threads = opts.threads ?? poolThreads(os.availableParallelism(), os.freemem(), opts.workBytes);
   // A worker that cannot start (a broken install) rejects the tasks it took, and Piscina then starts no other
   // one: tasks still queued would wait forever, and the 'error' it emits when no task is there to reject would
   // end the process. Such a rejection leaves the pool without threads (a worker that died mid-task, e.g. out of
@@ -123,15 +99,15 @@ function makePool(opts: PoolOptions, initialThreads: number): UnsizedPool {
     pending.clear();
   };
   // Made at the first task: a restart with nothing new to read starts no worker (WORKER_MB each), and the first
-  // answers after it do not share the CPU with workers starting. Piscina's maxThreads is fixed when it is made, so a
-  // pool sized up after its first lane opened (createUnsizedPool) opens a second lane for the threads it gained.
-  let lanes: Lane[] = [];
-  const open = (n: number): Lane => {
-    const pool = new Piscina({
+  // answers after it do not share the CPU with workers starting.
+  let pool: Piscina | null = null;
+  const start = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
       filename: opts.worker ?? workerUrl(),
       ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
       minThreads: 1,
-      maxThreads: n,
+      maxThreads: threads,
       idleTimeout: idleMs,
       // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
       // writing the last batch) gets round to dispatching it: ~7% off a cold index on two cores.
@@ -139,15 +115,7 @@ function makePool(opts: PoolOptions, initialThreads: number): UnsizedPool {
       resourceLimits: WORKER_LIMITS,
     });
     pool.on('error', fail);
-    const lane = { pool, threads: n, pending: 0 };
-    lanes.push(lane);
-    return lane;
-  };
-  /** The lane for the next task: a new one for threads not yet running, else the least busy per thread. */
-  const laneFor = (): Lane => {
-    const running = lanes.reduce((n, l) => n + l.threads, 0);
-    if (running < threads) return open(threads - running);
-    return lanes.reduce((best, l) => (l.pending / l.threads < best.pending / best.threads ? l : best));
+    return pool;
   };
   const idleMs = opts.idleMs ?? 30_000;
   // Piscina keeps its minimum thread (which the failure check above relies on): the last worker goes with the pool,
@@ -158,15 +126,13 @@ function makePool(opts: PoolOptions, initialThreads: number): UnsizedPool {
     clearTimeout(idleTimer);
     return new Promise<UsageBatch>((resolve, reject) => {
       pending.add(reject);
-      const lane = laneFor();
-      lane.pending++;
       // Done before the caller hears of it, so a release() right after the last result ends the workers.
       const settled = (): void => {
-        lane.pending--;
         pending.delete(reject);
         if (!pending.size) idleTimer = setTimeout(() => void release(), idleMs).unref();
       };
-      (lane.pool.run(task) as Promise<UsageBatch>).then(
+      const own = start();
+      (own.run(task) as Promise<UsageBatch>).then(
         (batch) => {
           settled();
           resolve(batch);
@@ -174,34 +140,20 @@ function makePool(opts: PoolOptions, initialThreads: number): UnsizedPool {
         (err: Error) => {
           settled();
           reject(err);
-          if (lane.pool.threads.length === 0) fail(err);
+          if (own.threads.length === 0) fail(err);
         },
       );
     });
   };
-  const destroyAll = async (): Promise<void> => {
-    const own = lanes;
-    lanes = [];
-    await Promise.all(own.map((l) => l.pool.destroy()));
-  };
   const release = async (): Promise<void> => {
-    if (pending.size) return;
-    await destroyAll();
+    if (!pool || pending.size) return;
+    const own = pool;
+    pool = null;
+    await own.destroy();
   };
   const close = async (): Promise<void> => {
     clearTimeout(idleTimer);
-    await destroyAll();
+    await pool?.destroy();
   };
-  return {
-    get threads() {
-      return threads;
-    },
-    parse,
-    warm: () => void (lanes.length || open(threads)),
-    release,
-    close,
-    sizeFor(workBytes) {
-      threads = poolThreads(os.availableParallelism(), os.freemem(), workBytes);
-    },
-  };
+  return { threads, parse, warm: () => void start(), release, close };
 }

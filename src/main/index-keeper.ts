@@ -64,11 +64,6 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   let pipeline: Pipeline | null = null;
   let closed = false;
   let recovering: Promise<void> | null = null;
-  /**
-   * A pipeline starting: a first index's reads transcripts while it waits for its listing, so stop() waits for it (and
-   * its close) before the file is closed under those reads.
-   */
-  let starting: Promise<void> | null = null;
   let takeover: NodeJS.Timeout | null = null;
   /** start() was called: a writer reads transcripts as soon as it has the file. */
   let started = false;
@@ -102,14 +97,10 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     toldReplaced = false;
     if (!started) return;
     index.setPrices(opts.prices());
-    const run = (async () => {
-      const next = await opts.startPipeline(index);
-      // Replaced while it started (a damaged file rebuilt meanwhile) or closing: that pipeline must not run on.
-      if (writer !== index || closed) await next.close();
-      else pipeline = next;
-    })();
-    starting = run.catch(() => undefined);
-    await run;
+    const next = await opts.startPipeline(index);
+    // Replaced while it started (a damaged file rebuilt meanwhile) or closing: that pipeline must not run on.
+    if (writer !== index || closed) await next.close();
+    else pipeline = next;
   };
 
   const openReader = async (): Promise<IndexReader> => {
@@ -317,7 +308,6 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       clearInterval(fileCheck);
       if (takeover) clearInterval(takeover);
       await recovering;
-      await starting;
       await pipeline?.close();
     },
     closeIndex() {

@@ -72,11 +72,11 @@ async function main(): Promise<void> {
   });
   lifecycle.add('prices', () => prices.close());
 
-  // Before a first index: the listing, and a parse worker starting while it runs and the index and the server are made,
-  // so the first batch comes sooner. A listing longer than LISTING_WAIT_MS (a big history) does not hold up the ready
-  // line: the pipeline waits for it instead, reading what it found so far. The first pipeline takes them; a process that reads another writer's index closes them.
+  // Before a first index: the listing, and a parse worker starting while the index and the server are made, so the
+  // first batch comes sooner. A listing longer than LISTING_WAIT_MS (a big history) does not hold up the ready line: the
+  // pipeline waits for it instead. The first pipeline takes them; a process that reads another writer's index closes them.
   let preparing: Promise<PreparedScan | null> | null = prepareFirstScan(config.indexPath, config.projectsDirs, log);
-  await Promise.race([preparing.then((p) => p?.listed).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, LISTING_WAIT_MS).unref())]);
+  await Promise.race([preparing, new Promise((resolve) => setTimeout(resolve, LISTING_WAIT_MS).unref())]);
   const takePrepared = (): Promise<PreparedScan | null> | undefined => {
     const taken = preparing ?? undefined;
     preparing = null;

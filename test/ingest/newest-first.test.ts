@@ -87,7 +87,7 @@ test('today is final before the index is done, with the finished index figures, 
   // What the scan writes into the index file for the statusline (IndexDb.setFinalSince).
   const stored: (string | null)[] = [];
   const recording = { ...index, setFinalSince: (iso: string | null) => void (stored.push(iso), index.setFinalSince(iso)) };
-  const pipeline = await startPipeline({ projectsDirs: [projects], index: recording, log: () => undefined, prepared: Promise.resolve({ paths, listed: Promise.resolve(listed), pool: gate.pool }) });
+  const pipeline = await startPipeline({ projectsDirs: [projects], index: recording, log: () => undefined, prepared: Promise.resolve({ paths, listed, pool: gate.pool }) });
   let server: TestServer | null = null;
   try {
     server = await startServer({ index, indexing: () => pipeline.ingest.progress() });

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { prepareFirstScan, startPipeline } from '../../src/ingest/pipeline.ts';
-import { createPool, createUnsizedPool, poolThreads } from '../../src/ingest/pool.ts';
+import { createPool, poolThreads } from '../../src/ingest/pool.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import parseTranscript, { readTranscript } from '../../src/workers/parse-transcript.ts';
 import { NUM, NUM_COLS, STR_COLS, encodeBatch, hashKey, responseKey, rowsOf } from '../../src/workers/protocol.ts';
@@ -190,27 +190,6 @@ Pool('warm() starts the first worker before any task', async () => {
   }
 });
 
-Pool('an unsized pool runs one worker until sized; sized up, the next task starts the others beside it', async () => {
-  const cores = os.availableParallelism;
-  os.availableParallelism = () => 3;
-  const own = createUnsizedPool({ worker: STAND_IN_WORKER });
-  const threadOf = async (p: string): Promise<number> => ((await own.parse(task({ path: p }))) as unknown as { threadId: number }).threadId;
-  try {
-    assert.is(own.threads, 1);
-    own.warm();
-    const burst = new Set(await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map(threadOf)));
-    assert.is(burst.size, 1, 'a burst before the sizing runs on the one worker (the memory bound holds)');
-    own.sizeFor(1024 ** 3);
-    assert.is(own.threads, 3, 'every core for a big first index (poolThreads)');
-    const next = await threadOf('g');
-    assert.not.ok(burst.has(next), 'the next task starts a worker gained by the sizing');
-    assert.ok(burst.has(await threadOf('h')), 'the first worker keeps working (the least busy lane, the first on a tie)');
-  } finally {
-    os.availableParallelism = cores;
-    await own.close();
-  }
-});
-
 Pool('idle workers leave, the last one too, and a task after that starts one again', async () => {
   const before = threadsNow();
   const own = createPool({ threads: 2, worker: STAND_IN_WORKER, idleMs: 200 });
@@ -337,7 +316,7 @@ Pool('before a first index the listing and a started worker are ready, and the p
   let index: ReturnType<typeof openIndex> | undefined;
   try {
     assert.ok(prepared, 'no index file: a first index');
-    assert.equal((await prepared.listed).map((f) => path.basename(f.path)), [path.basename(FILE)]);
+    assert.equal(prepared.listed.map((f) => path.basename(f.path)), [path.basename(FILE)]);
     await waitFor(() => threadsNow() > before, 'the first worker starting before any task', 10_000);
     let parsed = 0;
     const pool = prepared.pool;
