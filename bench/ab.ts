@@ -1,7 +1,8 @@
 // `npm run bench -- --ab <git ref>`: this checkout's build (A, dist/) against the build of another ref (B), on the same
 // corpus, interleaved: each pair runs both builds back to back, A first in odd pairs and B first in even ones, so a
-// drift of the shared machine's speed falls on both sides alike. Per build: the cold index (spawn to "indexed"), its
-// peak RSS, the warm restart (spawn to the first overview answered) and query latency with the cache cleared, once the
+// drift of the shared machine's speed falls on both sides alike. Per build: the cold index (spawn to "indexed"), the
+// time from its spawn until today, 7 days and the history's last day and last 7 days are final (first-answers.ts
+// untilFinal, polled during the cold index: the same small load on both builds), its peak RSS, the warm restart (spawn to the first overview answered) and query latency with the cache cleared, once the
 // warm server's main thread idles (until stop 21 the queries ran right after the restart, the start-up work still going
 // on behind them). Printed:
 // each figure's median per build and each pair's difference (B - A).
@@ -15,10 +16,13 @@ import path from 'node:path';
 import { PRICES_FILE, ROOT } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { clearServerCache, percentile, settled, timedGet } from './common.ts';
+import { finalRanges, untilFinal, type FinalRange } from './first-answers.ts';
 
 /** One build's figures in one pair. */
 export interface AbRun {
   coldMs: number;
+  /** ms from the cold start's spawn until each range is final (first-answers.ts untilFinal). */
+  finalMs: Record<FinalRange, number>;
   peakRssMb: number;
   warmQueryableMs: number;
   /** p50 of each route, in ms. */
@@ -76,15 +80,18 @@ const serverArgs = (dirs: string[], indexFile: string): string[] =>
   ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', PRICES_FILE];
 
 /** One build's run: a cold index from nothing, then a warm restart on it and the queries. */
-async function runOnce(entry: string, dirs: string[], work: string): Promise<AbRun> {
+async function runOnce(entry: string, dirs: string[], work: string, finals: Record<FinalRange, string>): Promise<AbRun> {
   const indexFile = path.join(work, 'index.db');
   for (const suffix of ['', '-wal', '-shm', '.keys', '.prices.json', '.listing.json']) fs.rmSync(indexFile + suffix, { force: true });
   const env = standaloneEnv({ TZ: 'UTC' });
   const cold = await spawnServer({ entry, args: serverArgs(dirs, indexFile), env, readyTimeoutMs: 120_000 });
   let coldMs: number;
   let peak: number;
+  let finalMs: AbRun['finalMs'];
   try {
-    coldMs = (await cold.logged(/indexed \d+ files|no transcripts found/)) - cold.spawnedAt;
+    const indexed = cold.logged(/indexed \d+ files|no transcripts found/);
+    finalMs = await untilFinal(cold, finals);
+    coldMs = (await indexed) - cold.spawnedAt;
     peak = peakRssMb(cold.child.pid!);
   } finally {
     await cold.stop();
@@ -107,7 +114,7 @@ async function runOnce(entry: string, dirs: string[], work: string): Promise<AbR
       }
       queries[route] = percentile(times, 50);
     }
-    return { coldMs, peakRssMb: peak, warmQueryableMs, queries };
+    return { coldMs, finalMs, peakRssMb: peak, warmQueryableMs, queries };
   } finally {
     await warm.stop();
   }
@@ -115,7 +122,15 @@ async function runOnce(entry: string, dirs: string[], work: string): Promise<AbR
 
 /** Every figure of a run by name. */
 function figuresOf(run: AbRun): Record<string, number> {
-  const out: Record<string, number> = { 'cold index ms': run.coldMs, 'peak RSS MB (cold)': run.peakRssMb, 'warm queryable ms': run.warmQueryableMs };
+  const out: Record<string, number> = {
+    'cold index ms': run.coldMs,
+    'final ms today': run.finalMs.today,
+    'final ms 7 days': run.finalMs['7'],
+    'final ms history last day': run.finalMs.lastDay,
+    'final ms history last 7 days': run.finalMs.last7,
+    'peak RSS MB (cold)': run.peakRssMb,
+    'warm queryable ms': run.warmQueryableMs,
+  };
   for (const [route, ms] of Object.entries(run.queries)) out[`p50 ms ${route}`] = ms;
   return out;
 }
@@ -133,12 +148,14 @@ export async function abBench(opts: { ref: string; aRef?: string; dirs: string[]
       ? { label: `${opts.aRef} (${builtA.commit.slice(0, 7)})`, entry: builtA.entry }
       : { label: 'this checkout', entry: path.join(ROOT, 'dist', 'main.js') };
     const b = { label: opts.ref, entry: built.entry, commit: built.commit };
+    // The history's last day: read once, before any server runs.
+    const finals = finalRanges(opts.dirs).queries;
     const pairs: AbPair[] = [];
     for (let i = 0; i < opts.pairs; i++) {
       const order: AbPair['order'] = i % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
       const runs: Partial<Record<'A' | 'B', AbRun>> = {};
       for (const side of order) {
-        runs[side] = await runOnce(side === 'A' ? a.entry : b.entry, opts.dirs, work);
+        runs[side] = await runOnce(side === 'A' ? a.entry : b.entry, opts.dirs, work, finals);
         opts.log(`pair ${i + 1}/${opts.pairs}: ${side} (${side === 'A' ? a.entry : b.entry}) cold index ${runs[side].coldMs.toFixed(0)} ms`);
       }
       pairs.push({ order, a: runs.A!, b: runs.B! });

@@ -54,23 +54,36 @@ export interface FirstFinal {
   indexedMs: number;
 }
 
+/** The overview queries of the ranges timeToFinal and the A/B time: today, 7 days, and the history's last day and week. */
+export function finalRanges(dirs: string[]): { lastDay: string; queries: Record<FinalRange, string> } {
+  const last = lastDataDay(dirs);
+  return { lastDay: last, queries: { today: 'range=today', '7': 'range=7', lastDay: `from=${last}&to=${last}`, last7: `from=${dayBefore(last, 6)}&to=${last}` } };
+}
+
+export type FinalRange = 'today' | '7' | 'lastDay' | 'last7';
+
+/** Polls a first index every 20 ms: ms from its spawn until each range's overview answers `final: true`. */
+export async function untilFinal(server: Pick<ServerProcess, 'port' | 'spawnedAt'>, queries: Record<FinalRange, string>): Promise<Record<FinalRange, number>> {
+  const found: Record<FinalRange, number | null> = { today: null, '7': null, lastDay: null, last7: null };
+  while (Object.values(found).includes(null)) {
+    for (const [name, query] of Object.entries(queries) as [FinalRange, string][]) {
+      if (found[name] === null && (await overview(server.port, query)).final) found[name] = performance.now() - server.spawnedAt;
+    }
+    if (performance.now() - server.spawnedAt > 600_000) throw new Error('never final');
+    await sleep(20);
+  }
+  return found as Record<FinalRange, number>;
+}
+
 /** A first index from nothing (the server runs in UTC, so the history's days are UTC days). */
 export async function timeToFinal(dirs: string[], indexFile: string): Promise<FirstFinal> {
   for (const suffix of ['', '-wal', '-shm', '.keys']) fs.rmSync(indexFile + suffix, { force: true });
-  const last = lastDataDay(dirs);
-  const ranges = { today: 'range=today', '7': 'range=7', lastDay: `from=${last}&to=${last}`, last7: `from=${dayBefore(last, 6)}&to=${last}` };
+  const { lastDay, queries } = finalRanges(dirs);
   const server = await start(dirs, indexFile);
   try {
     const indexed = server.logged(/indexed \d+ files|no transcripts found/);
-    const found: Record<keyof typeof ranges, number | null> = { today: null, '7': null, lastDay: null, last7: null };
-    while (Object.values(found).includes(null)) {
-      for (const [name, query] of Object.entries(ranges) as [keyof typeof ranges, string][]) {
-        if (found[name] === null && (await overview(server.port, query)).final) found[name] = performance.now() - server.spawnedAt;
-      }
-      if (performance.now() - server.spawnedAt > 600_000) throw new Error('never final');
-      await sleep(20);
-    }
-    return { todayMs: found.today!, sevenDaysMs: found['7']!, lastDay: last, lastDayMs: found.lastDay!, lastSevenDaysMs: found.last7!, indexedMs: (await indexed) - server.spawnedAt };
+    const found = await untilFinal(server, queries);
+    return { todayMs: found.today, sevenDaysMs: found['7'], lastDay, lastDayMs: found.lastDay, lastSevenDaysMs: found.last7, indexedMs: (await indexed) - server.spawnedAt };
   } finally {
     await server.stop();
   }

@@ -13,6 +13,10 @@ const test = suite('bench --ab');
 
 const FIGURES = [
   'cold index ms',
+  'final ms today',
+  'final ms 7 days',
+  'final ms history last day',
+  'final ms history last 7 days',
   'peak RSS MB (cold)',
   'warm queryable ms',
   'p50 ms /api/overview?range=7',
