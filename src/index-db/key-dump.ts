@@ -13,8 +13,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { KeyIndex } from './key-index.ts';
 
-/** 03: hkeys in id order (02 saved the table's slots; such a dump is not taken, and the close writes this one). */
-const MAGIC = 'CDKEYS03';
+/** 03: hkeys in id order. A dump of another version (02 saved the table's slots) is not taken, quietly: not damage. */
+const FAMILY = 'CDKEYS';
+const MAGIC = `${FAMILY}03`;
 const HEADER_BYTES = 64;
 const TOKEN_BYTES = 32;
 const DIGEST_BYTES = 32;
@@ -76,7 +77,8 @@ export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp):
 }
 
 /**
- * The key index of a dump and what it says of itself; null when there is none, or it is not whole (another format, a
+ * The key index of a dump and what it says of itself; null when there is none, one of another version (a writer of
+ * this version writes its own at close), or it is not whole (another format, a
  * short file, bytes that do not match its checksum, hkeys that cannot be a key index's: `damaged` is told which).
  */
 export function readKeyDump(file: string, damaged: (why: string) => void = () => {}): { keys: KeyIndex; stamp: KeyDumpStamp } | null {
@@ -86,7 +88,7 @@ export function readKeyDump(file: string, damaged: (why: string) => void = () =>
   return null;
 }
 
-/** The dump, null when there is none, or why it is not whole. */
+/** The dump, null when there is none (or one of another version), or why it is not whole. */
 function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | string | null {
   let fd: number;
   try {
@@ -104,7 +106,9 @@ function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | stri
     fs.closeSync(fd);
   }
   const header = Buffer.from(bytes.buffer, 0, Math.min(HEADER_BYTES, bytes.length));
-  if (header.length !== HEADER_BYTES || header.toString('latin1', 0, 8) !== MAGIC) return 'another format';
+  const magic = header.toString('latin1', 0, 8);
+  if (header.length === HEADER_BYTES && magic !== MAGIC && magic.startsWith(FAMILY)) return null;
+  if (header.length !== HEADER_BYTES || magic !== MAGIC) return 'another format';
   const count = header.readDoubleLE(16);
   const maxId = header.readDoubleLE(24);
   if (!Number.isInteger(maxId) || maxId < 0 || bytes.length !== HEADER_BYTES + maxId * 8 + DIGEST_BYTES) return 'not the size its header says';

@@ -159,11 +159,12 @@ Dump('a dump that does not match the index is not taken: token, schema, bytes, a
   other.write('CDKEYS02', 0, 'latin1'); // the format before, which saved the table's slots
   fs.writeFileSync(dump, other);
   assert.not.ok(takesDump(file, logs), 'the format before');
+  assert.equal(logs, [], 'not taken for damage: the close writes this version');
   fs.writeFileSync(dump, crypto.randomBytes(good.length));
   assert.not.ok(takesDump(file, logs), 'a foreign file');
   fs.writeFileSync(dump, good.subarray(0, 40));
   assert.not.ok(takesDump(file, logs), 'a file shorter than a header');
-  assert.is(logs.filter((m) => m.includes('damaged (another format)')).length, 3);
+  assert.is(logs.filter((m) => m.includes('damaged (another format)')).length, 2);
   restore();
   assert.ok(takesDump(file), 'whole again');
 
