@@ -156,7 +156,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     if (closed) return;
     // A first index (or a history that doubled) leaves its pages half full: written again whole now, once, before the
     // appends of the watcher (seconds at 10 GiB, in which requests and appends wait; the first index took minutes).
-    index.compactIfDue();
+    // A failure leaves the file as it was: the watcher starts all the same.
+    try {
+      index.compactIfDue();
+    } catch (err) {
+      log(`compacting the index failed: ${(err as Error).message}`);
+    }
     watcher = watchProjects(
       projectsDirs,
       {

@@ -175,4 +175,22 @@ Compact('the server\'s start-up scan compacts a first index before the watcher s
   }
 });
 
+Compact('a compaction that throws leaves the start-up scan\'s watcher starting all the same', async () => {
+  const cfg = path.join(dir, 'throw-cfg', 'projects');
+  transcript(cfg, 't0', 0, 10);
+  const idx = open(':memory:');
+  idx.compactIfDue = () => {
+    throw new Error('disk I/O error');
+  };
+  const logs: string[] = [];
+  const pipeline = await startPipeline({ projectsDirs: [cfg], index: idx, log: (m) => logs.push(m), threads: 1 });
+  try {
+    await pipeline.watching;
+    assert.ok(logs.includes('compacting the index failed: disk I/O error'), logs.join('\n'));
+  } finally {
+    await pipeline.close();
+    idx.close();
+  }
+});
+
 Compact.run();
