@@ -83,6 +83,8 @@ export async function catchUp(opts: CatchUpOptions): Promise<CatchUpResult> {
   index.setFinalSince(null);
   await ingest.close();
   await pool.close();
+  // A first index (or a history that doubled) leaves its pages half full: written again whole before the command reads.
+  index.compactIfDue();
   return { changed: dirty.length, bytes };
 }
 

@@ -24,6 +24,8 @@ export interface OpenOptions {
   onCorrupt?: (err: IndexWriteError) => void;
   /** Row ids per chunk of a reprice (write/reprice.ts); a test makes them few. */
   repriceChunkRows?: number;
+  /** The fewest new messages that make a compaction due (write/compact.ts); a test makes them few. */
+  compactMinMessages?: number;
 }
 
 /** Another process writes this index; it can be read (openIndexReader) but not written. */
@@ -44,7 +46,7 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
   const lock = file === ':memory:' ? null : acquireWriterLock(file);
   if (file !== ':memory:' && !lock) throw new IndexLockedError(file, writerOf(file));
   try {
-    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release(), repriceChunkRows: opts.repriceChunkRows }), opts.damaged);
+    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release(), repriceChunkRows: opts.repriceChunkRows, compactMinMessages: opts.compactMinMessages }), opts.damaged);
   } catch (err) {
     lock?.release();
     throw err;
@@ -53,9 +55,14 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
 
 function build(
   db: Database.Database,
-  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void; repriceChunkRows?: number | undefined },
+  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void; repriceChunkRows?: number | undefined; compactMinMessages?: number | undefined },
 ): IndexDb & { commit(): boolean } {
-  const writer = new Writer(db, { log: opts.log, onCorrupt: opts.onCorrupt, ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}) });
+  const writer = new Writer(db, {
+    log: opts.log,
+    onCorrupt: opts.onCorrupt,
+    ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}),
+    ...(opts.compactMinMessages ? { compactMinMessages: opts.compactMinMessages } : {}),
+  });
   const syncTimeZone = (): void => {
     try {
       writer.syncTimeZone();
@@ -103,6 +110,7 @@ function build(
     takeInLimitReadings: (sideFile) => limits.takeIn(sideFile),
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
+    compactIfDue: () => writer.compactIfDue(),
     dataVersion: () => writer.dataVersion(),
     // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
     generation: () => writer.dataVersion() - quietWrites,

@@ -1,19 +1,26 @@
 // The writer's key index saved beside the index (`<index>.keys`), so that the next writer (a restart, a command's
 // catch-up) takes it whole instead of reading every stored key from `messages`, which on a big history takes seconds
-// of CPU before a command can write its first new line. The file is a cache: it holds the slots of a
-// KeyIndex as they were when a writer closed, with the largest message id then and a token that the index's meta
-// row `key_dump` holds while the file is true (writer.ts clears it in the transaction that removes or moves a key).
-// Keys added since are the messages above that id, read from the index as before (stored-keys.ts).
-// A SHA-256 of the header and every slot follows the slots: a damaged sector anywhere in the file is caught (a sample of
-// slots checked against their messages passed over most of them), and a damaged dump is never taken.
+// of CPU before a command can write its first new line. The file is a cache: it holds the keys of a KeyIndex as they
+// were when a writer closed, with the largest message id then and a token that the index's meta row `key_dump` holds
+// while the file is true (writer.ts clears it in the transaction that removes or moves a key). Keys added since are
+// the messages above that id, read from the index as before (stored-keys.ts).
+// It holds the hkey of each message id from 1 to that largest id, in id order (NO_KEY for an id that holds no stored
+// winner): message ids are rowids and nearly dense, so this is 8 bytes a key where the table's slots took 12 bytes
+// for at least twice as many slots; the hash table is built again on load.
+// A SHA-256 of the header and every hkey follows them: a damaged sector anywhere in the file is caught (a sample of
+// keys checked against their messages passes over most of them), and a damaged dump is never taken.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { KeyIndex } from './key-index.ts';
 
-const MAGIC = 'CDKEYS02';
+/** 03: hkeys in id order. A dump of another version (02 saved the table's slots) is not taken, quietly: not damage. */
+const FAMILY = 'CDKEYS';
+const MAGIC = `${FAMILY}03`;
 const HEADER_BYTES = 64;
 const TOKEN_BYTES = 32;
 const DIGEST_BYTES = 32;
+/** An id with no stored winner (a message removed or moved since): hkeys are hashes, whole numbers >= 0. */
+const NO_KEY = -1;
 
 /** What a key dump says of itself. */
 export interface KeyDumpStamp {
@@ -35,18 +42,25 @@ export function newDumpToken(): string {
 
 /**
  * Writes the key index whole to a temp file, flushed to disk, then renames it over the dump: a reader finds the old
- * dump, the new one, or none. The token goes to the index only after this returns (the caller's job).
+ * dump, the new one, or none. The token goes to the index only after this returns (the caller's job). Every id of the
+ * key index must be at most `stamp.maxId`.
  */
 export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp): void {
   const { hkeys, ids } = keys.slotArrays();
+  const byId = new Float64Array(stamp.maxId).fill(NO_KEY);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id === 0) continue;
+    if (id > stamp.maxId) throw new RangeError(`message id ${id} is above the dump's largest id ${stamp.maxId}`);
+    byId[id - 1] = hkeys[i]!;
+  }
   const header = Buffer.alloc(HEADER_BYTES);
   header.write(MAGIC, 0, 'latin1');
   header.writeUInt32LE(stamp.schema, 8);
-  header.writeUInt32LE(ids.length, 12);
   header.writeDoubleLE(keys.size, 16);
   header.writeDoubleLE(stamp.maxId, 24);
   header.write(stamp.token, 32, TOKEN_BYTES, 'latin1');
-  const parts = [header, new Uint8Array(hkeys.buffer, hkeys.byteOffset, hkeys.byteLength), new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength)];
+  const parts = [header, new Uint8Array(byId.buffer)];
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
@@ -63,8 +77,9 @@ export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp):
 }
 
 /**
- * The key index of a dump and what it says of itself; null when there is none, or it is not whole (another format, a
- * short file, bytes that do not match its checksum, slots that cannot be a key index's: `damaged` is told which).
+ * The key index of a dump and what it says of itself; null when there is none, one of another version (a writer of
+ * this version writes its own at close), or it is not whole (another format, a
+ * short file, bytes that do not match its checksum, hkeys that cannot be a key index's: `damaged` is told which).
  */
 export function readKeyDump(file: string, damaged: (why: string) => void = () => {}): { keys: KeyIndex; stamp: KeyDumpStamp } | null {
   const dump = readWhole(file);
@@ -73,7 +88,7 @@ export function readKeyDump(file: string, damaged: (why: string) => void = () =>
   return null;
 }
 
-/** The dump, null when there is none, or why it is not whole. */
+/** The dump, null when there is none (or one of another version), or why it is not whole. */
 function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | string | null {
   let fd: number;
   try {
@@ -81,33 +96,41 @@ function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | stri
   } catch {
     return null;
   }
+  let bytes: Uint8Array;
   try {
-    const header = Buffer.alloc(HEADER_BYTES);
-    if (fs.readSync(fd, header, 0, HEADER_BYTES, 0) !== HEADER_BYTES || header.toString('latin1', 0, 8) !== MAGIC) return 'another format';
-    const slots = header.readUInt32LE(12);
-    const count = header.readDoubleLE(16);
-    if (fs.fstatSync(fd).size !== HEADER_BYTES + slots * 12 + DIGEST_BYTES) return 'not the size its header says';
-    const hkeys = new Float64Array(slots);
-    const ids = new Uint32Array(slots);
-    const digest = Buffer.alloc(DIGEST_BYTES);
-    const into = (bytes: Uint8Array, at: number): boolean => fs.readSync(fd, bytes, 0, bytes.byteLength, at) === bytes.byteLength;
-    const hkeyBytes = new Uint8Array(hkeys.buffer);
-    const idBytes = new Uint8Array(ids.buffer);
-    if (!into(hkeyBytes, HEADER_BYTES) || !into(idBytes, HEADER_BYTES + slots * 8) || !into(digest, HEADER_BYTES + slots * 12)) {
-      return 'short';
-    }
-    if (!digest.equals(digestOf([header, hkeyBytes, idBytes]))) return 'its bytes do not match their checksum';
-    let keys: KeyIndex;
-    try {
-      keys = KeyIndex.fromSlots(hkeys, ids, count);
-    } catch {
-      return 'slots that cannot be a key index';
-    }
-    const stamp = { schema: header.readUInt32LE(8), maxId: header.readDoubleLE(24), token: header.toString('latin1', 32, 32 + TOKEN_BYTES) };
-    return { keys, stamp };
+    const size = fs.fstatSync(fd).size;
+    // Its own ArrayBuffer: the hkeys are read in place as doubles, which a pooled Buffer's offset may not align.
+    bytes = new Uint8Array(size);
+    if (fs.readSync(fd, bytes, 0, size, 0) !== size) return 'short';
   } finally {
     fs.closeSync(fd);
   }
+  const header = Buffer.from(bytes.buffer, 0, Math.min(HEADER_BYTES, bytes.length));
+  const magic = header.toString('latin1', 0, 8);
+  if (header.length === HEADER_BYTES && magic !== MAGIC && magic.startsWith(FAMILY)) return null;
+  if (header.length !== HEADER_BYTES || magic !== MAGIC) return 'another format';
+  const count = header.readDoubleLE(16);
+  const maxId = header.readDoubleLE(24);
+  if (!Number.isInteger(maxId) || maxId < 0 || bytes.length !== HEADER_BYTES + maxId * 8 + DIGEST_BYTES) return 'not the size its header says';
+  const body = bytes.subarray(0, HEADER_BYTES + maxId * 8);
+  if (!Buffer.from(bytes.buffer, body.length, DIGEST_BYTES).equals(digestOf([body]))) return 'its bytes do not match their checksum';
+  const keys = keyIndexOf(new Float64Array(bytes.buffer, HEADER_BYTES, maxId), count);
+  if (!keys) return 'hkeys that cannot be a key index';
+  return { keys, stamp: { schema: header.readUInt32LE(8), maxId, token: header.toString('latin1', 32, 32 + TOKEN_BYTES) } };
+}
+
+/** The key index of hkeys in id order, or null when they are not `count` distinct hkeys. */
+function keyIndexOf(byId: Float64Array, count: number): KeyIndex | null {
+  if (!Number.isInteger(count) || count < 0 || count > byId.length) return null;
+  const keys = new KeyIndex(count);
+  for (let i = 0; i < byId.length; i++) {
+    const hkey = byId[i]!;
+    if (hkey === NO_KEY) continue;
+    if (!Number.isInteger(hkey) || hkey < 0) return null;
+    keys.set(hkey, i + 1);
+  }
+  // Fewer: an hkey twice (the second set replaced the first); more: the header's count is not its own.
+  return keys.size === count ? keys : null;
 }
 
 function digestOf(parts: readonly Uint8Array[]): Buffer {

@@ -33,21 +33,9 @@ export class KeyIndex {
     return this.ids.length;
   }
 
-  /** Its slots as they are (for key-dump.ts, which saves them whole): hkeys and ids, an id of 0 marking an empty slot. */
+  /** Its slots as they are (for key-dump.ts, which saves the keys of them): hkeys and ids, an id of 0 marking an empty slot. */
   slotArrays(): { hkeys: Float64Array; ids: Uint32Array } {
     return { hkeys: this.hkeys, ids: this.ids };
-  }
-
-  /** An index over slots saved by `slotArrays` (a power of two of them, `count` of them used), taken as they are. */
-  static fromSlots(hkeys: Float64Array, ids: Uint32Array, count: number): KeyIndex {
-    const size = ids.length;
-    if (size < 16 || (size & (size - 1)) !== 0 || hkeys.length !== size || !Number.isInteger(count) || count < 0 || count * 2 > size) throw new RangeError(`not a key index's slots: ${size}, ${count} used`);
-    const index = new KeyIndex(0);
-    index.hkeys = hkeys;
-    index.ids = ids;
-    index.mask = size - 1;
-    index.count = count;
-    return index;
   }
 
   get(hkey: number): number | undefined {

@@ -194,6 +194,12 @@ export interface IndexDb extends IndexReader {
    * after the start-up scan, so the first write after a restart does not wait for them all; a write reads the rest.
    */
   preloadKeys(rows: number): boolean;
+  /**
+   * At the end of a catch-up or start-up scan: commits and writes the file again whole (VACUUM) when this writer has
+   * added as many messages as it held before, and at least 50,000 (a first index leaves its pages about half full);
+   * true when it did. Holds the writer for seconds on a big history; readers of other connections are not held.
+   */
+  compactIfDue(): boolean;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
   /** Why writes fail now (a full disk: what was read since is not in the file yet), null while they work. */

@@ -15,6 +15,7 @@ import type { SettingChange } from './settings.ts';
 import type { FileCursor, FileRole } from './types.ts';
 import { UndoLog } from './undo-log.ts';
 import { BatchApplier } from './write/apply-batch.ts';
+import { Compaction } from './write/compact.ts';
 import { Costs } from './write/costs.ts';
 import { GroupCommit } from './write/group-commit.ts';
 import { LocalZone } from './write/local-zone.ts';
@@ -28,6 +29,8 @@ export interface WriterOptions {
   onCorrupt: (err: IndexWriteError) => void;
   /** Row ids per chunk of a reprice (write/reprice.ts; a test makes them few). */
   repriceChunkRows?: number;
+  /** The fewest new messages that make a compaction due (write/compact.ts; a test makes them few). */
+  compactMinMessages?: number;
 }
 
 export class Writer {
@@ -40,6 +43,7 @@ export class Writer {
   private readonly costs: Costs;
   private readonly copies: StoredCopies;
   private readonly batches: BatchApplier;
+  private readonly compaction: Compaction;
 
   constructor(db: Database.Database, opts: WriterOptions) {
     this.ids = new IdMaps(db, this.undo);
@@ -51,6 +55,7 @@ export class Writer {
     const inserts = new MessageInserts<Msg>(db, MSG_SHAPES);
     this.copies = new StoredCopies(this.ids, this.undo, new StoredKeys(db, opts.log), inserts, new MessageStatements(db));
     this.batches = new BatchApplier(db, this.ids, this.undo, this.files, this.copies, new RollupStatements(db), this.costs, this.zone, opts.log);
+    this.compaction = new Compaction(db, this.commits, opts.log, opts.compactMinMessages);
   }
 
   dataVersion(): number {
@@ -170,6 +175,11 @@ export class Writer {
   /** Reads up to `rows` more stored keys into the key index; true once it holds every stored winner. */
   preloadKeys(rows: number): boolean {
     return this.copies.preloadKeys(rows);
+  }
+
+  /** Commits and compacts the file when this writer has more than doubled it (write/compact.ts); true when it did. */
+  compactIfDue(): boolean {
+    return this.compaction.runIfDue();
   }
 
   /** After the last commit: closes the read-ahead's connection, and saves the key index beside the file when due. */

@@ -154,6 +154,14 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     // after this starts them again.
     await pool.release();
     if (closed) return;
+    // A first index (or a history that doubled) leaves its pages half full: written again whole now, once, before the
+    // appends of the watcher (seconds at 10 GiB, in which requests and appends wait; the first index took minutes).
+    // A failure leaves the file as it was: the watcher starts all the same.
+    try {
+      index.compactIfDue();
+    } catch (err) {
+      log(`compacting the index failed: ${(err as Error).message}`);
+    }
     watcher = watchProjects(
       projectsDirs,
       {

@@ -46,19 +46,15 @@ function indexWithDump(name: string): { file: string; cost: number } {
 
 const Damage = suite('a damaged key dump');
 
-Damage('a garbled sector between the sampled slots: the dump is refused, and a conflict copy adds nothing', () => {
+Damage('a garbled sector among the hkeys: the dump is refused, and a conflict copy adds nothing', () => {
   const { file, cost } = indexWithDump('sector.db');
   const dump = keyDumpFile(file);
+  // The hkeys follow the 64-byte header, 8 bytes an id in id order: a sector in the middle of them, which a sample of
+  // 64 keys checked against their messages would most likely pass over.
+  const at = 64 + Math.floor(COUNT / 3) * 8;
+  assert.ok(at + 512 < fs.statSync(dump).size - 32, 'the sector lies among the hkeys');
   const fd = fs.openSync(dump, 'r+');
-  const header = Buffer.alloc(16);
-  fs.readSync(fd, header, 0, 16, 0);
-  const slots = header.readUInt32LE(12);
-  // The slots' hkeys follow the 64-byte header.
-  const hkeysAt = 64;
-  const step = Math.floor(slots / 64);
-  assert.ok(step > 64, `a sector (64 slots) fits between two sampled slots: ${step}`);
-  const first = 3 * step + 1;
-  fs.writeSync(fd, Buffer.alloc(512, 0xa7), 0, 512, hkeysAt + first * 8);
+  fs.writeSync(fd, Buffer.alloc(512, 0xa7), 0, 512, at);
   fs.closeSync(fd);
   const logs: string[] = [];
   const idx = open(file, logs);
@@ -76,12 +72,15 @@ Damage('a key whose slot leads to no message (a dump its checks pass): the write
   const dump = keyDumpFile(file);
   const taken = readKeyDump(dump)!;
   const { hkeys, ids: slotIds } = taken.keys.slotArrays();
-  const at = slotIds.findIndex((id) => id !== 0);
+  // A slot the writer's sample of 64 slots passes over.
+  const step = Math.floor(slotIds.length / 64);
+  const at = slotIds.findIndex((id, i) => id !== 0 && i % step !== 0);
   const victim = slotIds[at]!;
   const victimKey = sqlValue(file, `SELECT key FROM messages WHERE id = ${victim}`) as string;
-  // The slot's id now names no message, and the dump is written whole again: checksum, token and count all hold.
-  taken.keys.set(hkeys[at]!, COUNT + 100_000);
-  writeKeyDump(dump, taken.keys, taken.stamp);
+  // The key's id now names no message (an id past the last one, which the dump says it covers), and the dump is written
+  // whole again: checksum, token and count all hold.
+  taken.keys.set(hkeys[at]!, COUNT + 100);
+  writeKeyDump(dump, taken.keys, { ...taken.stamp, maxId: COUNT + 100 });
   const logs: string[] = [];
   const idx = open(file, logs);
   const copy = victimKey.replace(/^.* /, '');

@@ -2,13 +2,15 @@
 // takes it and reads only the messages stored since (copies of messages on either side of the dump are still found);
 // a removed key clears the dump's token in its own transaction; a dump whose token, schema, bytes or count do not
 // match the index is not taken, and the keys are read from the messages as without a dump.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Database from 'better-sqlite3';
 import { openIndex } from '../../src/index-db/index.ts';
-import { keyDumpFile, readKeyDump } from '../../src/index-db/key-dump.ts';
+import { keyDumpFile, readKeyDump, writeKeyDump } from '../../src/index-db/key-dump.ts';
+import { KeyIndex } from '../../src/index-db/key-index.ts';
 import { StoredKeys } from '../../src/index-db/stored-keys.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
@@ -119,7 +121,12 @@ Dump('a removed key clears the token in its transaction; the close saves a new d
   b.close();
   const after = metaToken(file);
   assert.ok(after && after !== before, 'a new dump at close');
-  assert.is(readKeyDump(keyDumpFile(file))!.stamp.token, after);
+  const again = readKeyDump(keyDumpFile(file))!;
+  assert.is(again.stamp.token, after);
+  // 8 bytes an id up to the largest (header 64, checksum 32): the new rows took the removed ones' ids again.
+  assert.is(again.stamp.maxId, 23);
+  assert.is(fs.statSync(keyDumpFile(file)).size, 64 + 23 * 8 + 32);
+  assert.is(again.keys.size, 23);
   assert.ok(takesDump(file));
   const c = open(file);
   write(c, 'c.jsonl', ['b2', 'b10']); // b2 is stored again, b10 went with the reset
@@ -147,6 +154,20 @@ Dump('a dump that does not match the index is not taken: token, schema, bytes, a
   raw(`UPDATE meta SET value = '${token}' WHERE key = 'key_dump'`);
   assert.ok(takesDump(file), 'its token again');
 
+  const logs: string[] = [];
+  const other = Buffer.from(good);
+  other.write('CDKEYS02', 0, 'latin1'); // the format before, which saved the table's slots
+  fs.writeFileSync(dump, other);
+  assert.not.ok(takesDump(file, logs), 'the format before');
+  assert.equal(logs, [], 'not taken for damage: the close writes this version');
+  fs.writeFileSync(dump, crypto.randomBytes(good.length));
+  assert.not.ok(takesDump(file, logs), 'a foreign file');
+  fs.writeFileSync(dump, good.subarray(0, 40));
+  assert.not.ok(takesDump(file, logs), 'a file shorter than a header');
+  assert.is(logs.filter((m) => m.includes('damaged (another format)')).length, 2);
+  restore();
+  assert.ok(takesDump(file), 'whole again');
+
   const schema = Buffer.from(good);
   schema.writeUInt32LE(9, 8);
   fs.writeFileSync(dump, schema);
@@ -156,7 +177,7 @@ Dump('a dump that does not match the index is not taken: token, schema, bytes, a
   const scrambled = Buffer.from(good);
   for (let i = 64; i < 64 + (good.length - 64) * (2 / 3); i += 8) scrambled.writeDoubleLE(i, i); // every slot's hkey
   fs.writeFileSync(dump, scrambled);
-  const logs: string[] = [];
+  logs.length = 0;
   assert.not.ok(takesDump(file, logs), 'keys that are not the messages\'');
   assert.match(logs.join('\n'), 'do not match');
   restore();
@@ -171,6 +192,54 @@ Dump('a dump that does not match the index is not taken: token, schema, bytes, a
   const counted: string[] = [];
   takesDump(file, counted);
   assert.match(counted.join('\n'), 'hold 40 keys for 39 messages');
+});
+
+/** A dump's file with its checksum made again over `body` (header and hkeys): a file its checksum passes. */
+function resealed(body: Buffer): Buffer {
+  return Buffer.concat([body, crypto.createHash('sha256').update(body).digest()]);
+}
+
+Dump('a dump holds each id\'s hkey, ids without a key among them, and is refused when its hkeys cannot be a key index', () => {
+  const file = path.join(dir, 'unit.keys');
+  const keys = new KeyIndex();
+  const pairs: [number, number][] = [[2 ** 53 - 1, 1], [0, 2], [123_456_789_012, 5], [7, 9]];
+  for (const [hkey, id] of pairs) keys.set(hkey, id);
+  const stamp = { schema: 17, maxId: 10, token: 't'.repeat(32) };
+  writeKeyDump(file, keys, stamp);
+  assert.is(fs.statSync(file).size, 64 + 10 * 8 + 32);
+  const back = readKeyDump(file)!;
+  assert.equal(back.stamp, stamp);
+  assert.is(back.keys.size, pairs.length);
+  for (const [hkey, id] of pairs) assert.is(back.keys.get(hkey), id);
+  assert.is(back.keys.get(1), undefined);
+  assert.throws(() => writeKeyDump(file, keys, { ...stamp, maxId: 8 }), /above the dump's largest id/);
+  assert.ok(readKeyDump(file), 'a failed write leaves the dump there');
+
+  const body = fs.readFileSync(file).subarray(0, 64 + 10 * 8);
+  const refused = (bytes: Buffer): string[] => {
+    fs.writeFileSync(file, bytes);
+    const why: string[] = [];
+    assert.is(readKeyDump(file, (w) => why.push(w)), null);
+    return why;
+  };
+  const twice = Buffer.from(body);
+  twice.writeDoubleLE(7, 64 + 4 * 8); // id 5 takes the hkey of id 9
+  assert.equal(refused(resealed(twice)), ['hkeys that cannot be a key index']);
+  const counted = Buffer.from(body);
+  counted.writeDoubleLE(5, 16);
+  assert.equal(refused(resealed(counted)), ['hkeys that cannot be a key index']);
+  const fraction = Buffer.from(body);
+  fraction.writeDoubleLE(0.5, 64 + 8);
+  assert.equal(refused(resealed(fraction)), ['hkeys that cannot be a key index']);
+  const longer = Buffer.from(body);
+  longer.writeDoubleLE(11, 24);
+  assert.equal(refused(resealed(longer)), ['not the size its header says']);
+  assert.equal(refused(resealed(body).subarray(0, 64 + 10 * 8 + 31)), ['not the size its header says']);
+  const flipped = resealed(body);
+  flipped[64 + 3 * 8 + 2]! ^= 1;
+  assert.equal(refused(flipped), ['its bytes do not match their checksum']);
+  fs.writeFileSync(file, resealed(body));
+  assert.ok(readKeyDump(file), 'the untouched bytes, resealed, are taken');
 });
 
 Dump('an index in memory saves nothing', () => {
