@@ -154,14 +154,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     // after this starts them again.
     await pool.release();
     if (closed) return;
-    // A first index (or a history that doubled) leaves its pages half full: written again whole now, once, before the
-    // appends of the watcher (seconds at 10 GiB, in which requests and appends wait; the first index took minutes).
-    // A failure leaves the file as it was: the watcher starts all the same.
-    try {
-      index.compactIfDue();
-    } catch (err) {
-      log(`compacting the index failed: ${(err as Error).message}`);
-    }
+    // No compaction here (write/compact.ts): a VACUUM on this connection would hold every request for seconds at
+    // 10 GiB, and no answer may wait on a big write. A command's catch-up compacts instead.
     watcher = watchProjects(
       projectsDirs,
       {

@@ -1,5 +1,5 @@
-// The index written again whole (VACUUM) once a writer has more than doubled it, when the catch-up or start-up scan
-// that did so ends. A first index reads the transcripts newest first (ingest/scan-order.ts), so the rollups' keys and
+// The index written again whole (VACUUM) once a writer has more than doubled it, when the command's catch-up that did
+// so ends (not in the server, whose requests would wait on it meanwhile). A first index reads the transcripts newest first (ingest/scan-order.ts), so the rollups' keys and
 // `messages_file_ts` entries arrive out of order and their B-tree pages end about half full: at 10 GiB of
 // transcripts a VACUUM took the file from 357 to 331 MB. Later writes append in time order and fill pages well, so
 // this is due again only when the history has doubled once more. VACUUM keeps every INTEGER PRIMARY KEY (all the
