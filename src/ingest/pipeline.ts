@@ -6,7 +6,7 @@ import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool, type WorkerPool } from './pool.ts';
-import { changedTranscripts } from './needs-read.ts';
+import { changedTranscripts, fileStatesByTurns } from './needs-read.ts';
 import { newestFirst } from './scan-order.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
@@ -116,10 +116,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       if (closed) return;
       reportUnreadable(paths, logged, log);
       watchLinked();
-      // Against every cursor in one read: a check per file (a second stat and a cursor query each) held the main
-      // thread for a long stretch on a big history, at every pass.
+      // Against every cursor, read a slice a turn: a check per file (a second stat and a cursor query each) held the
+      // main thread for a long stretch on a big history, at every pass, and so did one read of them all.
+      const states = await fileStatesByTurns(index.reports);
+      if (closed) return;
       // Newest first, as the start-up scan: after a long sleep the recent days are current first.
-      for (const f of newestFirst(changedTranscripts(files, index.reports.fileStates()))) {
+      for (const f of newestFirst(changedTranscripts(files, states))) {
         opts.keeper?.keep(f.path);
         ingest.check(f.path);
       }

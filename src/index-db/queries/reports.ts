@@ -63,6 +63,8 @@ export interface Reports {
   markedOpen(): boolean;
   /** Every transcript's cursor facts by path, in one read (a check of every file before a report). */
   fileStates(): Map<string, FileStateRow>;
+  /** fileStates() a slice at a time (the server's re-check): the files after id `after`, at most `limit`, in id order. */
+  fileStatesAfter(after: number, limit: number): { states: FileStateRow[]; last: number | null };
 }
 
 /**
@@ -120,6 +122,7 @@ export function createReports(db: Database.Database): Reports {
     FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const files = db.prepare('SELECT path, size, mtime, gone FROM files').raw(true);
+  const filesAfter = db.prepare('SELECT id, path, size, mtime, gone FROM files WHERE id > ? ORDER BY id LIMIT ?').raw(true);
 
   const run = (statements: [Database.Statement, Database.Statement], pid: ProjectSet, ...args: number[]): unknown[] =>
     pid === null ? statements[0].all(...args) : statements[1].all(...args, JSON.stringify(pid));
@@ -257,6 +260,10 @@ export function createReports(db: Database.Database): Reports {
       const out = new Map<string, FileStateRow>();
       for (const r of files.all() as FileStateRow[]) out.set(r[0], r);
       return out;
+    },
+    fileStatesAfter(after, limit) {
+      const rows = filesAfter.all(after, limit) as [number, ...FileStateRow][];
+      return { states: rows.map(([, ...state]) => state), last: rows.length ? rows[rows.length - 1]![0] : null };
     },
   };
 }
