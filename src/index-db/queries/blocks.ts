@@ -13,8 +13,7 @@
 // are the plan limit hits that fall inside them (a block that ended in a hit says so).
 import type { Block, BlockHit, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { totalOfRow } from '../schema/measures.ts';
-import { emptyTotals } from './fold.ts';
+import { addRow, emptyTotals } from './fold.ts';
 import { ENTRY_COL, HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 import { byCost } from './session-rows.ts';
@@ -74,12 +73,12 @@ export function walkBlocks(reader: Reader, project: ProjectSet, fromMs: number, 
       for (const e of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
         const ts = e[ENTRY_COL.ts];
         cur = blockAt(out, cur, ts, ts);
-        add(cur, e, ENTRY_COL);
+        addRow(cur, e, ENTRY_COL);
         cur.models.set(e[ENTRY_COL.model], (cur.models.get(e[ENTRY_COL.model]) ?? 0) + e[ENTRY_COL.cost]);
       }
     } else {
       cur = blockAt(out, cur, first, last);
-      add(cur, r, HOUR_COL);
+      addRow(cur, r, HOUR_COL);
       cur.hours.push(hour);
     }
   }
@@ -165,17 +164,6 @@ function blockAt(out: BlockSums[], cur: BlockSums | null, first: number, last: n
   }
   cur.last = Math.max(cur.last, last);
   return cur;
-}
-
-/** Adds an hour row's or an entry's sums, read by the columns `cols` names, to a block. */
-function add(b: BlockSums, r: readonly number[], cols: Readonly<Record<'messages' | 'input' | 'output' | 'cacheCreate' | 'cacheRead' | 'cost', number>>): void {
-  b.cost += r[cols.cost]!;
-  b.messages += r[cols.messages]!;
-  b.inputTokens += r[cols.input]!;
-  b.outputTokens += r[cols.output]!;
-  b.cacheCreationTokens += r[cols.cacheCreate]!;
-  b.cacheReadTokens += r[cols.cacheRead]!;
-  b.totalTokens += totalOfRow(r, cols);
 }
 
 /** Pace since the block started (at least one minute, so a fresh block does not explode). */

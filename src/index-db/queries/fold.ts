@@ -25,20 +25,23 @@ export function addTotals<T extends Totals>(into: T, t: Totals): T {
   return into;
 }
 
-/** Adds one rollup row into a Totals-like accumulator. */
-export function addRow<T extends Totals>(t: T, r: RollRow): T {
-  t.cost += r[ROLL_COL.cost]!;
-  return addTokens(t, r);
+/** Where a row read by position holds what a Totals sums (ROLL_COL for a rollup row; HOUR_COL, ENTRY_COL for blocks). */
+export type TotalsCols = Readonly<Record<'messages' | 'input' | 'output' | 'cacheCreate' | 'cacheRead' | 'cost', number>>;
+
+/** Adds one row (a rollup row unless `cols` says otherwise) into a Totals-like accumulator. */
+export function addRow<T extends Totals>(t: T, r: readonly number[], cols: TotalsCols = ROLL_COL): T {
+  t.cost += r[cols.cost]!;
+  return addTokens(t, r, cols);
 }
 
-/** Adds one rollup row's message count and tokens (not its cost). */
-export function addTokens<T extends Tokens & { messages: number }>(t: T, r: RollRow): T {
-  t.messages += r[ROLL_COL.messages]!;
-  t.inputTokens += r[ROLL_COL.input]!;
-  t.outputTokens += r[ROLL_COL.output]!;
-  t.cacheCreationTokens += r[ROLL_COL.cacheCreate]!;
-  t.cacheReadTokens += r[ROLL_COL.cacheRead]!;
-  t.totalTokens += totalOfRow(r, ROLL_COL);
+/** Adds one row's message count and tokens (not its cost). */
+export function addTokens<T extends Tokens & { messages: number }>(t: T, r: readonly number[], cols: TotalsCols = ROLL_COL): T {
+  t.messages += r[cols.messages]!;
+  t.inputTokens += r[cols.input]!;
+  t.outputTokens += r[cols.output]!;
+  t.cacheCreationTokens += r[cols.cacheCreate]!;
+  t.cacheReadTokens += r[cols.cacheRead]!;
+  t.totalTokens += totalOfRow(r, cols);
   return t;
 }
 
