@@ -16,10 +16,21 @@ export interface Family {
   samples: Iterable<{ labels: Labels | string; value: number }>;
 }
 
-/** Labels as the text between a sample's braces, each value escaped as the format says. */
-export function renderLabels(labels: Labels): string {
+/**
+ * Labels as the text between a sample's braces, each value escaped as the format says. `escaped`: values escaped
+ * before (a series' machine, project and model repeat across families and samples), kept by the caller.
+ */
+export function renderLabels(labels: Labels, escaped?: Map<string, string>): string {
   let text = '';
-  for (const k in labels) text += `${text ? ',' : ''}${k}="${labelValue(labels[k]!)}"`;
+  for (const k in labels) {
+    const v = labels[k]!;
+    let e = escaped?.get(v);
+    if (e === undefined) {
+      e = labelValue(v);
+      escaped?.set(v, e);
+    }
+    text += `${text ? ',' : ''}${k}="${e}"`;
+  }
   return text;
 }
 
@@ -50,16 +61,7 @@ export function* expositionChunks(families: Family[]): Generator<string> {
   for (const f of families) {
     chunk += `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
     for (const s of f.samples) {
-      let labels = '';
-      if (typeof s.labels === 'string') labels = s.labels;
-      else {
-        for (const k in s.labels) {
-          const v = s.labels[k]!;
-          let e = escaped.get(v);
-          if (e === undefined) escaped.set(v, (e = labelValue(v)));
-          labels += `${labels ? ',' : ''}${k}="${e}"`;
-        }
-      }
+      const labels = typeof s.labels === 'string' ? s.labels : renderLabels(s.labels, escaped);
       chunk += `${f.name}${labels ? `{${labels}}` : ''} ${value(s.value)}\n`;
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
