@@ -2,9 +2,9 @@
 // corpus, interleaved: each pair runs both builds back to back, A first in odd pairs and B first in even ones, so a
 // drift of the shared machine's speed falls on both sides alike. Per build: the cold index (spawn to "indexed"), the
 // time from its spawn until today, 7 days and the history's last day and last 7 days are final (first-answers.ts
-// untilFinal, polled during the cold index: the same small load on both builds), its peak RSS, the warm restart (spawn to the first overview answered) and query latency with the cache cleared, once the
-// warm server's main thread idles (until stop 21 the queries ran right after the restart, the start-up work still going
-// on behind them). Printed:
+// untilFinal, polled during the cold index: the same small load on both builds), its peak RSS, the warm restart (spawn
+// to the first overview answered) and query latency with the cache cleared, once the warm server's main thread idles
+// (until stop 21 the queries ran right after the restart, the start-up work still going on behind them). Printed:
 // each figure's median per build and each pair's difference (B - A).
 // The ref is built from its own tree: `git archive` of the ref into a temporary folder (a plain copy, so a killed run
 // leaves no worktree registered in the repository), this checkout's node_modules linked in (no install offline), and
@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PRICES_FILE, ROOT } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
-import { clearServerCache, percentile, settled, timedGet } from './common.ts';
+import { percentile, settled, timedCleared } from './common.ts';
 import { finalRanges, untilFinal, type FinalRange } from './first-answers.ts';
 
 /** One build's figures in one pair. */
@@ -108,10 +108,7 @@ async function runOnce(entry: string, dirs: string[], work: string, finals: Reco
     const queries: Record<string, number> = {};
     for (const route of ROUTES) {
       const times: number[] = [];
-      for (let i = 0; i < QUERY_RUNS; i++) {
-        await clearServerCache(base);
-        times.push(await timedGet(base, route));
-      }
+      for (let i = 0; i < QUERY_RUNS; i++) times.push(await timedCleared(base, route));
       queries[route] = percentile(times, 50);
     }
     return { coldMs, finalMs, peakRssMb: peak, warmQueryableMs, queries };

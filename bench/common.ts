@@ -27,6 +27,12 @@ export function timedGet(base: string, route: string): Promise<number> {
   });
 }
 
+/** One query measured as every latency figure is (issue 35: "with the result cache cleared"): the cache emptied, then timedGet. */
+export async function timedCleared(base: string, route: string): Promise<number> {
+  await clearServerCache(base);
+  return timedGet(base, route);
+}
+
 /** Empties the server's result cache (POST /api/refresh), so the next request computes its answer. */
 export async function clearServerCache(base: string): Promise<void> {
   const res = await fetch(`${base}/api/refresh`, { method: 'POST' });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Overview } from '../src/shared/api-types.ts';
 import { DIST_MAIN, PRICES_FILE } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv, type ServerProcess } from '../test/helpers/server-process.ts';
-import { clearServerCache, percentile, timedGet } from './common.ts';
+import { clearServerCache, percentile, timedCleared } from './common.ts';
 
 const serverArgs = (dirs: string[], indexFile: string, prices: string): string[] =>
   ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', prices];
@@ -98,10 +98,7 @@ export async function latencyDuringRecheck(dirs: string[], indexFile: string, ro
     const base = `http://127.0.0.1:${server.port}`;
     const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
     while (!done || routes.some((r) => times[r]!.length < 20)) {
-      for (const route of routes) {
-        await clearServerCache(base);
-        times[route]!.push(await timedGet(base, route));
-      }
+      for (const route of routes) times[route]!.push(await timedCleared(base, route));
     }
     return Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }]));
   } finally {

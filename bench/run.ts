@@ -1,8 +1,8 @@
 // `npm run bench`: end-to-end figures of the built server (dist/main.js) on generated corpora.
 // Per size: cold index time and MB/s, peak RSS (to "indexed", by 35 s after it, and of the warm server), index size,
 // warm restart to a queryable index, append-to-visible latency, ranged query latency (server cache cleared before
-// each request; right after the warm start, and again once the server's main thread idles), a 200-client load test, ccusage 20.0.24 on the same corpus for comparison, the parse floor
-// (bench/parse-floor.ts), and the command line's statusline and daily report on the warm index beside ccusage's
+// each request; right after the warm start, and again once the server's main thread idles), a 200-client load test,
+// ccusage 20.0.24 on the same corpus for comparison, the parse floor (bench/parse-floor.ts), and the command line's statusline and daily report on the warm index beside ccusage's
 // (bench/cli.ts, over every dir of the size: at 10240 the ten corpora; its appends go to a copy of a session outside
 // the corpora). The cold index, the parse floor and ccusage are medians of three runs (--cold-runs) over a corpus in
 // the page cache. Corpora are cached in .cache/bench (git-ignored). A size of N x 1024 MiB above 1024 is N corpora of
@@ -24,7 +24,7 @@ import { PRICES_FILE, ROOT, SHARED } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv } from '../test/helpers/server-process.ts';
 import { cliBench, describeCli, type CliFigures } from './cli.ts';
 import { describeCpu } from './cold-cpu.ts';
-import { clearServerCache, percentile, settled, timedGet } from './common.ts';
+import { clearServerCache, percentile, settled, timedCleared } from './common.ts';
 import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
@@ -126,14 +126,9 @@ async function get(port: number, route: string): Promise<unknown> {
 
 const clearCache = (port: number): Promise<void> => clearServerCache(`http://127.0.0.1:${port}`);
 
-
-
 async function queryLatency(port: number, route: string, runs = 40): Promise<{ p50: number; p95: number }> {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    await clearCache(port);
-    times.push(await timedGet(`http://127.0.0.1:${port}`, route));
-  }
+  for (let i = 0; i < runs; i++) times.push(await timedCleared(`http://127.0.0.1:${port}`, route));
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
