@@ -18,6 +18,7 @@ import { createLimitsService } from './limits.ts';
 import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from '../ingest/log.ts';
+import { keepHeapNearLive } from './heap.ts';
 
 /** dist/main.js serves dist/ui; under tsx (tests) src/main/index.ts serves the built dist/ui too. */
 function uiDir(): string {
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${parsed.version}\n`);
     return;
   }
+  keepHeapNearLive();
   const config = { ...parsed, indexPath: settleIndexFile(parsed.indexPath, parsed.formerIndexPath, { move: true, log }) };
   for (const d of config.missingDirs) log(`config dir not found: ${d}; serving its history from the index and reading it when it appears`);
   const lifecycle = createLifecycle(log);
