@@ -58,7 +58,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${parsed.version}\n`);
     return;
   }
-  keepHeapNearLive();
   const config = { ...parsed, indexPath: settleIndexFile(parsed.indexPath, parsed.formerIndexPath, { move: true, log }) };
   for (const d of config.missingDirs) log(`config dir not found: ${d}; serving its history from the index and reading it when it appears`);
   const lifecycle = createLifecycle(log);
@@ -95,8 +94,12 @@ async function main(): Promise<void> {
     file: config.indexPath,
     log,
     prices: () => prices.current(),
-    startPipeline: (db) =>
-      startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper }),
+    startPipeline: async (db) => {
+      const pipeline = await startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper });
+      // Not before: while a first index grows the heap, collecting it at every 30% cost the first answers GC time.
+      void pipeline.watching.then(keepHeapNearLive);
+      return pipeline;
+    },
   }).catch((err: unknown) => {
     if (!(err instanceof IndexWriteError)) throw err;
     process.stderr.write(`cost-dashboard: ${err.message}\n`);
