@@ -13,7 +13,12 @@ export interface Family {
    * Read once, as the text is written: a big history's samples need not all be held at once. Labels as a string are
    * taken as `renderLabels` made them (a caller that keeps them across scrapes).
    */
-  samples: Iterable<{ labels: Labels | string; value: number }>;
+  samples: Iterable<Sample>;
+}
+
+export interface Sample {
+  labels: Labels | string;
+  value: number;
 }
 
 /**
@@ -59,10 +64,9 @@ export function* expositionChunks(families: Family[]): Generator<string> {
   const escaped = new Map<string, string>();
   let chunk = '';
   for (const f of families) {
-    chunk += `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
+    chunk += familyHead(f);
     for (const s of f.samples) {
-      const labels = typeof s.labels === 'string' ? s.labels : renderLabels(s.labels, escaped);
-      chunk += `${f.name}${labels ? `{${labels}}` : ''} ${value(s.value)}\n`;
+      chunk += sampleLine(f.name, s, escaped);
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';
@@ -70,4 +74,21 @@ export function* expositionChunks(families: Family[]): Generator<string> {
     }
   }
   if (chunk) yield chunk;
+}
+
+/** A family's `# HELP` and `# TYPE` lines. */
+export function familyHead(f: Pick<Family, 'name' | 'help' | 'type'>): string {
+  return `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
+}
+
+/** The lines of a family's samples, without its head: what one series adds to the family's text. */
+export function sampleLines(f: Family, escaped?: Map<string, string>): string {
+  let text = '';
+  for (const s of f.samples) text += sampleLine(f.name, s, escaped);
+  return text;
+}
+
+function sampleLine(name: string, s: Sample, escaped?: Map<string, string>): string {
+  const labels = typeof s.labels === 'string' ? s.labels : renderLabels(s.labels, escaped);
+  return `${name}${labels ? `{${labels}}` : ''} ${value(s.value)}\n`;
 }

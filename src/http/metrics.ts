@@ -19,10 +19,9 @@ type Series = MetricsSnapshot['series'][number];
  */
 export function counterFamilies(series: readonly Series[], machine: string, labelTexts = new Map<string, string>()): Family[] {
   const labelsOf = (s: Series): string => {
-    const m = s.machine ?? machine;
-    const key = `${m}\0${s.project}\0${s.projectName}\0${s.model}`;
+    const key = seriesKey(s, machine);
     let text = labelTexts.get(key);
-    if (text === undefined) labelTexts.set(key, (text = renderLabels({ machine: m, project: s.project, project_name: s.projectName, model: s.model })));
+    if (text === undefined) labelTexts.set(key, (text = renderLabels({ machine: s.machine ?? machine, project: s.project, project_name: s.projectName, model: s.model })));
     return text;
   };
   return [
@@ -42,6 +41,11 @@ export function counterFamilies(series: readonly Series[], machine: string, labe
       samples: lazily(series, (s) => [{ labels: labelsOf(s), value: s.messages }]),
     },
   ];
+}
+
+/** What tells a series from the others: its labels (`machine`: the label of the series read from unlabelled dirs). */
+export function seriesKey(s: Series, machine: string): string {
+  return `${s.machine ?? machine}\0${s.project}\0${s.projectName}\0${s.model}`;
 }
 
 /** The gauges of now. */

@@ -1,6 +1,7 @@
 // The counters' text of GET /metrics is made again only when the all-time sums moved: a write that leaves them (a file
-// gone from disk) keeps the very Buffer, an entry more makes a new one, and the text is the exposition of the series
-// byte for byte. Over a real index file filled through the real parser.
+// gone from disk) keeps the very Buffer, an entry more makes a new one in which only the series that moved are rendered
+// again, and the text is the exposition of the series byte for byte. Over a real index file filled through the real
+// parser.
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,11 +21,11 @@ test('the text is kept while the sums hold, made anew when they move, and always
   const index = openIndex(path.join(dir, 'index.db'));
   try {
     index.setPrices(PriceTable.builtin());
-    const write = (session: string, output: number): string => {
-      const file = writeJsonl(path.join(dir, 'projects', '-home-dev-alpha', `${session}.jsonl`), [
-        usageLine({ sessionId: session, messageId: `m-${session}`, requestId: `r-${session}`, timestamp: new Date(NOW).toISOString(), output }),
+    const write = (session: string, output: number, project = '-home-dev-alpha', model?: string): string => {
+      const file = writeJsonl(path.join(dir, 'projects', project, `${session}.jsonl`), [
+        usageLine({ sessionId: session, messageId: `m-${session}`, requestId: `r-${session}`, timestamp: new Date(NOW).toISOString(), output, ...(model ? { model } : {}) }),
       ]);
-      ingestFile(index, file, sessionRole('-home-dev-alpha', session));
+      ingestFile(index, file, sessionRole(project, session));
       return file;
     };
     let reads = 0;
@@ -69,6 +70,21 @@ test('the text is kept while the sums hold, made anew when they move, and always
     assert.is(two.toString(), exposition(), 'the new sums, byte for byte');
     assert.is(two.toString(), plain());
     assert.ok(/cost_dashboard_messages_total\{[^}]*\} 2\n/.test(two.toString()), 'two entries counted');
+    assert.is(counters.renderedSeries, 1, 'the one series that moved rendered again');
+
+    // A series more (another folder, another model) and one that moves: only those two are rendered; the text is still
+    // the whole exposition, in the reading's order.
+    write('c', 50, '-home-dev-beta');
+    write('d', 70, '-home-dev-beta', 'claude-opus-4-5-20251101');
+    const three = counters.text(index.generation());
+    assert.is(three.toString(), exposition());
+    assert.is(three.toString(), plain());
+    assert.is(index.queries.metrics(NOW).series.length, 3);
+    assert.is(counters.renderedSeries, 2, 'the two new series only');
+    write('e', 20, '-home-dev-beta');
+    const four = counters.text(index.generation());
+    assert.is(four.toString(), exposition());
+    assert.is(counters.renderedSeries, 1, 'the beta series that moved only');
   } finally {
     index.close();
   }
