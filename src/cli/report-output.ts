@@ -84,6 +84,73 @@ export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
   };
 }
 
+/** A UTF-8 text written a piece at a time, kept as Buffers of about CHUNK_CHARS characters each. */
+class Utf8Chunks {
+  static readonly CHUNK_CHARS = 1 << 16;
+  readonly chunks: Buffer[] = [];
+  private pending = '';
+
+  add(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= Utf8Chunks.CHUNK_CHARS) this.flush();
+  }
+
+  done(): Buffer[] {
+    this.flush();
+    return this.chunks;
+  }
+
+  private flush(): void {
+    if (this.pending) this.chunks.push(Buffer.from(this.pending, 'utf8'));
+    this.pending = '';
+  }
+}
+
+/** A string or a number as JSON.stringify writes it (a number that is not finite is null). */
+const str = (s: string): string => JSON.stringify(s);
+const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+/** The token fields of tokenFields(), one a line at `indent`, each followed by a comma. */
+const tokenLines = (t: Totals, indent: string): string =>
+  `${indent}"inputTokens": ${num(t.inputTokens)},\n${indent}"outputTokens": ${num(t.outputTokens)},\n` +
+  `${indent}"cacheCreationTokens": ${num(t.cacheCreationTokens)},\n${indent}"cacheReadTokens": ${num(t.cacheReadTokens)},\n` +
+  `${indent}"totalTokens": ${num(t.totalTokens)},\n`;
+
+/**
+ * `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n` as UTF-8, byte for byte, written field by field: a
+ * big history's report (18 MB of JSON at 10 GiB) built neither the objects of sessionJson, nor one string of all of
+ * it, nor its conversion to bytes in one piece, which together cost more than its query (issue 37). The test of
+ * report-output compares the two on a history; a field added to sessionJson must be added here.
+ */
+export function sessionJsonText(sessions: readonly SessionUsage[], totals: Totals): Buffer[] {
+  const out = new Utf8Chunks();
+  out.add(sessions.length ? '{\n  "sessions": [\n' : '{\n  "sessions": [],\n');
+  for (let i = 0; i < sessions.length; i++) {
+    const s = sessions[i]!;
+    let text = `    {\n      "sessionId": ${str(s.sessionId)},\n      "projectPath": ${str(s.project.id)},\n      "projectName": ${str(s.project.name)},\n` +
+      `      "machine": ${str(s.machine)},\n      "title": ${str(s.title)},\n${tokenLines(s.totals, '      ')}      "totalCost": ${num(s.totals.cost)},\n`;
+    if (!s.models.length) {
+      text += '      "modelsUsed": [],\n      "modelBreakdowns": [],\n';
+    } else {
+      text += '      "modelsUsed": [\n';
+      for (let j = 0; j < s.models.length; j++) text += `        ${str(s.models[j]!.model)}${j < s.models.length - 1 ? ',\n' : '\n'}`;
+      text += '      ],\n      "modelBreakdowns": [\n';
+      for (let j = 0; j < s.models.length; j++) {
+        const m = s.models[j]!;
+        text += `        {\n          "modelName": ${str(m.model)},\n          "inputTokens": ${num(m.inputTokens)},\n          "outputTokens": ${num(m.outputTokens)},\n` +
+          `          "cacheCreationTokens": ${num(m.cacheCreationTokens)},\n          "cacheReadTokens": ${num(m.cacheReadTokens)},\n          "cost": ${num(m.cost)}\n` +
+          `        }${j < s.models.length - 1 ? ',\n' : '\n'}`;
+      }
+      text += '      ],\n';
+    }
+    text += `      "firstActivity": ${str(s.firstActivity)},\n      "lastActivity": ${str(s.lastActivity)}\n    }${i < sessions.length - 1 ? ',\n' : '\n'}`;
+    out.add(text);
+  }
+  if (sessions.length) out.add('  ],\n');
+  out.add(`  "totals": {\n${tokenLines(totals, '    ')}    "totalCost": ${num(totals.cost)}\n  }\n}\n`);
+  return out.done();
+}
+
 /** ccusage's block entries: the blocks, with a gap entry (until the next entry) wherever more than 5 h passed without usage. */
 export function blocksJson(blocks: ReportBlock[]): unknown {
   const out: unknown[] = [];
