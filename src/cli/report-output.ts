@@ -5,6 +5,7 @@ import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { addTotals } from '../index-db/queries/fold.ts';
 import { duration, renderTable, tokens, usd, type Column } from './table.ts';
+import type { TextSink } from './utf8-out.ts';
 
 export type PeriodKind = 'daily' | 'weekly' | 'monthly';
 
@@ -84,28 +85,6 @@ export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
   };
 }
 
-/** A UTF-8 text written a piece at a time, kept as Buffers of about CHUNK_CHARS characters each. */
-class Utf8Chunks {
-  static readonly CHUNK_CHARS = 1 << 16;
-  readonly chunks: Buffer[] = [];
-  private pending = '';
-
-  add(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= Utf8Chunks.CHUNK_CHARS) this.flush();
-  }
-
-  done(): Buffer[] {
-    this.flush();
-    return this.chunks;
-  }
-
-  private flush(): void {
-    if (this.pending) this.chunks.push(Buffer.from(this.pending, 'utf8'));
-    this.pending = '';
-  }
-}
-
 /** A string or a number as JSON.stringify writes it (a number that is not finite is null). */
 const str = (s: string): string => JSON.stringify(s);
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
@@ -117,13 +96,12 @@ const tokenLines = (t: Totals, indent: string): string =>
   `${indent}"totalTokens": ${num(t.totalTokens)},\n`;
 
 /**
- * `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n` as UTF-8, byte for byte, written field by field: a
- * big history's report (18 MB of JSON at 10 GiB) built neither the objects of sessionJson, nor one string of all of
- * it, nor its conversion to bytes in one piece, which together cost more than its query (issue 37). The test of
- * report-output compares the two on a history; a field added to sessionJson must be added here.
+ * `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n`, character for character, written field by field, a
+ * session a piece: a big history's report (18 MB of JSON at 10 GiB) builds neither the objects of sessionJson nor one
+ * string of all of it, which with its conversion to bytes in one piece cost more than its query (issue 37).
+ * test/cli/session-json.test.ts compares the two; a field added to sessionJson must be added here.
  */
-export function sessionJsonText(sessions: readonly SessionUsage[], totals: Totals): Buffer[] {
-  const out = new Utf8Chunks();
+export function writeSessionJson(sessions: readonly SessionUsage[], totals: Totals, out: TextSink): void {
   out.add(sessions.length ? '{\n  "sessions": [\n' : '{\n  "sessions": [],\n');
   for (let i = 0; i < sessions.length; i++) {
     const s = sessions[i]!;
@@ -148,7 +126,6 @@ export function sessionJsonText(sessions: readonly SessionUsage[], totals: Total
   }
   if (sessions.length) out.add('  ],\n');
   out.add(`  "totals": {\n${tokenLines(totals, '    ')}    "totalCost": ${num(totals.cost)}\n  }\n}\n`);
-  return out.done();
 }
 
 /** ccusage's block entries: the blocks, with a gap entry (until the next entry) wherever more than 5 h passed without usage. */
