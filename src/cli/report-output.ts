@@ -102,20 +102,27 @@ const tokenLines = (t: Totals, indent: string): string =>
  * test/cli/session-json.test.ts compares the two; a field added to sessionJson must be added here.
  */
 export function writeSessionJson(sessions: readonly SessionUsage[], totals: Totals, out: TextSink): void {
+  // Folders, machines and models recur from session to session: each is quoted once.
+  const quoted = new Map<string, string>();
+  const q = (s: string): string => {
+    let j = quoted.get(s);
+    if (j === undefined) quoted.set(s, (j = str(s)));
+    return j;
+  };
   out.add(sessions.length ? '{\n  "sessions": [\n' : '{\n  "sessions": [],\n');
   for (let i = 0; i < sessions.length; i++) {
     const s = sessions[i]!;
-    let text = `    {\n      "sessionId": ${str(s.sessionId)},\n      "projectPath": ${str(s.project.id)},\n      "projectName": ${str(s.project.name)},\n` +
-      `      "machine": ${str(s.machine)},\n      "title": ${str(s.title)},\n${tokenLines(s.totals, '      ')}      "totalCost": ${num(s.totals.cost)},\n`;
+    let text = `    {\n      "sessionId": ${str(s.sessionId)},\n      "projectPath": ${q(s.project.id)},\n      "projectName": ${q(s.project.name)},\n` +
+      `      "machine": ${q(s.machine)},\n      "title": ${str(s.title)},\n${tokenLines(s.totals, '      ')}      "totalCost": ${num(s.totals.cost)},\n`;
     if (!s.models.length) {
       text += '      "modelsUsed": [],\n      "modelBreakdowns": [],\n';
     } else {
       text += '      "modelsUsed": [\n';
-      for (let j = 0; j < s.models.length; j++) text += `        ${str(s.models[j]!.model)}${j < s.models.length - 1 ? ',\n' : '\n'}`;
+      for (let j = 0; j < s.models.length; j++) text += `        ${q(s.models[j]!.model)}${j < s.models.length - 1 ? ',\n' : '\n'}`;
       text += '      ],\n      "modelBreakdowns": [\n';
       for (let j = 0; j < s.models.length; j++) {
         const m = s.models[j]!;
-        text += `        {\n          "modelName": ${str(m.model)},\n          "inputTokens": ${num(m.inputTokens)},\n          "outputTokens": ${num(m.outputTokens)},\n` +
+        text += `        {\n          "modelName": ${q(m.model)},\n          "inputTokens": ${num(m.inputTokens)},\n          "outputTokens": ${num(m.outputTokens)},\n` +
           `          "cacheCreationTokens": ${num(m.cacheCreationTokens)},\n          "cacheReadTokens": ${num(m.cacheReadTokens)},\n          "cost": ${num(m.cost)}\n` +
           `        }${j < s.models.length - 1 ? ',\n' : '\n'}`;
       }
