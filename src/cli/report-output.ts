@@ -5,6 +5,7 @@ import type { DayUsage, ModelUsage, ReportBlock, SessionUsage, UsageGroup } from
 import { BLOCK_MS } from '../index-db/queries/blocks.ts';
 import { addTotals } from '../index-db/queries/fold.ts';
 import { duration, renderTable, tokens, usd, type Column } from './table.ts';
+import type { TextSink } from './utf8-out.ts';
 
 export type PeriodKind = 'daily' | 'weekly' | 'monthly';
 
@@ -82,6 +83,56 @@ export function sessionJson(sessions: SessionUsage[], totals: Totals): unknown {
     })),
     totals: totalsJson(totals),
   };
+}
+
+/** A string or a number as JSON.stringify writes it (a number that is not finite is null). */
+const str = (s: string): string => JSON.stringify(s);
+const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+/** The token fields of tokenFields(), one a line at `indent`, each followed by a comma. */
+const tokenLines = (t: Totals, indent: string): string =>
+  `${indent}"inputTokens": ${num(t.inputTokens)},\n${indent}"outputTokens": ${num(t.outputTokens)},\n` +
+  `${indent}"cacheCreationTokens": ${num(t.cacheCreationTokens)},\n${indent}"cacheReadTokens": ${num(t.cacheReadTokens)},\n` +
+  `${indent}"totalTokens": ${num(t.totalTokens)},\n`;
+
+/**
+ * `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n`, character for character, written field by field, a
+ * session a piece: a big history's report (18 MB of JSON at 10 GiB) builds neither the objects of sessionJson nor one
+ * string of all of it, which with its conversion to bytes in one piece cost more than its query (issue 37).
+ * test/cli/session-json.test.ts compares the two; a field added to sessionJson must be added here.
+ */
+export function writeSessionJson(sessions: readonly SessionUsage[], totals: Totals, out: TextSink): void {
+  // Folders, machines and models recur from session to session: each is quoted once.
+  const quoted = new Map<string, string>();
+  const q = (s: string): string => {
+    let j = quoted.get(s);
+    if (j === undefined) quoted.set(s, (j = str(s)));
+    return j;
+  };
+  out.add(sessions.length ? '{\n  "sessions": [\n' : '{\n  "sessions": [],\n');
+  for (let i = 0; i < sessions.length; i++) {
+    const s = sessions[i]!;
+    let text = `    {\n      "sessionId": ${str(s.sessionId)},\n      "projectPath": ${q(s.project.id)},\n      "projectName": ${q(s.project.name)},\n` +
+      `      "machine": ${q(s.machine)},\n      "title": ${str(s.title)},\n${tokenLines(s.totals, '      ')}      "totalCost": ${num(s.totals.cost)},\n`;
+    if (!s.models.length) {
+      text += '      "modelsUsed": [],\n      "modelBreakdowns": [],\n';
+    } else {
+      text += '      "modelsUsed": [\n';
+      for (let j = 0; j < s.models.length; j++) text += `        ${q(s.models[j]!.model)}${j < s.models.length - 1 ? ',\n' : '\n'}`;
+      text += '      ],\n      "modelBreakdowns": [\n';
+      for (let j = 0; j < s.models.length; j++) {
+        const m = s.models[j]!;
+        text += `        {\n          "modelName": ${q(m.model)},\n          "inputTokens": ${num(m.inputTokens)},\n          "outputTokens": ${num(m.outputTokens)},\n` +
+          `          "cacheCreationTokens": ${num(m.cacheCreationTokens)},\n          "cacheReadTokens": ${num(m.cacheReadTokens)},\n          "cost": ${num(m.cost)}\n` +
+          `        }${j < s.models.length - 1 ? ',\n' : '\n'}`;
+      }
+      text += '      ],\n';
+    }
+    text += `      "firstActivity": ${str(s.firstActivity)},\n      "lastActivity": ${str(s.lastActivity)}\n    }${i < sessions.length - 1 ? ',\n' : '\n'}`;
+    out.add(text);
+  }
+  if (sessions.length) out.add('  ],\n');
+  out.add(`  "totals": {\n${tokenLines(totals, '    ')}    "totalCost": ${num(totals.cost)}\n  }\n}\n`);
 }
 
 /** ccusage's block entries: the blocks, with a gap entry (until the next entry) wherever more than 5 h passed without usage. */

@@ -18,8 +18,9 @@ import { changedTranscripts } from '../ingest/needs-read.ts';
 import { BIG_BYTES, catchUp, listWithListings } from './catch-up.ts';
 import { openForCommand } from './open-index.ts';
 import { pricesFor } from './prices.ts';
-import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionJson, sessionTable } from './report-output.ts';
+import { blocksJson, blocksTable, periodJson, periodsOf, periodTable, sessionTable, writeSessionJson } from './report-output.ts';
 import { terminalWidth } from './table.ts';
+import { streamBytes, Utf8Out, type TextSink } from './utf8-out.ts';
 
 /** The local days asked for (inclusive); all time without --since/--until. args.ts has checked both days. */
 function rangeOf(args: Pick<CliArgs, 'since' | 'until'>, now: number): RangeInfo {
@@ -80,14 +81,22 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
     }
     // Only now: the writer above keeps the daily rollup in the process's own zone, which a server shares.
     if (args.timezone) process.env.TZ = args.timezone;
-    process.stdout.write(render(args, opened.index.reports));
+    const out = render(args, opened.index.reports);
+    if (typeof out === 'string') {
+      process.stdout.write(out);
+    } else {
+      const stdout = new Utf8Out(streamBytes(process.stdout));
+      out(stdout);
+      stdout.flush();
+    }
     return 0;
   } finally {
     opened.index.close();
   }
 }
 
-function render(args: CliArgs & { command: ReportKind }, reports: Reports): string {
+/** The report's text, or for `session --json` (megabytes on a big history) its figures, read, and how to write them. */
+function render(args: CliArgs & { command: ReportKind }, reports: Reports): string | ((out: TextSink) => void) {
   const now = Date.now();
   const range = rangeOf(args, now);
   const width = terminalWidth(process.stdout, process.env);
@@ -100,7 +109,7 @@ function render(args: CliArgs & { command: ReportKind }, reports: Reports): stri
     case 'session': {
       const sessions = reports.sessions(range, args.project, args.config.machine);
       const totals = reports.totals(range, args.project);
-      return args.json ? json(sessionJson(sessions, totals)) : sessionTable(sessions, totals, width, args.breakdown);
+      return args.json ? (out) => writeSessionJson(sessions, totals, out) : sessionTable(sessions, totals, width, args.breakdown);
     }
     default: {
       const periods = periodsOf(reports.days(range, args.project), args.command);

@@ -119,7 +119,7 @@ export function createReports(db: Database.Database): Reports {
   const perSessionEntries = pair(`SELECT session_id, model_id, ${SUMS.replace('sum(messages)', 'count(*)')}, min(ts), max(ts) FROM messages
     WHERE file_id IN (${spanFiles('?', '?')}) AND ts >= ? AND ts < ? GROUP BY session_id, model_id`);
   const sessionHeads = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.sid) AS title, p.encoded, p.cwd, mc.name AS machine
-    FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`);
+    FROM sessions s JOIN projects p ON p.id = s.project_id LEFT JOIN machines mc ON mc.id = p.machine_id`).raw(true);
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const files = db.prepare('SELECT path, size, mtime, gone FROM files').raw(true);
   const filesAfter = db.prepare('SELECT id, path, size, mtime, gone FROM files WHERE id > ? ORDER BY id LIMIT ?').raw(true);
@@ -202,39 +202,59 @@ export function createReports(db: Database.Database): Reports {
     const { hours } = rangeSpan(range, systemZone);
     const first = reader.firstHour(pid);
     const whole = first === null || hours.from <= first;
-    const rows = run(whole ? perSession : perSessionPart, pid, hours.from, hours.to) as SessionRow[];
-    for (const [a, b] of hours.edges) rows.push(...(run(perSessionEntries, pid, ...spanHours(a, b), a, b) as SessionRow[]));
-    if (!rows.length) return [];
     const models = reader.models();
-    type Head = { sid: string; title: string; encoded: string; cwd: string | null; machine: string | null };
-    const heads = new Map<number, Head>();
-    for (const h of sessionHeads.all() as (Head & { id: number })[]) heads.set(h.id, h);
-    const acc = new Map<number, { first: number; last: number; totals: Totals; cells: Map<number, ModelUsage> }>();
-    for (const r of rows) {
-      let a = acc.get(r[0]);
-      if (!a) acc.set(r[0], (a = { first: Infinity, last: -Infinity, totals: emptyTotals(), cells: new Map() }));
-      a.first = Math.min(a.first, r[8]);
-      a.last = Math.max(a.last, r[9]);
-      add(a.totals, r);
-      let u = a.cells.get(r[1]);
-      if (!u) a.cells.set(r[1], (u = { model: models.get(r[1])?.name ?? '', ...emptyTotals() }));
-      add(u, r);
-    }
-    return [...acc]
-      .sort(([, a], [, b]) => b.totals.cost - a.totals.cost || b.last - a.last)
-      .map(([id, a]) => {
-        const h = heads.get(id);
-        return {
-          sessionId: h?.sid ?? String(id),
-          title: h?.title ?? String(id),
-          project: { id: h?.encoded ?? '', name: h ? projectName(h.encoded, h.cwd) : '' },
-          machine: h?.machine ?? localMachine,
-          firstActivity: iso(a.first),
-          lastActivity: iso(a.last),
-          totals: a.totals,
-          models: visible(a.cells, models),
-        };
-      });
+    const statement = whole ? perSession : perSessionPart;
+    const rows = pid === null ? statement[0].iterate(hours.from, hours.to) : statement[1].iterate(hours.from, hours.to, JSON.stringify(pid));
+    // One pass over the rows, which come by session (the entries' rows of partial hours after them, in any order):
+    // each session's sums in one object, its visible models' cells in a short array, no object per row kept.
+    const acc = new Map<number, SessionAcc>();
+    let a: SessionAcc | undefined;
+    const fold = (r: SessionRow): void => {
+      if (a?.id !== r[0]) {
+        a = acc.get(r[0]);
+        if (!a) acc.set(r[0], (a = { id: r[0], first: Infinity, last: -Infinity, totals: emptyTotals(), cells: [], cellIds: [] }));
+      }
+      if (r[8] < a.first) a.first = r[8];
+      if (r[9] > a.last) a.last = r[9];
+      const total = totalOfRow(r, UNIT_COL);
+      addRow(a.totals, r, total);
+      const model = r[1];
+      if (models.get(model)?.hidden ?? true) return;
+      const at = a.cellIds.indexOf(model);
+      if (at >= 0) {
+        addRow(a.cells[at]!, r, total);
+      } else {
+        a.cellIds.push(model);
+        a.cells.push(addRow({ model: models.get(model)!.name, cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }, r, total));
+      }
+    };
+    for (const r of rows as IterableIterator<SessionRow>) fold(r);
+    for (const [from, to] of hours.edges) for (const r of run(perSessionEntries, pid, ...spanHours(from, to), from, to) as SessionRow[]) fold(r);
+    if (!acc.size) return [];
+    const sorted = [...acc.values()].sort((x, y) => y.totals.cost - x.totals.cost || y.last - x.last);
+    const heads = new Map<number, SessionHead>();
+    for (const h of sessionHeads.all() as SessionHead[]) if (acc.has(h[0])) heads.set(h[0], h);
+    const names = new Map<string, string>();
+    return sorted.map((a) => {
+      const h = heads.get(a.id);
+      let project = { id: '', name: '' };
+      if (h) {
+        const key = h[4] === null ? h[3] : `${h[3]}\n${h[4]}`;
+        let name = names.get(key);
+        if (name === undefined) names.set(key, (name = projectName(h[3], h[4])));
+        project = { id: h[3], name };
+      }
+      return {
+        sessionId: h?.[1] ?? String(a.id),
+        title: h?.[2] ?? String(a.id),
+        project,
+        machine: h?.[5] ?? localMachine,
+        firstActivity: iso(a.first),
+        lastActivity: iso(a.last),
+        totals: a.totals,
+        models: a.cells.length > 1 ? a.cells.sort(byCost) : a.cells,
+      };
+    });
   }
 
   function blocks(range: RangeInfo, project: string | null, now: number): ReportBlock[] {
@@ -278,6 +298,34 @@ function withDayKeys(rows: UnitRow[]): [string, UnitRow][] {
   });
 }
 
+/** A session of `sessions()` as its rows are summed: its visible models' cells by model id (`cellIds`, same order). */
+interface SessionAcc {
+  id: number;
+  first: number;
+  last: number;
+  totals: Totals;
+  cells: ModelUsage[];
+  cellIds: number[];
+}
+
+/** [session id, sid, title, project folder (encoded), its cwd, its machine's label] */
+type SessionHead = [number, string, string, string, string | null, string | null];
+
+/** add() with the row's total tokens summed already. */
+function addRow<T extends Totals>(t: T, r: UnitRow | SessionRow, totalTokens: number): T {
+  t.messages += r[UNIT_COL.messages];
+  t.inputTokens += r[UNIT_COL.input];
+  t.outputTokens += r[UNIT_COL.output];
+  t.cacheCreationTokens += r[UNIT_COL.cacheCreate];
+  t.cacheReadTokens += r[UNIT_COL.cacheRead];
+  t.totalTokens += totalTokens;
+  t.cost += r[UNIT_COL.cost];
+  return t;
+}
+
+/** A group's models, dearest first (then by name). */
+const byCost = (a: ModelUsage, b: ModelUsage): number => b.cost - a.cost || a.model.localeCompare(b.model);
+
 function add(t: Totals, r: UnitRow | SessionRow): void {
   t.messages += r[UNIT_COL.messages];
   t.inputTokens += r[UNIT_COL.input];
@@ -292,5 +340,5 @@ function visible(cells: Map<number, ModelUsage>, models: ReadonlyMap<number, Mod
   return [...cells]
     .filter(([id]) => !(models.get(id)?.hidden ?? true))
     .map(([, u]) => u)
-    .sort((a, b) => b.cost - a.cost || a.model.localeCompare(b.model));
+    .sort(byCost);
 }
