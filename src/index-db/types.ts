@@ -200,6 +200,17 @@ export interface IndexDb extends IndexReader {
    * true when it did. Holds the writer for seconds on a big history; readers of other connections are not held.
    */
   compactIfDue(): boolean;
+  /**
+   * The server's compaction (same rule): commits, holds this connection's writes and runs the VACUUM on a worker
+   * thread with a connection of its own, so the queries go on answering from the last commit; resolves when writes
+   * go on again, true when it compacted. Never rejects: a failure is logged and leaves the file as it was.
+   */
+  compactInBackground(): Promise<boolean>;
+  /**
+   * Non-null while a compaction holds the writes: resolves when they may go on. Every writer of the server awaits it
+   * before writing (a write meanwhile is refused with IndexWriteError 'busy' rather than wait on the lock).
+   */
+  writesHeld(): Promise<void> | null;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
   /** Why writes fail now (a full disk: what was read since is not in the file yet), null while they work. */
