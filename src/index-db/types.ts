@@ -195,9 +195,10 @@ export interface IndexDb extends IndexReader {
    */
   preloadKeys(rows: number): boolean;
   /**
-   * At the end of a catch-up or start-up scan: commits and writes the file again whole (VACUUM) when this writer has
-   * added as many messages as it held before, and at least 50,000 (a first index leaves its pages about half full);
-   * true when it did. Holds the writer for seconds on a big history; readers of other connections are not held.
+   * At the end of a command's catch-up: commits and writes the file again whole (VACUUM) on this connection when this
+   * writer has added as many messages as it held before, and at least 50,000 (a first index leaves its pages about
+   * half full); true when it did. Holds the writer for seconds on a big history; readers of other connections are not
+   * held. The server uses compactInBackground instead.
    */
   compactIfDue(): boolean;
   /**
