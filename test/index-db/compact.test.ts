@@ -3,8 +3,8 @@
 // every table as it was, message ids (and so the key dump) included; it is not done for a writer that added less than
 // the index held, nor below the minimum, nor twice for the same growth, nor in memory. A command's catch-up compacts on
 // its own connection; the server's start-up scan on a worker thread, its writes held meanwhile (refused, never waited
-// on) and going on after: both checked at the end, on real transcripts. test/main/compact-server.test.ts checks the
-// server's, as a process, answering requests while it runs.
+// on) and going on after: both checked at the end, on real transcripts; a failure on the worker leaves the file as it
+// was. test/main/compact-server.test.ts checks the server's, as a process, answering requests while it runs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -159,6 +159,34 @@ Compact('a command\'s catch-up compacts a first index at its end, and not one th
   transcript(cfg, 't5', 9000, 100);
   assert.equal(await compacted(), [false], 'a little more');
   assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 5 * (MIN / 2) + 100);
+});
+
+Compact('a compaction that fails on its worker is logged, leaves the file as it was, and writes go on', async () => {
+  const file = path.join(dir, 'failing.db');
+  const logs: string[] = [];
+  const idx = open(file, { log: (m) => logs.push(m) });
+  writeNewestFirst(idx, 'a', 3 * MIN);
+  idx.commit();
+  const before = contents(file);
+  const size = pages(file);
+  // Another program holds the write lock past the worker's busy timeout: its VACUUM fails (as a full disk would).
+  const other = new Database(file);
+  other.exec('BEGIN IMMEDIATE');
+  try {
+    assert.is(await idx.compactInBackground(), false);
+  } finally {
+    other.exec('ROLLBACK');
+    other.close();
+  }
+  assert.ok(logs.some((m) => /the index was not compacted \(database is locked\); it is whole as it was/.test(m)), logs.join(' / '));
+  assert.is(idx.writesHeld(), null, 'writes go on');
+  assert.is(pages(file), size, 'the file as it was');
+  assert.equal(contents(file), before);
+  writeNewestFirst(idx, 'late', 100, T_END + 200 * HOUR);
+  assert.ok(idx.commit(), 'a write after it commits');
+  assert.is(idx.writeFailure(), null);
+  assert.ok(await idx.compactInBackground(), 'still due: done at the next ask');
+  idx.close();
 });
 
 Compact('the server\'s start-up scan compacts on a worker thread; its writes wait meanwhile and go on after', async () => {
