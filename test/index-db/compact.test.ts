@@ -185,7 +185,9 @@ Compact('a compaction that fails on its worker is logged, leaves the file as it 
   writeNewestFirst(idx, 'late', 100, T_END + 200 * HOUR);
   assert.ok(idx.commit(), 'a write after it commits');
   assert.is(idx.writeFailure(), null);
-  assert.ok(await idx.compactInBackground(), 'still due: done at the next ask');
+  assert.is(await idx.compactInBackground(), false, 'not tried again at every re-check');
+  writeNewestFirst(idx, 'more', MIN, T_END + 400 * HOUR);
+  assert.ok(await idx.compactInBackground(), 'tried again once the minimum more was written');
   idx.close();
 });
 

@@ -65,7 +65,7 @@ test('answers while it compacts; a budget and an appended transcript wait for th
   const server = await start(dir, cfg, index, gate);
   const events: string[] = [];
   try {
-    await server.logged(/compacting the index \(6000 messages added to 0\)/);
+    await server.logged(/compacting the index \(6000 new messages, 0 before them\)/);
     const pages = sqlValue(index, 'PRAGMA page_count') as number;
     assert.is(messages(index), TOTAL, 'the first index committed before the compaction');
     const base = `http://localhost:${server.port}`;

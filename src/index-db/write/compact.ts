@@ -46,6 +46,8 @@ export class Compaction {
   private base: number;
   /** The compaction under way on a worker thread. */
   private running: Promise<boolean> | null = null;
+  /** After a failed one (a full disk), the largest message id before which none is tried again (each re-check would). */
+  private retryFrom = 0;
   private readonly log: (msg: string) => void;
   private readonly minMessages: number;
 
@@ -62,8 +64,9 @@ export class Compaction {
   /** The messages this writer added since `base` when they make a compaction due (as many as it held, and at least `minMessages`), else null. */
   private due(): number | null {
     if (this.db.memory || this.running) return null;
-    const added = this.maxId() - this.base;
-    return added < this.minMessages || added < this.base ? null : added;
+    const max = this.maxId();
+    const added = max - this.base;
+    return added < this.minMessages || added < this.base || max < this.retryFrom ? null : added;
   }
 
   /**
@@ -105,7 +108,7 @@ export class Compaction {
     if (added === null || !this.commits.commit()) return Promise.resolve(false);
     const release = this.commits.hold();
     const started = Date.now();
-    this.log(`compacting the index (${added} messages added to ${this.base}); requests are answered meanwhile, writes wait`);
+    this.log(`compacting the index (${added} new messages, ${this.base} before them) on a worker thread; requests are answered meanwhile, writes wait`);
     const task: CompactTask = { file: this.db.name, busyMs: this.opts.busyMs ?? 5000, gate: this.opts.testGate };
     this.running = new Promise<CompactResult>((resolve) => {
       let worker: Worker;
@@ -123,6 +126,7 @@ export class Compaction {
       release();
       if (!r.ok) {
         this.log(`the index was not compacted (${r.message}); it is whole as it was`);
+        this.retryFrom = this.maxId() + this.minMessages;
         return false;
       }
       this.base += added;
@@ -130,11 +134,6 @@ export class Compaction {
       this.log(`compacted the index in ${((Date.now() - started) / 1000).toFixed(1)} s${wal}`);
       return true;
     });
-    return this.running;
-  }
-
-  /** The compaction under way, null when none is. */
-  underWay(): Promise<boolean> | null {
     return this.running;
   }
 
