@@ -1,5 +1,5 @@
-// One esbuild script: the server (main + parse worker), the installed executable, the statusline's and the other
-// commands' own bundles, and the UI bundle.
+// One esbuild script: the server (main + parse worker + compaction worker), the installed executable, the
+// statusline's and the other commands' own bundles, and the UI bundle.
 // `--watch` rebuilds on change (used by `npm run dev`).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes('--watch');
 
 const server = {
-  entryPoints: { main: 'src/bin.ts', 'parse-worker': 'src/workers/parse-transcript.ts' },
+  entryPoints: { main: 'src/bin.ts', 'parse-worker': 'src/workers/parse-transcript.ts', 'compact-worker': 'src/index-db/write/compact-worker.ts' },
   outdir: 'dist',
   bundle: true,
   // The server and the command line are chunks that main.js loads on demand (src/bin.ts).

@@ -9,10 +9,11 @@ export type BudgetChange =
 
 export interface BudgetService {
   list(now: number): Budgets;
-  set(budget: Budget, now: number): BudgetChange;
-  remove(period: BudgetPeriod, project: string | null, now: number): BudgetChange;
+  /** A change waits (asynchronously) while a compaction of the index holds its writes (index-db/write/compact.ts). */
+  set(budget: Budget, now: number): Promise<BudgetChange>;
+  remove(period: BudgetPeriod, project: string | null, now: number): Promise<BudgetChange>;
   /** Hides the budget's alert until its current period ends (kept in the index, so a reload does not bring it back). */
-  snooze(period: BudgetPeriod, project: string | null, now: number): BudgetChange;
+  snooze(period: BudgetPeriod, project: string | null, now: number): Promise<BudgetChange>;
   /** Logs each budget projected over or over, once per budget and period (the writer only). */
   check(now: number): void;
   /** Checks now and then every 30 s; a failed check is logged, never thrown. */

@@ -7,5 +7,6 @@ export type LimitSettingsResult =
   | { ok: false; reason: 'read-only' | 'write-failed'; message: string };
 
 export interface LimitSettingsService {
-  change(change: LimitSettingsChange, now: number): LimitSettingsResult;
+  /** Waits (asynchronously) while a compaction of the index holds its writes (index-db/write/compact.ts). */
+  change(change: LimitSettingsChange, now: number): Promise<LimitSettingsResult>;
 }

@@ -11,5 +11,5 @@ export interface RetentionService {
   /** report(now)'s per-dir figures alone, what the gauges show: no walk of the kept folder, no backup note read. */
   dirs(now: number): RetentionDir[];
   /** Turns keeping the transcripts on (the overview's offer), in the folder beside the index; kept on across restarts. */
-  keep(now: number): KeepChange;
+  keep(now: number): Promise<KeepChange>;
 }

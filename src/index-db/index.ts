@@ -26,6 +26,8 @@ export interface OpenOptions {
   repriceChunkRows?: number;
   /** The fewest new messages that make a compaction due (write/compact.ts); a test makes them few. */
   compactMinMessages?: number;
+  /** Tests only: the server's compaction worker holds the write lock until this file exists (write/compact-worker.ts). */
+  compactTestGate?: string;
 }
 
 /** Another process writes this index; it can be read (openIndexReader) but not written. */
@@ -46,7 +48,7 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
   const lock = file === ':memory:' ? null : acquireWriterLock(file);
   if (file !== ':memory:' && !lock) throw new IndexLockedError(file, writerOf(file));
   try {
-    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release(), repriceChunkRows: opts.repriceChunkRows, compactMinMessages: opts.compactMinMessages }), opts.damaged);
+    return openDatabase(file, log, (db) => build(db, { log, onCorrupt, release: () => lock?.release(), repriceChunkRows: opts.repriceChunkRows, compactMinMessages: opts.compactMinMessages, compactTestGate: opts.compactTestGate }), opts.damaged);
   } catch (err) {
     lock?.release();
     throw err;
@@ -55,13 +57,14 @@ export function openIndex(file: string, opts: OpenOptions = {}): IndexDb & { com
 
 function build(
   db: Database.Database,
-  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void; repriceChunkRows?: number | undefined; compactMinMessages?: number | undefined },
+  opts: { log: (msg: string) => void; onCorrupt: (err: IndexWriteError) => void; release: () => void; repriceChunkRows?: number | undefined; compactMinMessages?: number | undefined; compactTestGate?: string | undefined },
 ): IndexDb & { commit(): boolean } {
   const writer = new Writer(db, {
     log: opts.log,
     onCorrupt: opts.onCorrupt,
     ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}),
     ...(opts.compactMinMessages ? { compactMinMessages: opts.compactMinMessages } : {}),
+    ...(opts.compactTestGate ? { compactTestGate: opts.compactTestGate } : {}),
   });
   const syncTimeZone = (): void => {
     try {
@@ -111,6 +114,8 @@ function build(
     syncTimeZone,
     preloadKeys: (rows) => writer.preloadKeys(rows),
     compactIfDue: () => writer.compactIfDue(),
+    compactInBackground: () => writer.compactInBackground(),
+    writesHeld: () => writer.writesHeld(),
     dataVersion: () => writer.dataVersion(),
     // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
     generation: () => writer.dataVersion() - quietWrites,
@@ -129,7 +134,11 @@ function build(
       try {
         writer.commit();
         writer.close();
-        closeDatabase(db);
+        // A compaction still under way (the process exits without waiting for it, under a hub): no write here, which
+        // would wait on its lock. The file is not marked closed cleanly, so the next open checks it; the VACUUM,
+        // one transaction, is rolled back if the process ends before it commits.
+        if (writer.writesHeld()) db.close();
+        else closeDatabase(db);
       } finally {
         opts.release();
       }

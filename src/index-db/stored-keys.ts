@@ -112,10 +112,12 @@ export class StoredKeys {
 
   /**
    * At the writer's close, after its last commit: saves the key index when there is no true dump of it, or the one
-   * there lacks many keys. A dump that cannot be written is left out (the next writer reads the messages).
+   * there lacks many keys. A dump that cannot be written is left out (the next writer reads the messages). `dump`
+   * false: the read-ahead only (a compaction under way holds the write lock the dump's token needs).
    */
-  close(): void {
+  close(dump = true): void {
     this.closeSide();
+    if (!dump) return;
     const keys = this.keys;
     if (!keys || !this.complete || this.db.memory || this.db.inTransaction) return;
     const behind = this.dumped === null ? Infinity : keys.size - this.dumped;

@@ -195,11 +195,23 @@ export interface IndexDb extends IndexReader {
    */
   preloadKeys(rows: number): boolean;
   /**
-   * At the end of a catch-up or start-up scan: commits and writes the file again whole (VACUUM) when this writer has
-   * added as many messages as it held before, and at least 50,000 (a first index leaves its pages about half full);
-   * true when it did. Holds the writer for seconds on a big history; readers of other connections are not held.
+   * At the end of a command's catch-up: commits and writes the file again whole (VACUUM) on this connection when this
+   * writer has added as many messages as it held before, and at least 50,000 (a first index leaves its pages about
+   * half full); true when it did. Holds the writer for seconds on a big history; readers of other connections are not
+   * held. The server uses compactInBackground instead.
    */
   compactIfDue(): boolean;
+  /**
+   * The server's compaction (same rule): commits, holds this connection's writes and runs the VACUUM on a worker
+   * thread with a connection of its own, so the queries go on answering from the last commit; resolves when writes
+   * go on again, true when it compacted. Never rejects: a failure is logged and leaves the file as it was.
+   */
+  compactInBackground(): Promise<boolean>;
+  /**
+   * Non-null while a compaction holds the writes: resolves when they may go on. Every writer of the server awaits it
+   * before writing (a write meanwhile is refused with IndexWriteError 'busy' rather than wait on the lock).
+   */
+  writesHeld(): Promise<void> | null;
   /** SQLite's quick_check of the whole file: 'ok' or what is damaged (reads every page: seconds on a big index). */
   quickCheck(): string;
   /** Why writes fail now (a full disk: what was read since is not in the file yet), null while they work. */

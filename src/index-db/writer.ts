@@ -31,6 +31,8 @@ export interface WriterOptions {
   repriceChunkRows?: number;
   /** The fewest new messages that make a compaction due (write/compact.ts; a test makes them few). */
   compactMinMessages?: number;
+  /** Tests only: the server's compaction worker holds the write lock until this file exists (write/compact-worker.ts). */
+  compactTestGate?: string;
 }
 
 export class Writer {
@@ -55,7 +57,7 @@ export class Writer {
     const inserts = new MessageInserts<Msg>(db, MSG_SHAPES);
     this.copies = new StoredCopies(this.ids, this.undo, new StoredKeys(db, opts.log), inserts, new MessageStatements(db));
     this.batches = new BatchApplier(db, this.ids, this.undo, this.files, this.copies, new RollupStatements(db), this.costs, this.zone, opts.log);
-    this.compaction = new Compaction(db, this.commits, opts.log, opts.compactMinMessages);
+    this.compaction = new Compaction(db, this.commits, { log: opts.log, minMessages: opts.compactMinMessages, testGate: opts.compactTestGate });
   }
 
   dataVersion(): number {
@@ -182,10 +184,21 @@ export class Writer {
     return this.compaction.runIfDue();
   }
 
+  /** The same on a worker thread, this connection's writes held meanwhile (write/compact.ts); resolves when they go on. */
+  compactInBackground(): Promise<boolean> {
+    return this.compaction.runInWorker();
+  }
+
+  /** Resolves when held writes may go on (a compaction under way); null when writes are not held. */
+  writesHeld(): Promise<void> | null {
+    return this.commits.writesHeld();
+  }
+
   /** After the last commit: closes the read-ahead's connection, and saves the key index beside the file when due. */
   close(): void {
     this.costs.stop();
-    this.copies.close();
+    // A compaction under way holds the write lock: the key dump (its token is a meta row) is left to a later close.
+    this.copies.close(this.commits.writesHeld() === null);
   }
 
   /** Makes every write so far durable; never throws (write/group-commit.ts). Returns whether everything is. */

@@ -81,6 +81,9 @@ function describeSkipped(stats: ParseStats): string {
 
 export function createIngest(deps: IngestDeps): Ingest {
   const { index, pool, log } = deps;
+  // Before each write: `for (let h = index.writesHeld(); h; h = index.writesHeld()) await h;` waits while a compaction
+  // holds the index's writes (index-db/write/compact.ts), inline and checked again after each wait, so that nothing
+  // can begin one between the check and the write that follows it in the same turn.
   const queue = new Set<string>(); // paths waiting, in arrival order
   const inFlight = new Set<string>();
   const again = new Set<string>(); // changed while in flight: read once more after
@@ -97,6 +100,12 @@ export function createIngest(deps: IngestDeps): Ingest {
   let storedSince: string | null | undefined; // undefined: not written by this scan yet
   let storedAt = 0;
   const storeSince = (iso: string | null, now: boolean): void => {
+    // Written once a compaction under way lets writes go on (the last value asked for is written last).
+    const held = index.writesHeld();
+    if (held) {
+      void held.then(() => storeSince(iso, now));
+      return;
+    }
     if (iso === storedSince || (!now && Date.now() - storedAt < STORE_SINCE_MS)) return;
     storedSince = iso;
     storedAt = Date.now();
@@ -160,6 +169,8 @@ export function createIngest(deps: IngestDeps): Ingest {
 
   async function run(path: string): Promise<void> {
     try {
+      for (let h = index.writesHeld(); h; h = index.writesHeld()) await h;
+      if (closed) return;
       await readNew(path);
       if (retries.has(path)) log(`read ${path} again`);
       stopRetrying(path);
@@ -169,6 +180,8 @@ export function createIngest(deps: IngestDeps): Ingest {
       // move, and the file is read again by its next change or check.
       if (err instanceof IndexWriteError) return;
       const message = err instanceof Error ? err.message : String(err);
+      for (let h = index.writesHeld(); h; h = index.writesHeld()) await h;
+      if (closed) return;
       index.markUnreadable(path, message);
       retryLater(path, message);
     }
@@ -199,6 +212,9 @@ export function createIngest(deps: IngestDeps): Ingest {
     const zone = index.foldZone();
     const fold = zone === null ? undefined : { session: role.session, agentId: role.agentId, zone };
     const batch = await pool.parse({ path, from, to: stat.size, wantPrompt: !(cursor?.hasPrompt ?? false), fold, agentMeta: role.agentId !== null });
+    // Parsed while a compaction holds the writes: the batch waits for it (its cursor was read before, and no other
+    // task reads this path meanwhile, so it still holds).
+    for (let h = index.writesHeld(); h; h = index.writesHeld()) await h;
     if (closed) return;
     index.applyBatch(batch, { ...role, ...(batch.agent ?? NO_META) }, stat.size, stat.mtimeMs);
     if (batch.meta.cwd && !withCwd.has(role.project)) {
@@ -233,6 +249,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       queue.delete(path);
       stopRetrying(path);
       if (inFlight.has(path)) again.add(path); // run() sees ENOENT and marks it gone
+      else if (index.writesHeld()) enqueue(path); // as run() does, once the compaction lets writes go on
       else if (index.cursorOf(path)) index.markGone(path);
     },
     startScan(files) {

@@ -110,8 +110,9 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     if (closed || rechecking) return;
     rechecking = true;
     try {
-      // A time zone changed while nothing was written: the local rollups are rebuilt here, never by a query.
-      index.syncTimeZone();
+      // A time zone changed while nothing was written: the local rollups are rebuilt here, never by a query (or at the
+      // next re-check, or the next write, while a compaction holds the writes).
+      if (!index.writesHeld()) index.syncTimeZone();
       const files = await paths.list(projectsDirs);
       if (closed) return;
       reportUnreadable(paths, logged, log);
@@ -125,6 +126,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
         opts.keeper?.keep(f.path);
         ingest.check(f.path);
       }
+      // A long run that doubled the history since the last compaction (rare: a first index did, after its scan).
+      void index.compactInBackground();
     } finally {
       rechecking = false;
     }
@@ -156,8 +159,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     // after this starts them again.
     await pool.release();
     if (closed) return;
-    // No compaction here (write/compact.ts): a VACUUM on this connection would hold every request for seconds at
-    // 10 GiB, and no answer may wait on a big write. A command's catch-up compacts instead.
+    // A first index (or a history that doubled) leaves its pages half full: written again whole now, on a worker
+    // thread with its own connection (write/compact.ts), so requests are answered meanwhile from the last commit.
+    // Writes wait for it (the ingest's, the reprice's, the settings'): appends the watcher reports land after it. A
+    // failure is logged and leaves the file as it was.
+    void index.compactInBackground();
     watcher = watchProjects(
       projectsDirs,
       {

@@ -12,7 +12,7 @@ import type { Log } from '../ingest/log.ts';
 /** The index as the budgets see it: its queries, and its writer while this process is the writer. */
 export interface BudgetIndex {
   readonly queries: Queries;
-  writable(): Pick<IndexDb, 'writeSettings'> | null;
+  writable(): Pick<IndexDb, 'writeSettings' | 'writesHeld'> | null;
   /** The process that writes the index while this one reads it, as that process recorded itself. */
   otherWriter(): string;
 }
@@ -44,8 +44,13 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
 
   const list = (now: number): Budgets => ({ writable: index.writable() !== null, budgets: index.queries.budgets(now) });
 
-  const write = (changes: SettingChange[], now: number): BudgetChange => {
-    const writer = index.writable();
+  const write = async (changes: SettingChange[], now: number): Promise<BudgetChange> => {
+    let writer = index.writable();
+    // A compaction holds the index's writes (index-db/write/compact.ts): the change waits for it, not the event loop.
+    for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
+      await h;
+      writer = index.writable();
+    }
     if (!writer) {
       return {
         ok: false, reason: 'read-only',
@@ -65,7 +70,8 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
 
   const check = (now: number): void => {
     const writer = index.writable();
-    if (!writer) return;
+    // While a compaction holds the writes, the alerts wait for the next check (their record is a write).
+    if (!writer || writer.writesHeld()) return;
     for (const b of index.queries.budgets(now)) {
       const key = `${b.period}:${b.project ?? ''}:${b.from}:${b.amount}`;
       if (!alerts(b) || b.alerted || logged.has(key)) continue;
@@ -91,17 +97,17 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
 
   return {
     list,
-    set(budget, at) {
+    async set(budget, at) {
       const current = index.queries.budgets(at).find((b) => b.period === budget.period && b.project === budget.project);
       return write(setBudgetChanges(budget, current?.amount ?? null), at);
     },
-    remove(period, project, at) {
+    async remove(period, project, at) {
       if (!index.queries.budgets(at).some((b) => b.period === period && b.project === project)) {
         return { ok: false, reason: 'not-found', message: 'No such budget' };
       }
       return write(removeBudgetChanges(period, project), at);
     },
-    snooze(period, project, at) {
+    async snooze(period, project, at) {
       const b = index.queries.budgets(at).find((x) => x.period === period && x.project === project);
       if (!b) return { ok: false, reason: 'not-found', message: 'No such budget' };
       return write(snoozeChanges(period, project, b.from), at);

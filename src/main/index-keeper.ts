@@ -50,6 +50,9 @@ export interface KeeperOptions {
   takeoverMs?: number;
   /** How often the writer checks that its file is still at its path (see watchFile). */
   fileCheckMs?: number;
+  /** Tests: the fewest new messages that make a compaction due, and its worker's gate (index-db/write/compact.ts). */
+  compactMinMessages?: number | undefined;
+  compactTestGate?: string | undefined;
 }
 
 const TAKEOVER_MS = 2000;
@@ -79,7 +82,9 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   /** `damaged`: the file was found damaged; it is recovered (set aside, its history carried into a new one) first. */
   const tryWriter = (damaged?: string): IndexDb | null => {
     try {
-      const index = openIndex(file, { log, onCorrupt: (err) => void recover(err), damaged });
+      const index = openIndex(file, {
+        log, onCorrupt: (err) => void recover(err), damaged, compactMinMessages: opts.compactMinMessages, compactTestGate: opts.compactTestGate,
+      });
       sweepLeftoverTemps(file);
       return index;
     } catch (err) {
@@ -211,7 +216,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   };
 
   const checkFile = (): void => {
-    if (!writer || !opened || recovering || closed) return;
+    // While a compaction runs the file is checked at the next turn: a write-back would wait on its lock.
+    if (!writer || !opened || recovering || closed || writer.writesHeld()) return;
     const fate = fateOf(file, opened);
     if (fate === 'gone') void writeBack().catch((e: unknown) => log(`cannot write the index back: ${(e as Error).message}`));
     else if (fate === 'replaced' && !toldReplaced) {
@@ -242,6 +248,25 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
   const first = tryWriter();
   if (first) await startWriting(first);
   else await becomeReader();
+
+  /** The newest table asked for while a compaction held the writes: installed when it ends. */
+  let pricesWaiting: PriceTable | null = null;
+  const installPrices = (table: PriceTable): void => {
+    const index = writer;
+    const held = index?.writesHeld();
+    if (!index || !held) {
+      index?.setPrices(table);
+      return;
+    }
+    if (pricesWaiting === null) {
+      void held.then(() => {
+        const next = pricesWaiting;
+        pricesWaiting = null;
+        if (next && writer === index) installPrices(next);
+      });
+    }
+    pricesWaiting = table;
+  };
 
   const current = (): IndexReader => {
     const r = writer ?? reader;
@@ -299,7 +324,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
     repricing: () => (writer ?? reader)?.repricing() ?? false,
     unreadableFolders: () => pipeline?.unreadableFolders() ?? 0,
     setPrices(table) {
-      writer?.setPrices(table);
+      installPrices(table);
       // Savings are computed with the table at read time, whether or not a cost was repriced.
       generation++;
     },
@@ -309,6 +334,8 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       if (takeover) clearInterval(takeover);
       await recovering;
       await pipeline?.close();
+      // A compaction under way ends first (seconds at most: one VACUUM), so that the close commits and marks the file.
+      await (writer as IndexDb | null)?.writesHeld();
     },
     closeIndex() {
       closed = true;

@@ -94,6 +94,9 @@ async function main(): Promise<void> {
     file: config.indexPath,
     log,
     prices: () => prices.current(),
+    // Tests: a compaction due after a small first index, and held as long as the test wants (index-db/write/compact.ts).
+    compactMinMessages: Number(process.env.COST_COMPACT_MIN_MESSAGES) || undefined,
+    compactTestGate: process.env.COST_COMPACT_TEST_GATE || undefined,
     startPipeline: async (db) => {
       const pipeline = await startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper });
       // Not before: while a first index grows the heap, collecting it at every 30% cost the first answers GC time.

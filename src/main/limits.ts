@@ -14,7 +14,7 @@ import type { Log } from '../ingest/log.ts';
 
 export interface LimitsIndex {
   readonly queries: Queries;
-  writable(): Pick<IndexDb, 'writeSettings' | 'addLimitReadings' | 'takeInLimitReadings'> | null;
+  writable(): Pick<IndexDb, 'writeSettings' | 'addLimitReadings' | 'takeInLimitReadings' | 'writesHeld'> | null;
   /** The process that writes the index while this one reads it, as that process recorded itself. */
   otherWriter(): string;
 }
@@ -74,9 +74,15 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
   /** New readings since the alerts were last looked at (alerts move only with readings). */
   let fresh = true;
 
-  const keep = (u: UsageLimits): void => {
-    const writer = index.writable();
-    if (!writer || !u.limitsApply) return;
+  const keep = async (u: UsageLimits): Promise<void> => {
+    if (!u.limitsApply) return;
+    let writer = index.writable();
+    // A compaction holds the index's writes (index-db/write/compact.ts): the readings wait for it.
+    for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
+      await h;
+      writer = index.writable();
+    }
+    if (!writer) return;
     try {
       if (writer.addLimitReadings(probeReadings(u, opts.machine)) > 0) fresh = true;
       check();
@@ -87,7 +93,8 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
 
   const check = (): void => {
     const writer = index.writable();
-    if (!writer) return;
+    // While a compaction holds the writes, the side file waits for the next intake (taking it in is a write).
+    if (!writer || writer.writesHeld()) return;
     const taken = writer.takeInLimitReadings(sideFile);
     if (taken.skipped) log(`plan limits: skipped ${taken.skipped} bad reading${taken.skipped === 1 ? '' : 's'}`);
     if (taken.added > 0) fresh = true;
@@ -116,8 +123,13 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
   };
 
   return {
-    change(change, at) {
-      const writer = index.writable();
+    async change(change, at) {
+      let writer = index.writable();
+      // A compaction holds the index's writes (index-db/write/compact.ts): the change waits for it, not the event loop.
+      for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
+        await h;
+        writer = index.writable();
+      }
       if (!writer) {
         return { ok: false, reason: 'read-only', message: `Settings cannot be changed here: this server reads an index that another process writes (${index.otherWriter()}).` };
       }
@@ -137,8 +149,8 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
     },
     recording: (probe) => ({
       ...probe,
-      get: (refresh) => probe.get(refresh).then((u) => {
-        if (!u.cached) keep(u);
+      get: (refresh) => probe.get(refresh).then(async (u) => {
+        if (!u.cached) await keep(u);
         return u;
       }),
     }),

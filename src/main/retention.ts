@@ -16,7 +16,7 @@ import type { DueCounts, OnlyInIndex, Retention, RetentionDir } from '../shared/
 import { readCleanupPeriod } from './cleanup-period.ts';
 
 export interface RetentionOptions {
-  index: Pick<IndexReader, 'queries' | 'generation'> & { writable(): Pick<IndexDb, 'writeSettings'> | null };
+  index: Pick<IndexReader, 'queries' | 'generation'> & { writable(): Pick<IndexDb, 'writeSettings' | 'writesHeld'> | null };
   indexPath: string;
   dirs: readonly string[];
   /** Each dir's --dir label; null: this machine. */
@@ -117,9 +117,14 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
   return {
     report,
     dirs,
-    keep(now) {
+    async keep(now) {
       if (opts.keeping.dir() !== null) return { ok: true, retention: report(now) };
-      const writer = opts.index.writable();
+      let writer = opts.index.writable();
+      // A compaction holds the index's writes (index-db/write/compact.ts): the setting waits for it, not the event loop.
+      for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
+        await h;
+        writer = opts.index.writable();
+      }
       if (!writer) return { ok: false, reason: 'read-only', message: 'This server reads an index another process writes: turn keeping on there, or start with --keep-transcripts' };
       try {
         // Recorded in the index, so the next start keeps them too.

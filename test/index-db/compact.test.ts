@@ -1,8 +1,10 @@
 // The compaction after a writer more than doubles the index (write/compact.ts): a first index written newest first,
 // as the start-up scan and a command's catch-up read transcripts, is written again whole, smaller, with every row of
 // every table as it was, message ids (and so the key dump) included; it is not done for a writer that added less than
-// the index held, nor below the minimum, nor twice for the same growth, nor in memory. A command's catch-up calls it
-// and the server's start-up scan does not (its requests would wait): both checked at the end, on real transcripts.
+// the index held, nor below the minimum, nor twice for the same growth, nor in memory. A command's catch-up compacts on
+// its own connection; the server's start-up scan on a worker thread, its writes held meanwhile (refused, never waited
+// on) and going on after: both checked at the end, on real transcripts; a failure on the worker leaves the file as it
+// was. test/main/compact-server.test.ts checks the server's, as a process, answering requests while it runs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -26,8 +28,8 @@ const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'claud
 
 type Index = ReturnType<typeof openIndex>;
 
-function open(file: string): Index {
-  const idx = openIndex(file, { log: () => {}, compactMinMessages: MIN });
+function open(file: string, opts: { log?: (msg: string) => void; compactTestGate?: string } = {}): Index {
+  const idx = openIndex(file, { log: () => {}, ...opts, compactMinMessages: MIN });
   idx.setPrices(prices);
   return idx;
 }
@@ -159,17 +161,78 @@ Compact('a command\'s catch-up compacts a first index at its end, and not one th
   assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 5 * (MIN / 2) + 100);
 });
 
-Compact('the server\'s start-up scan does not compact: no request may wait seconds on a VACUUM', async () => {
+Compact('a compaction that fails on its worker is logged, leaves the file as it was, and writes go on', async () => {
+  const file = path.join(dir, 'failing.db');
+  const logs: string[] = [];
+  const idx = open(file, { log: (m) => logs.push(m) });
+  writeNewestFirst(idx, 'a', 3 * MIN);
+  idx.commit();
+  const before = contents(file);
+  const size = pages(file);
+  // Another program holds the write lock past the worker's busy timeout: its VACUUM fails (as a full disk would).
+  const other = new Database(file);
+  other.exec('BEGIN IMMEDIATE');
+  try {
+    assert.is(await idx.compactInBackground(), false);
+  } finally {
+    other.exec('ROLLBACK');
+    other.close();
+  }
+  assert.ok(logs.some((m) => /the index was not compacted \(database is locked\); it is whole as it was/.test(m)), logs.join(' / '));
+  assert.is(idx.writesHeld(), null, 'writes go on');
+  assert.is(pages(file), size, 'the file as it was');
+  assert.equal(contents(file), before);
+  writeNewestFirst(idx, 'late', 100, T_END + 200 * HOUR);
+  assert.ok(idx.commit(), 'a write after it commits');
+  assert.is(idx.writeFailure(), null);
+  assert.is(await idx.compactInBackground(), false, 'not tried again at every re-check');
+  writeNewestFirst(idx, 'more', MIN, T_END + 400 * HOUR);
+  assert.ok(await idx.compactInBackground(), 'tried again once the minimum more was written');
+  idx.close();
+});
+
+Compact('the server\'s start-up scan compacts on a worker thread; its writes wait meanwhile and go on after', async () => {
   const cfg = path.join(dir, 'server-cfg', 'projects');
   for (let f = 0; f < 3; f++) transcript(cfg, `t${f}`, f * 1000, MIN);
   const file = path.join(dir, 'server.db');
-  const { idx, calls } = watched(file);
-  const pipeline = await startPipeline({ projectsDirs: [cfg], index: idx, log: () => {}, threads: 1 });
+  // The worker holds the write lock, as its VACUUM does, until this file exists: the compaction lasts for the checks.
+  const gate = path.join(dir, 'server.gate');
+  const logs: string[] = [];
+  const idx = open(file, { log: (m) => logs.push(m), compactTestGate: gate });
+  const runs: Promise<boolean>[] = [];
+  const compactInBackground = idx.compactInBackground;
+  idx.compactInBackground = () => {
+    const run = compactInBackground();
+    runs.push(run);
+    return run;
+  };
+  const pipeline = await startPipeline({ projectsDirs: [cfg], index: idx, log: (m) => logs.push(m), threads: 1 });
   try {
     await pipeline.watching;
-    assert.equal(calls, []);
+    assert.ok(runs.length >= 1, 'asked for after the scan');
+    const size = pages(file);
+    const held = idx.writesHeld();
+    assert.ok(held, 'the writes are held while the worker compacts');
+    idx.setFinalSince(null);
+    assert.ok(logs.some((m) => /refused/.test(m)), 'a write that did not wait is refused, not waited on');
+    assert.is(idx.writeFailure(), null, 'and is no failure of the file');
+    assert.is(idx.stats().messages, 3 * MIN, 'the queries answer meanwhile');
+    // A transcript written meanwhile waits with its batch, and lands after the compaction.
+    transcript(cfg, 't3', 9000, 100);
+    pipeline.ingest.check(path.join(cfg, 'p1', 't3.jsonl'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.is(idx.stats().messages, 3 * MIN, 'not written while the compaction holds the lock');
+    fs.writeFileSync(gate, '');
+    assert.is(await runs[0], true, `compacted: ${logs.join(' / ')}`);
+    assert.is(idx.writesHeld(), null, 'writes go on');
+    // Three transcripts of one session fill their pages well already: smaller, not by much (a tenth in the first test).
+    assert.ok(pages(file) < size, `smaller: ${size} -> ${pages(file)} pages`);
+    assert.is(sqlValue(file, 'PRAGMA freelist_count'), 0, 'written again whole');
+    assert.is(fs.statSync(`${file}-wal`).size, 0, 'the WAL emptied');
+    await pipeline.ingest.idle();
     idx.commit();
-    assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 3 * MIN, 'the first index read whole');
+    assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), 3 * MIN + 100, 'the first index and what came after it');
+    assert.is(await idx.compactInBackground(), false, 'not twice for the same growth');
   } finally {
     await pipeline.close();
     idx.close();

@@ -28,10 +28,10 @@ export function mountBudgetRoutes(app: Polka, ctx: RouteContext, readGuard: Midd
   });
   app.post('/api/budgets', async function setBudget(req: Request, res: ServerResponse) {
     const budget = parseBudget(await readBudgetBody(req), knows);
-    answer(res, ctx.budgets.set(budget, ctx.now()));
+    answer(res, await ctx.budgets.set(budget, ctx.now()));
   });
-  app.delete('/api/budgets', function removeBudget(req: Request, res: ServerResponse) {
+  app.delete('/api/budgets', async function removeBudget(req: Request, res: ServerResponse) {
     const { period, project } = parseBudgetRef(req.query as Query, knows);
-    answer(res, ctx.budgets.remove(period, project, ctx.now()));
+    answer(res, await ctx.budgets.remove(period, project, ctx.now()));
   });
 }

@@ -15,7 +15,7 @@ export function mountLimitsRoute(app: Polka, ctx: RouteContext, readGuard: Middl
     sendJson(res, 200, ctx.index.queries.limits(ctx.now()));
   });
   app.post('/api/limits/settings', async function limitSettings(req: Request, res: ServerResponse) {
-    const r = ctx.limitSettings.change(parseLimitSettings(await readBudgetBody(req)), ctx.now());
+    const r = await ctx.limitSettings.change(parseLimitSettings(await readBudgetBody(req)), ctx.now());
     if (r.ok) return sendJson(res, 200, r.limits);
     throw new HttpError(r.reason === 'read-only' ? 409 : 503, r.message);
   });

@@ -15,8 +15,8 @@ export function mountRetentionRoute(app: Polka, ctx: RouteContext, readGuard: Mi
   });
   // The overview's offer (behind the global guards of every write: Host, Origin, Sec-Fetch-Site). 409 on a server that
   // only reads the index, 503 when the setting cannot be written.
-  app.post('/api/retention/keep', function keep(_req: Request, res: ServerResponse) {
-    const change = retention.keep(ctx.now());
+  app.post('/api/retention/keep', async function keep(_req: Request, res: ServerResponse) {
+    const change = await retention.keep(ctx.now());
     if (change.ok) return sendJson(res, 200, change.retention);
     throw new HttpError(change.reason === 'read-only' ? 409 : 503, change.message);
   });

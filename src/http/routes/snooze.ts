@@ -8,8 +8,8 @@ import { answer } from './budgets.ts';
 import type { RouteContext } from './context.ts';
 
 export function mountSnoozeRoute(app: Polka, ctx: RouteContext): void {
-  app.post('/api/budgets/snooze', function snoozeBudget(req: Request, res: ServerResponse) {
+  app.post('/api/budgets/snooze', async function snoozeBudget(req: Request, res: ServerResponse) {
     const { period, project } = parseBudgetRef(req.query as Query, (id) => ctx.index.queries.knowsProject(id));
-    answer(res, ctx.budgets.snooze(period, project, ctx.now()));
+    answer(res, await ctx.budgets.snooze(period, project, ctx.now()));
   });
 }

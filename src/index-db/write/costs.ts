@@ -34,6 +34,8 @@ export class Costs {
   /** The next chunk of the reprice under way, when one is scheduled (a retry after a failed write: `retry`). */
   private next: NodeJS.Immediate | null = null;
   private retry: NodeJS.Timeout | null = null;
+  /** The next chunk once a compaction under way lets writes go on (write/compact.ts). */
+  private waiting: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
@@ -91,7 +93,7 @@ export class Costs {
     const table = this.prices!;
     const names = this.ids.modelNames;
     // One left by a process that stopped halfway goes on once a table is installed.
-    if (this.next === null && this.retry === null && !this.stopped && this.repricing()) this.next = setImmediate(() => this.drive(commit));
+    if (this.next === null && this.retry === null && this.waiting === null && !this.stopped && this.repricing()) this.next = setImmediate(() => this.drive(commit));
     if (table === this.costsTable && names.size === this.costsModels) return;
     const stored = (this.costsFingerprint ??= this.meta.value('price_fingerprint') ?? '');
     const wanted = table.costFingerprint(names.values());
@@ -171,6 +173,14 @@ export class Costs {
   private drive(commit: GroupCommit): void {
     this.cancel();
     if (this.stopped) return;
+    const held = commit.writesHeld();
+    if (held) {
+      const waiting: Promise<void> = held.then(() => {
+        if (this.waiting === waiting) this.drive(commit);
+      });
+      this.waiting = waiting;
+      return;
+    }
     let done: boolean;
     try {
       done = this.chunk(commit);
@@ -201,5 +211,6 @@ export class Costs {
     if (this.retry !== null) clearTimeout(this.retry);
     this.next = null;
     this.retry = null;
+    this.waiting = null;
   }
 }

@@ -21,6 +21,10 @@ export class GroupCommit {
   /** The kind of the last failed write or commit, until one succeeds (logged once). */
   private failing: string | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** While a compaction runs on another connection (compact.ts runInWorker): resolves when writes may go on. */
+  private held: Promise<void> | null = null;
+  /** A write was refused during this hold (logged once). */
+  private refused = false;
   /** Counts the writes (failed ones too: their rollback changed what the connection sees). */
   version = 0;
 
@@ -40,6 +44,13 @@ export class GroupCommit {
    * fails: 'rejected' (a row broke a rule of the schema) as it is, any other kind logged once first.
    */
   write(fn: () => unknown): void {
+    // Never wait on the compaction's write lock (the event loop would wait with it): a writer awaits writesHeld() first.
+    // Refused, not failed: writes work, the file's state is unchanged, and the caller's retry path does it again.
+    if (this.held) {
+      if (!this.refused) this.opts.log('a write came while the index is compacted and was refused (it is done again later)');
+      this.refused = true;
+      throw new IndexWriteError('busy', 'the index is being compacted', null);
+    }
     try {
       if (!this.db.inTransaction) {
         this.db.exec('BEGIN');
@@ -98,6 +109,26 @@ export class GroupCommit {
   writeDurably(fn: () => unknown): void {
     this.write(fn);
     if (!this.commit()) throw new IndexWriteError((this.failing ?? 'io') as IndexFailure, 'the index file cannot be written now', null);
+  }
+
+  /**
+   * Holds every write (refused meanwhile) until the returned function is called: while a compaction on another
+   * connection holds the file's write lock. Nothing may be pending (commit first).
+   */
+  hold(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    this.refused = false;
+    return () => {
+      if (this.held === held) this.held = null;
+      release();
+    };
+  }
+
+  /** Resolves when held writes may go on; null when writes are not held. */
+  writesHeld(): Promise<void> | null {
+    return this.held;
   }
 
   /** Runs a write whose failure has been logged (writeFailed) and needs no more than that. */

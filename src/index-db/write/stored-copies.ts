@@ -85,8 +85,8 @@ export class StoredCopies {
   }
 
   /** After the last commit: closes the read-ahead's connection, and saves the key index beside the file when due. */
-  close(): void {
-    this.keys.close();
+  close(dump = true): void {
+    this.keys.close(dump);
   }
 
   /** Sets (id) or deletes (undefined) a key of the key index, undone with its write. */
