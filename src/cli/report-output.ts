@@ -98,7 +98,7 @@ const tokenLines = (t: Totals, indent: string): string =>
 /**
  * `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n`, character for character, written field by field, a
  * session a piece: a big history's report (18 MB of JSON at 10 GiB) builds neither the objects of sessionJson nor one
- * string of all of it, which with its conversion to bytes in one piece cost more than its query (issue 37).
+ * string of all of it, which with its conversion to bytes in one piece cost more than its query (issue 35).
  * test/cli/session-json.test.ts compares the two; a field added to sessionJson must be added here.
  */
 export function writeSessionJson(sessions: readonly SessionUsage[], totals: Totals, out: TextSink): void {

@@ -1,6 +1,6 @@
 // A big text (`session --json`: 18 MB at 10 GiB) written out a piece at a time through one buffer, encoded as UTF-8
 // straight into it. The whole text as one string and then as one Buffer cost a report more than its query: above
-// all fresh memory, each page of which the kernel has to supply (issue 37).
+// all fresh memory, each page of which the kernel has to supply (issue 35).
 
 /** Where a writer's pieces of text go. */
 export interface TextSink {

@@ -1,4 +1,4 @@
-// `session --json` is written field by field (writeSessionJson, issue 37) through one reused buffer (Utf8Out): byte
+// `session --json` is written field by field (writeSessionJson, issue 35) through one reused buffer (Utf8Out): byte
 // for byte what `${JSON.stringify(sessionJson(sessions, totals), null, 2)}\n` gives, on indexed histories and on
 // hand-made rows with the strings and numbers JSON escapes or formats in its own way, whether the destination takes
 // each buffer's bytes at once (the buffer is reused) or keeps them (a new one is taken).
