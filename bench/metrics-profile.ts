@@ -32,8 +32,7 @@ const parts: Record<string, () => unknown> = {
   'gauges (today, block, last entry, skipped)': () => text(gaugeFamilies(index.queries.metrics(now, false))),
   'limits': () => text(limitFamilies(index.queries.limits(now))),
   'retention (dirs)': () => text(retentionFamilies(retention.dirs(now))),
-  'retention: liveFiles': () => dirs.map((d) => index.queries.retention.liveFiles(path.join(d, 'projects')).length),
-  'retention: onlyInIndex': () => dirs.map((d) => index.queries.retention.onlyInIndex(path.join(d, 'projects'), systemZone)),
+  'retention: dirFiles': () => dirs.map((d) => index.queries.retention.dirFiles(path.join(d, 'projects'), systemZone).live.length),
 };
 // The gauges' parts, one by one.
 const t: Record<string, number[]> = Object.fromEntries(Object.keys(parts).map((k) => [k, []]));

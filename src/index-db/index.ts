@@ -245,7 +245,7 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
     limits: guard(q.limits),
     pace: guard(q.pace),
     repository: guard(q.repository),
-    retention: { onlyInIndex: guard(q.retention.onlyInIndex), liveFiles: guard(q.retention.liveFiles), keptFolder: guard(q.retention.keptFolder) },
+    retention: { dirFiles: guard(q.retention.dirFiles), liveFiles: guard(q.retention.liveFiles), keptFolder: guard(q.retention.keptFolder) },
   };
 }
 

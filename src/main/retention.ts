@@ -8,11 +8,11 @@ import { DAY_MS } from '../calendar/days.ts';
 import { systemZone } from '../calendar/zone.ts';
 import { readBackupNote } from '../index-db/backup.ts';
 import type { IndexDb, IndexReader } from '../index-db/types.ts';
-import { KEEP_SETTING, type LiveFile } from '../index-db/queries/retention.ts';
+import { KEEP_SETTING, type DirFiles, type LiveRow } from '../index-db/queries/retention.ts';
 import { keptStats } from '../ingest/keep-transcripts.ts';
 import type { RetentionService } from '../http/retention-service.ts';
 import type { Keeping } from './keeping.ts';
-import type { DueCounts, OnlyInIndex, Retention, RetentionDir } from '../shared/retention-types.ts';
+import type { DueCounts, Retention, RetentionDir } from '../shared/retention-types.ts';
 import { readCleanupPeriod } from './cleanup-period.ts';
 
 export interface RetentionOptions {
@@ -38,12 +38,12 @@ class Due {
   oldest = Infinity;
   sessions = new Set<number>();
 
-  add(file: LiveFile): void {
+  add([session, size, mtimeMs, cost]: LiveRow): void {
     this.files++;
-    this.bytes += file.size;
-    this.cost += file.cost;
-    this.oldest = Math.min(this.oldest, file.mtimeMs);
-    if (file.session !== null) this.sessions.add(file.session);
+    this.bytes += size;
+    this.cost += cost;
+    this.oldest = Math.min(this.oldest, mtimeMs);
+    if (session !== null) this.sessions.add(session);
   }
 
   counts(): DueCounts {
@@ -53,11 +53,9 @@ class Due {
 }
 
 /** What the index says of one projects folder, as of one generation of the index (and one zone). */
-interface IndexSide {
+interface IndexSide extends DirFiles {
   generation: number;
   zone: string | undefined;
-  files: LiveFile[];
-  onlyInIndex: OnlyInIndex;
 }
 
 export function createRetentionService(opts: RetentionOptions): RetentionService {
@@ -72,7 +70,7 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     const zone = process.env.TZ;
     let side = sides.get(projects);
     if (!side || side.generation !== generation || side.zone !== zone) {
-      side = { generation, zone, files: q.liveFiles(projects), onlyInIndex: q.onlyInIndex(projects, systemZone) };
+      side = { generation, zone, ...q.dirFiles(projects, systemZone) };
       sides.set(projects, side);
     }
     return side;
@@ -89,9 +87,10 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     const soon = new Due();
     const cutoff = now - period.days * DAY_MS;
     const soonCutoff = cutoff + SOON_DAYS * DAY_MS;
-    for (const file of side.files) {
-      if (file.mtimeMs >= soonCutoff) continue;
-      (file.mtimeMs < cutoff ? due : soon).add(file);
+    for (const file of side.live) {
+      const mtimeMs = file[2];
+      if (mtimeMs >= soonCutoff) continue;
+      (mtimeMs < cutoff ? due : soon).add(file);
     }
     return {
       dir,

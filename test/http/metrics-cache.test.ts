@@ -27,9 +27,9 @@ function counted(index: IndexDb): { index: IndexDb; reads: { series: number; fil
     },
     retention: {
       ...q.retention,
-      liveFiles(dir) {
+      dirFiles(dir, zone) {
         reads.fileLists++;
-        return q.retention.liveFiles(dir);
+        return q.retention.dirFiles(dir, zone);
       },
     },
   };

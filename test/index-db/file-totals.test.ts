@@ -48,6 +48,10 @@ function assertExact(file: string, idx: IndexDb, projects: string, what: string)
     assert.ok(Math.abs(rollup.get(p)![1] - cost) < 1e-12, `${what}: ${p} cost ${rollup.get(p)![1]} != ${cost}`);
     assert.ok(Math.abs(live.get(p)! - cost) < 1e-12, `${what}: ${p} as the retention figures read it`);
   }
+  // The retention gauges' one read of the folder gives each live file's cost and cursor as liveFiles does.
+  const rows = (list: [number | null, number, number, number][]) => list.map((r) => r.join(' ')).sort();
+  const withPaths = idx.queries.retention.liveFiles(projects);
+  assert.equal(rows(idx.queries.retention.dirFiles(projects, ianaZone('UTC')).live), rows(withPaths.map((f) => [f.session, f.size, f.mtimeMs, f.cost])), `${what}: dirFiles`);
 }
 
 test('each file\'s cost follows its stored copies through a better copy elsewhere, a reprice and the migration', () => {
@@ -114,7 +118,7 @@ test('a projects folder\'s files are those under it: not a sibling folder whose 
     idx.commit();
     for (const projects of [path.join(dir, 'projects'), `${path.join(dir, 'projects')}/`]) {
       assert.equal(idx.queries.retention.liveFiles(projects).map((f) => f.path), [path.join(dir, files[0]!)]);
-      assert.is(idx.queries.retention.onlyInIndex(projects, ianaZone('UTC')).messages, 1, 'the gone file under it, not the sibling\'s');
+      assert.is(idx.queries.retention.dirFiles(projects, ianaZone('UTC')).onlyInIndex.messages, 1, 'the gone file under it, not the sibling\'s');
     }
     idx.close();
   } finally {

@@ -19,9 +19,20 @@ export interface LiveFile {
   cost: number;
 }
 
+/** A transcript not marked gone, as the retention figures sum it: [its session's row id or null, size, mtimeMs, cost]. */
+export type LiveRow = [session: number | null, size: number, mtimeMs: number, cost: number];
+
+/** What the index holds of one projects folder, from one read of its files. */
+export interface DirFiles {
+  /** The transcripts under it not marked gone (as LiveFile, without the path and the id). */
+  live: LiveRow[];
+  /** Usage of the transcripts under it that are gone, all time and per local month of the zone asked for. */
+  onlyInIndex: OnlyInIndex;
+}
+
 export interface RetentionQueries {
-  /** Usage of the transcripts under `projectsDir` that are gone, all time and per local month of `zone`. */
-  onlyInIndex(projectsDir: string, zone: Zone): OnlyInIndex;
+  /** The retention figures' reading of the files under `projectsDir` (months in `zone`). */
+  dirFiles(projectsDir: string, zone: Zone): DirFiles;
   /** The transcripts under `projectsDir` not marked gone, with what their entries cost. */
   liveFiles(projectsDir: string): LiveFile[];
   /** The folder the dashboard's offer turned keeping on with (settings key KEEP_SETTING); null when it did not. */
@@ -47,7 +58,9 @@ function pathRange(dir: string): { from: string; to: string } {
 }
 
 export function createRetention(db: Database.Database): RetentionQueries {
-  const filesUnder = db.prepare('SELECT id, session_id, gone FROM files WHERE path >= @from AND path < @to').raw(true);
+  // Every file under a folder once, live and gone: the costs from the per-file rollup (one row a file, not its messages).
+  const filesUnder = db.prepare(`SELECT f.id, f.session_id, f.size, f.mtime, f.gone, coalesce(t.cost, 0) FROM files f
+    LEFT JOIN usage_total_file t ON t.file_id = f.id WHERE f.path >= @from AND f.path < @to`).raw(true);
   // A gone file's entries in quarter hours, with their sessions: a month's sessions are those with an entry in it.
   const quarters = db.prepare(`SELECT ts / ${QUARTER_MS}, session_id, count(*), total(cost) FROM messages WHERE file_id = ? GROUP BY 1, 2`).raw(true);
   // The costs from the per-file rollup: one row a file, not its messages (migration 018).
@@ -56,15 +69,19 @@ export function createRetention(db: Database.Database): RetentionQueries {
   const kept = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
 
   return {
-    onlyInIndex(projectsDir, zone) {
-      const rows = filesUnder.all(pathRange(projectsDir)) as [number, number | null, number][];
+    dirFiles(projectsDir, zone) {
+      const rows = filesUnder.all(pathRange(projectsDir)) as [id: number, session: number | null, size: number, mtime: number, gone: number, cost: number][];
+      const live: LiveRow[] = [];
       // A session is kept only here when it has transcripts and every one of them is gone.
       const sessionGone = new Map<number, boolean>();
-      for (const [, session, gone] of rows) if (session !== null) sessionGone.set(session, (sessionGone.get(session) ?? true) && gone === 1);
+      for (const [, session, size, mtime, gone, cost] of rows) {
+        if (gone !== 1) live.push([session, size, mtime, cost]);
+        if (session !== null) sessionGone.set(session, (sessionGone.get(session) ?? true) && gone === 1);
+      }
       const months = new Map<string, OnlyInIndexMonth & { ids: Set<number> }>();
       let messages = 0;
       let total = 0;
-      for (const [id, , gone] of rows) {
+      for (const [id, , , , gone] of rows) {
         if (gone !== 1) continue;
         for (const [q, session, n, c] of quarters.all(id) as [number, number, number, number][]) {
           messages += n;
@@ -77,7 +94,7 @@ export function createRetention(db: Database.Database): RetentionQueries {
           if (sessionGone.get(session) === true) m.ids.add(session);
         }
       }
-      return {
+      const onlyInIndex = {
         sessions: [...sessionGone.values()].filter(Boolean).length,
         messages,
         cost: total,
@@ -85,6 +102,7 @@ export function createRetention(db: Database.Database): RetentionQueries {
           .sort((a, b) => (a.month < b.month ? -1 : 1))
           .map(({ month, messages: n, cost: c, ids }) => ({ month, sessions: ids.size, messages: n, cost: c })),
       };
+      return { live, onlyInIndex };
     },
     liveFiles(projectsDir) {
       return (live.all(pathRange(projectsDir)) as [number, string, number | null, number, number, number][])
