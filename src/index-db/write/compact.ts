@@ -21,15 +21,10 @@ export const COMPACT_MIN_MESSAGES = 50_000;
 
 const MAX_ID = 'SELECT coalesce(max(id), 0) FROM messages';
 
-/**
- * The built server runs dist/compact-worker.js; under tsx (tests) the .ts source, imported once tsx's loader is
- * registered in the worker (the --import it inherits is not in place yet when a worker's entry loads).
- */
+/** The built server runs dist/compact-worker.js; under tsx (tests) the .ts source, through compact-worker-tsx.mjs. */
 function startWorker(task: CompactTask): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./compact-worker.js', here), { workerData: task });
-  const source = JSON.stringify(new URL('./compact-worker.ts', here).href);
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`, { eval: true, workerData: task });
+  return new Worker(new URL(here.endsWith('.ts') ? './compact-worker-tsx.mjs' : './compact-worker.js', here), { workerData: task });
 }
 
 export interface CompactionOptions {
