@@ -38,12 +38,37 @@ function corpus(dir: string): string {
   return cfg;
 }
 
-async function start(dir: string, cfg: string, index: string, gate: string): Promise<ServerProcess> {
-  return spawnServer({
+/** A compacting server: its config dir, index file, gate file and process. */
+interface Compacting {
+  cfg: string;
+  index: string;
+  gate: string;
+  server: ServerProcess;
+}
+
+/**
+ * A server over a fresh corpus whose first index makes a compaction due, held until the gate file exists; `run` gets
+ * it. Its output is printed when `run` fails; the process (killed if still running) and the folder go afterwards.
+ */
+async function withCompactingServer(prefix: string, run: (c: Compacting) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = tempDir(prefix);
+  const cfg = corpus(dir);
+  const index = path.join(dir, 'index.db');
+  const gate = path.join(dir, 'gate');
+  const server = await spawnServer({
     args: ['--port', '0', '--dir', cfg, '--index', index, '--offline', '--prices', PRICES_FILE],
     env: standaloneEnv({ TZ: 'UTC', COST_COMPACT_MIN_MESSAGES: String(MIN), COST_COMPACT_TEST_GATE: gate }),
     cwd: dir,
   });
+  try {
+    await run({ cfg, index, gate, server });
+  } catch (err) {
+    process.stderr.write(server.output());
+    throw err;
+  } finally {
+    if (server.child.exitCode === null) await server.stop('SIGKILL');
+    cleanup();
+  }
 }
 
 const messages = (index: string): number => sqlValue(index, 'SELECT count(*) FROM messages') as number;
@@ -57,14 +82,9 @@ async function until(fn: () => boolean, what: string, ms = 30_000): Promise<void
   }
 }
 
-test('answers while it compacts; a budget and an appended transcript wait for the compaction, then land', async () => {
-  const { dir, cleanup } = tempDir('compact-server-');
-  const cfg = corpus(dir);
-  const index = path.join(dir, 'index.db');
-  const gate = path.join(dir, 'gate');
-  const server = await start(dir, cfg, index, gate);
-  const events: string[] = [];
-  try {
+test('answers while it compacts; a budget and an appended transcript wait for the compaction, then land', () =>
+  withCompactingServer('compact-server-', async ({ cfg, index, gate, server }) => {
+    const events: string[] = [];
     await server.logged(/compacting the index \(6000 new messages, 0 before them\)/);
     const pages = sqlValue(index, 'PRAGMA page_count') as number;
     assert.is(messages(index), TOTAL, 'the first index committed before the compaction');
@@ -104,22 +124,10 @@ test('answers while it compacts; a budget and an appended transcript wait for th
     assert.equal(budgets.budgets.map((b) => b.amount), [42]);
     assert.not.match(server.stderr(), /refused|index write failed|not compacted/);
     assert.is(await server.stop(), 0);
-  } catch (err) {
-    process.stderr.write(server.output());
-    throw err;
-  } finally {
-    if (server.child.exitCode === null) await server.stop('SIGKILL');
-    cleanup();
-  }
-});
+  }));
 
-test('a stop during the compaction waits for it and leaves the index whole', async () => {
-  const { dir, cleanup } = tempDir('compact-stop-');
-  const cfg = corpus(dir);
-  const index = path.join(dir, 'index.db');
-  const gate = path.join(dir, 'gate');
-  const server = await start(dir, cfg, index, gate);
-  try {
+test('a stop during the compaction waits for it and leaves the index whole', () =>
+  withCompactingServer('compact-stop-', async ({ index, gate, server }) => {
     await server.logged(/compacting the index/);
     server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -130,13 +138,6 @@ test('a stop during the compaction waits for it and leaves the index whole', asy
     assert.is(sqlValue(index, 'PRAGMA quick_check'), 'ok');
     assert.is(messages(index), TOTAL);
     assert.is(sqlValue(index, "SELECT value FROM meta WHERE key = 'open'"), '0', 'closed cleanly');
-  } catch (err) {
-    process.stderr.write(server.output());
-    throw err;
-  } finally {
-    if (server.child.exitCode === null) await server.stop('SIGKILL');
-    cleanup();
-  }
-});
+  }));
 
 test.run();
