@@ -8,6 +8,7 @@ import { alertedChanges, removeBudgetChanges, setBudgetChanges, snoozeChanges, t
 import { alerts } from '../index-db/queries/budget-pace.ts';
 import type { IndexDb, Queries } from '../index-db/types.ts';
 import type { Log } from '../ingest/log.ts';
+import { withFreeWriter } from './free-writer.ts';
 
 /** The index as the budgets see it: its queries, and its writer while this process is the writer. */
 export interface BudgetIndex {
@@ -44,13 +45,7 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
 
   const list = (now: number): Budgets => ({ writable: index.writable() !== null, budgets: index.queries.budgets(now) });
 
-  const write = async (changes: SettingChange[], now: number): Promise<BudgetChange> => {
-    let writer = index.writable();
-    // A compaction holds the index's writes (index-db/write/compact.ts): the change waits for it, not the event loop.
-    for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
-      await h;
-      writer = index.writable();
-    }
+  const write = (changes: SettingChange[], now: number): Promise<BudgetChange> => withFreeWriter(() => index.writable(), (writer): BudgetChange => {
     if (!writer) {
       return {
         ok: false, reason: 'read-only',
@@ -66,7 +61,7 @@ export function createBudgetService(opts: BudgetOptions): BudgetService {
     }
     check(now);
     return { ok: true, budgets: list(now) };
-  };
+  });
 
   const check = (now: number): void => {
     const writer = index.writable();

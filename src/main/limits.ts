@@ -5,12 +5,13 @@
 import { IndexWriteError } from '../index-db/errors.ts';
 import { limitAlertedChanges, planChanges, thresholdChanges } from '../index-db/limit-settings.ts';
 import type { SettingChange } from '../index-db/settings.ts';
-import type { LimitSettingsService } from '../http/limit-settings-service.ts';
+import type { LimitSettingsResult, LimitSettingsService } from '../http/limit-settings-service.ts';
 import { limitsSideFile, type LimitReading } from '../index-db/limit-readings.ts';
 import type { IndexDb, Queries } from '../index-db/types.ts';
 import type { LimitAlert, UsageLimits } from '../shared/api-types.ts';
 import type { UsageProbe } from '../usage-probe/probe.ts';
 import type { Log } from '../ingest/log.ts';
+import { withFreeWriter } from './free-writer.ts';
 
 export interface LimitsIndex {
   readonly queries: Queries;
@@ -76,19 +77,15 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
 
   const keep = async (u: UsageLimits): Promise<void> => {
     if (!u.limitsApply) return;
-    let writer = index.writable();
-    // A compaction holds the index's writes (index-db/write/compact.ts): the readings wait for it.
-    for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
-      await h;
-      writer = index.writable();
-    }
-    if (!writer) return;
-    try {
-      if (writer.addLimitReadings(probeReadings(u, opts.machine)) > 0) fresh = true;
-      check();
-    } catch (err) {
-      if (!(err instanceof IndexWriteError)) throw err;
-    }
+    await withFreeWriter(() => index.writable(), (writer) => {
+      if (!writer) return;
+      try {
+        if (writer.addLimitReadings(probeReadings(u, opts.machine)) > 0) fresh = true;
+        check();
+      } catch (err) {
+        if (!(err instanceof IndexWriteError)) throw err;
+      }
+    });
   };
 
   const check = (): void => {
@@ -123,13 +120,7 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
   };
 
   return {
-    async change(change, at) {
-      let writer = index.writable();
-      // A compaction holds the index's writes (index-db/write/compact.ts): the change waits for it, not the event loop.
-      for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
-        await h;
-        writer = index.writable();
-      }
+    change: (change, at) => withFreeWriter(() => index.writable(), (writer): LimitSettingsResult => {
       if (!writer) {
         return { ok: false, reason: 'read-only', message: `Settings cannot be changed here: this server reads an index that another process writes (${index.otherWriter()}).` };
       }
@@ -146,7 +137,7 @@ export function createLimitsService(opts: LimitsOptions): LimitsService {
       fresh = true;
       checkQuietly();
       return { ok: true, limits: index.queries.limits(at) };
-    },
+    }),
     recording: (probe) => ({
       ...probe,
       get: (refresh) => probe.get(refresh).then(async (u) => {

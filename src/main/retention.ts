@@ -10,10 +10,11 @@ import { readBackupNote } from '../index-db/backup.ts';
 import type { IndexDb, IndexReader } from '../index-db/types.ts';
 import { KEEP_SETTING, type DirFiles, type LiveRow } from '../index-db/queries/retention.ts';
 import { keptStats } from '../ingest/keep-transcripts.ts';
-import type { RetentionService } from '../http/retention-service.ts';
+import type { KeepChange, RetentionService } from '../http/retention-service.ts';
 import type { Keeping } from './keeping.ts';
 import type { DueCounts, Retention, RetentionDir } from '../shared/retention-types.ts';
 import { readCleanupPeriod } from './cleanup-period.ts';
+import { withFreeWriter } from './free-writer.ts';
 
 export interface RetentionOptions {
   index: Pick<IndexReader, 'queries' | 'generation'> & { writable(): Pick<IndexDb, 'writeSettings' | 'writesHeld'> | null };
@@ -118,23 +119,19 @@ export function createRetentionService(opts: RetentionOptions): RetentionService
     dirs,
     async keep(now) {
       if (opts.keeping.dir() !== null) return { ok: true, retention: report(now) };
-      let writer = opts.index.writable();
-      // A compaction holds the index's writes (index-db/write/compact.ts): the setting waits for it, not the event loop.
-      for (let h = writer?.writesHeld(); h; h = writer?.writesHeld()) {
-        await h;
-        writer = opts.index.writable();
-      }
-      if (!writer) return { ok: false, reason: 'read-only', message: 'This server reads an index another process writes: turn keeping on there, or start with --keep-transcripts' };
-      try {
-        // Recorded in the index, so the next start keeps them too.
-        writer.writeSettings([[KEEP_SETTING, opts.offerDir]]);
-      } catch (err) {
-        return { ok: false, reason: 'write-failed', message: `Cannot record the setting in the index: ${(err as Error).message}` };
-      }
-      const q = opts.index.queries.retention;
-      const files = opts.dirs.flatMap((d) => q.liveFiles(path.join(d, 'projects')).map((f) => f.path));
-      void opts.keeping.turnOn(opts.offerDir, files);
-      return { ok: true, retention: report(now) };
+      return withFreeWriter(() => opts.index.writable(), (writer): KeepChange => {
+        if (!writer) return { ok: false, reason: 'read-only', message: 'This server reads an index another process writes: turn keeping on there, or start with --keep-transcripts' };
+        try {
+          // Recorded in the index, so the next start keeps them too.
+          writer.writeSettings([[KEEP_SETTING, opts.offerDir]]);
+        } catch (err) {
+          return { ok: false, reason: 'write-failed', message: `Cannot record the setting in the index: ${(err as Error).message}` };
+        }
+        const q = opts.index.queries.retention;
+        const files = opts.dirs.flatMap((d) => q.liveFiles(path.join(d, 'projects')).map((f) => f.path));
+        void opts.keeping.turnOn(opts.offerDir, files);
+        return { ok: true, retention: report(now) };
+      });
     },
   };
 }
