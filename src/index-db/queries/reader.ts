@@ -18,10 +18,9 @@ import { ROLLUPS } from '../schema/rollups.ts';
 
 /**
  * Column positions of a group row: `groups()` returns the first nine columns per project x model, `modelGroups()` all
- * thirteen per model x main/subagent with project 0. last: latest message timestamp of the group.
+ * eleven per model x main/subagent with project 0. last: latest message timestamp of the group.
  */
-export const ROLL_COL = { project: 0, model: 1, messages: 2, input: 3, output: 4, cacheCreate: 5, cacheRead: 6, cost: 7, last: 8, sub: 9, cache1h: 10, webSearch: 11,
-  webFetch: 12 } as const;
+export const ROLL_COL = { project: 0, model: 1, messages: 2, input: 3, output: 4, cacheCreate: 5, cacheRead: 6, cost: 7, last: 8, sub: 9, cache1h: 10 } as const;
 export type RollRow = number[];
 
 /** [unit (UTC hour, local hour or local day number), model id, cost], ordered by unit, as returned by `series()`. */
@@ -143,7 +142,7 @@ export class Reader {
       FROM usage_daily WHERE day < ? ${AND_SCOPE} GROUP BY project_id, model_id`);
     // Per model x main/subagent.
     const modelCols = `0, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts), sub,
-      sum(cache_1h), sum(web_search), sum(web_fetch)`;
+      sum(cache_1h)`;
     this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
       `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
     this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
