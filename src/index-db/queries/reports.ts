@@ -7,13 +7,12 @@
 import type Database from 'better-sqlite3';
 import type { Block, RangeInfo, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { totalOfRow } from '../schema/measures.ts';
 import { ROLLUPS } from '../schema/rollups.ts';
 import { dayKey } from '../../calendar/days.ts';
 import { rangeSpan, type HourSpan } from '../../calendar/resolve.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
-import { emptyTotals, totalsOf } from './fold.ts';
+import { addRow, emptyTotals, totalsOf } from './fold.ts';
 import { HOUR_COL, type ModelInfo, projectName, Reader } from './reader.ts';
 import { resolveScope, type ProjectSet } from './scope.ts';
 import { sliceOf } from './slice.ts';
@@ -172,10 +171,10 @@ export function createReports(db: Database.Database): Reports {
         out.push((d = { day, totals: emptyTotals(), models: [] }));
         cells = new Map();
       }
-      add(d.totals, r);
+      addRow(d.totals, r, UNIT_COL);
       let u = cells.get(r[1]);
       if (!u) cells.set(r[1], (u = { model: models.get(r[1])?.name ?? '', ...emptyTotals() }));
-      add(u, r);
+      addRow(u, r, UNIT_COL);
     }
     const last = out.at(-1);
     if (last) last.models = visible(cells, models);
@@ -189,7 +188,7 @@ export function createReports(db: Database.Database): Reports {
     const span = rangeSpan(range, systemZone);
     if (!dailyMatches()) {
       const t = emptyTotals();
-      for (const [, r] of byLocalDay(pid, span.hours)) add(t, r);
+      for (const [, r] of byLocalDay(pid, span.hours)) addRow(t, r, UNIT_COL);
       return t;
     }
     return totalsOf(sliceOf(reader, span, range.bucket, systemZone, pid).groups);
@@ -216,16 +215,15 @@ export function createReports(db: Database.Database): Reports {
       }
       if (r[8] < a.first) a.first = r[8];
       if (r[9] > a.last) a.last = r[9];
-      const total = totalOfRow(r, UNIT_COL);
-      addRow(a.totals, r, total);
+      addRow(a.totals, r, UNIT_COL);
       const model = r[1];
       if (models.get(model)?.hidden ?? true) return;
       const at = a.cellIds.indexOf(model);
       if (at >= 0) {
-        addRow(a.cells[at]!, r, total);
+        addRow(a.cells[at]!, r, UNIT_COL);
       } else {
         a.cellIds.push(model);
-        a.cells.push(addRow({ model: models.get(model)!.name, cost: 0, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0 }, r, total));
+        a.cells.push(addRow({ model: models.get(model)!.name, ...emptyTotals() }, r, UNIT_COL));
       }
     };
     for (const r of rows as IterableIterator<SessionRow>) fold(r);
@@ -311,30 +309,8 @@ interface SessionAcc {
 /** [session id, sid, title, project folder (encoded), its cwd, its machine's label] */
 type SessionHead = [number, string, string, string, string | null, string | null];
 
-/** add() with the row's total tokens summed already. */
-function addRow<T extends Totals>(t: T, r: UnitRow | SessionRow, totalTokens: number): T {
-  t.messages += r[UNIT_COL.messages];
-  t.inputTokens += r[UNIT_COL.input];
-  t.outputTokens += r[UNIT_COL.output];
-  t.cacheCreationTokens += r[UNIT_COL.cacheCreate];
-  t.cacheReadTokens += r[UNIT_COL.cacheRead];
-  t.totalTokens += totalTokens;
-  t.cost += r[UNIT_COL.cost];
-  return t;
-}
-
 /** A group's models, dearest first (then by name). */
 const byCost = (a: ModelUsage, b: ModelUsage): number => b.cost - a.cost || a.model.localeCompare(b.model);
-
-function add(t: Totals, r: UnitRow | SessionRow): void {
-  t.messages += r[UNIT_COL.messages];
-  t.inputTokens += r[UNIT_COL.input];
-  t.outputTokens += r[UNIT_COL.output];
-  t.cacheCreationTokens += r[UNIT_COL.cacheCreate];
-  t.cacheReadTokens += r[UNIT_COL.cacheRead];
-  t.totalTokens += totalOfRow(r, UNIT_COL);
-  t.cost += r[UNIT_COL.cost];
-}
 
 function visible(cells: Map<number, ModelUsage>, models: ReadonlyMap<number, ModelInfo>): ModelUsage[] {
   return [...cells]
