@@ -18,8 +18,11 @@ export interface Ingest {
   check(path: string): void;
   /** A file disappeared: its history stays, marked gone. */
   removed(path: string): void;
-  /** The start-up scan: total work known up front, for progress; read newest first (scan-order.ts). */
-  startScan(files: readonly ScanFile[]): void;
+  /**
+   * The start-up scan: total work known up front, for progress; read newest first (scan-order.ts). The files that
+   * `current` says the index has read whole (a restart checked them against their cursors) count as done at once.
+   */
+  startScan(files: readonly ScanFile[], current?: (file: ScanFile) => boolean): void;
   /** Resolves when nothing is queued or in flight. */
   idle(): Promise<void>;
   progress(): IndexingState;
@@ -160,11 +163,12 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.filesDone++;
     scan.bytesDone += size;
     if (scan.active && scan.files.size > 0 && storedSince !== undefined) storeSince(frontier!.finalSince(), false);
-    if (scan.active && scan.files.size === 0) {
-      scan.active = false;
-      storeSince(null, true);
-      log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
-    }
+    if (scan.active && scan.files.size === 0) endScan();
+  };
+  const endScan = (): void => {
+    scan.active = false;
+    storeSince(null, true);
+    log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
   };
 
   async function run(path: string): Promise<void> {
@@ -252,17 +256,25 @@ export function createIngest(deps: IngestDeps): Ingest {
       else if (index.writesHeld()) enqueue(path); // as run() does, once the compaction lets writes go on
       else if (index.cursorOf(path)) index.markGone(path);
     },
-    startScan(files) {
+    startScan(files, current = () => false) {
       scan.started = true;
       scan.active = files.length > 0;
       const ordered = newestFirst(files);
+      const toRead: string[] = [];
       for (const f of ordered) {
-        scan.files.set(f.path, f.size);
         scan.bytesTotal += f.size;
+        if (current(f)) {
+          scan.filesDone++;
+          scan.bytesDone += f.size;
+        } else {
+          scan.files.set(f.path, f.size);
+          toRead.push(f.path);
+        }
       }
       frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
       if (!scan.active) log('no transcripts found');
-      for (const f of ordered) enqueue(f.path);
+      else if (!toRead.length) endScan();
+      for (const path of toRead) enqueue(path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();

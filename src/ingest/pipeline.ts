@@ -6,7 +6,7 @@ import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool, type WorkerPool } from './pool.ts';
-import { changedTranscripts, fileStatesByTurns } from './needs-read.ts';
+import { changedTranscripts, fileStatesByTurns, rowNeedsRead } from './needs-read.ts';
 import { newestFirst } from './scan-order.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
@@ -90,7 +90,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   /** The unreadable folders logged: each once while it stays unreadable (the re-checks list every folder again). */
   const logged = new Set(paths.unreadable.keys());
   const ingest = createIngest({ index, pool, roleOf: roles.of, log, newCwd: () => resolveRepositories(index) });
-  ingest.startScan(listed);
+  // A restart compares the listing (one stat per file, taken above) with every cursor, read a slice a turn: the scan
+  // reads only what changed. Checking each file in the ingest (a second stat and a cursor query each, one microtask
+  // after another) held the main thread for 0.8 s at 10 GiB, and a request arriving then waited for all of it.
+  const states = await fileStatesByTurns(index.reports);
+  ingest.startScan(listed, (f) => !rowNeedsRead(f, states.get(f.path)));
   void opts.keeper?.keepAll(listed.map((f) => f.path));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
