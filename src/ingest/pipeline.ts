@@ -2,6 +2,7 @@
 // main/index.ts starts it after the server listens; tests and the bench start it on their own.
 import fs from 'node:fs';
 import type { IndexDb } from '../index-db/types.ts';
+import type { FileStateRow } from '../index-db/queries/reports.ts';
 import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
@@ -93,8 +94,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
   // A restart compares the listing (one stat per file, taken above) with every cursor, read a slice a turn: the scan
   // reads only what changed. Checking each file in the ingest (a second stat and a cursor query each, one microtask
   // after another) held the main thread for 0.8 s at 10 GiB, and a request arriving then waited for all of it.
-  const states = await fileStatesByTurns(index.reports);
-  ingest.startScan(listed, (f) => !rowNeedsRead(f, states.get(f.path)));
+  const states = await cursorsOrNone(index, log);
+  ingest.startScan(listed, states ? (f) => !rowNeedsRead(f, states.get(f.path)) : undefined);
   void opts.keeper?.keepAll(listed.map((f) => f.path));
   // The watcher starts once the start-up scan is done: its own walk would compete with the first
   // index for the main thread. What changed meanwhile is caught by one more (cursor-checked) pass.
@@ -200,6 +201,20 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       await pool.close();
     },
   };
+}
+
+/**
+ * Every cursor for the start-up scan's comparison, or null when they cannot be read: a damaged file that the index
+ * keeper set aside and closed meanwhile (the first request met the damage). The ingest then checks each file itself,
+ * and its reads' failures are handled where every read's are.
+ */
+async function cursorsOrNone(index: IndexDb, log: Log): Promise<Map<string, FileStateRow> | null> {
+  try {
+    return await fileStatesByTurns(index.reports);
+  } catch (err) {
+    log(`the index's cursors could not be read (${(err as Error).message}): each transcript is checked as it is read`);
+    return null;
+  }
 }
 
 /** Logs each folder the last listing could not read, once while it stays so (`logged` holds those logged before). */

@@ -28,14 +28,20 @@ const line = (sessionId: string): string => {
   })}\n`;
 };
 
-/** Indexes `projects` into `file` through the real pipeline; `cursorPaths` collects every path whose cursor was read. */
-async function indexOnce(projects: string, file: string, logs: string[], cursorPaths = new Set<string>()) {
+/**
+ * Indexes `projects` into `file` through the real pipeline; `cursorPaths` collects every path whose cursor was read.
+ * `cursorsFail`: reading every cursor at once throws, as on a file the index keeper closed meanwhile.
+ */
+async function indexOnce(projects: string, file: string, logs: string[], cursorPaths = new Set<string>(), cursorsFail = false) {
   const opened = openIndex(file, { log: () => undefined });
   opened.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'auto'));
   const index = new Proxy(opened, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
       if (key === 'cursorOf') return (p: string) => (cursorPaths.add(p), target.cursorOf(p));
+      if (key === 'reports' && cursorsFail) {
+        return { ...target.reports, fileStatesAfter: () => { throw new Error('The database connection is not open'); } };
+      }
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   }) as IndexDb;
@@ -48,7 +54,7 @@ async function indexOnce(projects: string, file: string, logs: string[], cursorP
   return { progress, messages };
 }
 
-test('a restart reads only the changed and new transcripts, and counts the rest as done', async () => {
+test('a restart reads only the changed and new transcripts and counts the rest as done; without its cursors it checks each', async () => {
   const { dir, cleanup } = tempDir('cost-restart-scan-');
   try {
     const projects = path.join(dir, 'projects');
@@ -82,6 +88,16 @@ test('a restart reads only the changed and new transcripts, and counts the rest 
     assert.is(none.size, 0);
     assert.ok(quiet.some((l) => l.startsWith('indexed 41 files')), quiet.join(' | '));
     assert.is(third.progress.done, true);
+
+    // The cursors cannot be read at once: each file is checked by the ingest, and what changed is still read.
+    fs.appendFileSync(files[3]!, line('s3'));
+    const failing: string[] = [];
+    const each = new Set<string>();
+    const fourth = await indexOnce(projects, dbFile, failing, each, true);
+    assert.is(fourth.messages, 83);
+    assert.is(each.size, 41, 'every file checked against its own cursor');
+    assert.ok(failing.some((l) => l.startsWith("the index's cursors could not be read (The database connection is not open)")), failing.join(' | '));
+    assert.is(fourth.progress.filesDone, 41);
   } finally {
     cleanup();
   }
