@@ -17,8 +17,9 @@ import { sql as rootAgentPrompts } from './015-root-agent-prompts.ts';
 import { sql as entrypointTotal } from './016-entrypoint-total.ts';
 import { sql as sessionIndex } from './017-session-index.ts';
 import { sql as fileTotals } from './018-file-totals.ts';
+import { sql as sessionsByProject } from './019-sessions-by-project.ts';
 
 export const migrations: readonly string[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals,
+  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject,
 ];

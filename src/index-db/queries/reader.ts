@@ -85,8 +85,13 @@ const inBounds = `file_id IN (${spanFiles('@h0', '@h1')}) AND ts >= @fromMs AND 
 const DERIVED: ReadonlyMap<string, string> = new Map(Object.values(ROLLUPS)
   .filter((r) => r.grain === 'local-day' || r.grain === 'local-hour')
   .map((r) => [r.table, derivedRows(r, inBounds, { lhour: localHour, day: `${localHour} / 24`, sub: 'agent_id IS NOT NULL' })]));
-/** `{usage_daily}` in a statement's SQL: the table, or its rows derived from the messages. */
-const LOCAL_TABLE = /\{(\w+)\}/g;
+/**
+ * `{usage_daily}` in a statement's SQL: the table, or its rows derived from the messages. `{t INDEXED BY i}`: the
+ * table read through its declared index; rows derived from the messages have no index.
+ */
+const LOCAL_TABLE = /\{(\w+)( INDEXED BY \w+)?\}/g;
+/** Local days above which a range's distinct sessions are read through sessions_daily's index (sessionCounts). */
+const LONG_SPAN_DAYS = 31;
 
 /** Local hours of instants in the zone of this process now: the SQL function of the derived rows. */
 const clock = new LocalClock();
@@ -173,6 +178,8 @@ export class Reader {
     // A session belongs to one project id: distinct sessions per project.
     this.scoped('sessions-day', `SELECT project_id, count(DISTINCT session_id) FROM {sessions_daily} WHERE day >= ? AND day < ? ${AND_SCOPE}
       GROUP BY project_id`);
+    this.scoped('sessions-days', `SELECT project_id, count(DISTINCT session_id)
+      FROM {sessions_daily INDEXED BY ${ROLLUPS.sessions_daily.index.name}} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY project_id`);
     this.scoped('sessions-hour', `SELECT project_id, count(DISTINCT session_id) FROM usage_hourly WHERE hour >= ? AND hour < ? ${AND_SCOPE}
       GROUP BY project_id`);
     const hourCols = 'sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
@@ -300,8 +307,11 @@ export class Reader {
 
   /** Distinct sessions with usage in the span (local days, or UTC hours for a rolling range), per project id. */
   sessionCounts(span: Span, scope: ProjectSet): Map<number, number> {
-    const rows = span.unit === 'hour' ? this.all('sessions-hour', scope, span.from, span.to) : this.local('sessions-day', scope, span);
-    return new Map(rows as [number, number][]);
+    if (span.unit === 'hour') return new Map(this.all('sessions-hour', scope, span.from, span.to) as [number, number][]);
+    // A few days' rows are found by day; a long range's are fewer to read whole in project and session order (at 10
+    // GiB: 1.5 ms instead of 4-6 for a year, the same for a month) than to sort twice.
+    const key = span.to - span.from > LONG_SPAN_DAYS ? 'sessions-days' : 'sessions-day';
+    return new Map(this.local(key, scope, span) as [number, number][]);
   }
 
   /** First hour with usage (for the 'all' range), null when there is none. */
@@ -357,7 +367,7 @@ export class Reader {
     const [k, p] = this.variant(key, scope);
     let st = this.derived.get(k);
     if (!st) {
-      st = this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, (_, table: string) => DERIVED.get(table) ?? table)).raw(true);
+      st = this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, (_, table: string, index = '') => DERIVED.get(table) ?? table + index)).raw(true);
       this.derived.set(k, st);
     }
     const unitMs = span.unit === 'day' ? 86_400_000 : HOUR_MS;
@@ -377,7 +387,7 @@ export class Reader {
   private all(key: string, scope: ProjectSet, ...args: unknown[]): unknown[] {
     const [k, p] = this.variant(key, scope);
     // Prepared on first use: a statusline or a report runs a handful of these, once per process.
-    const st = (this.s[k] ??= this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, '$1')).raw(true));
+    const st = (this.s[k] ??= this.db.prepare(this.sql.get(k)!.replace(LOCAL_TABLE, '$1$2')).raw(true));
     return p === undefined ? st.all(...args) : st.all(...args, p);
   }
 }
