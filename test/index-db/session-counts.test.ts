@@ -115,5 +115,7 @@ function sum(m: Map<number, number>): number {
   return s;
 }
 
-t.after(() => db.close());
+t.after(() => {
+  db.close();
+});
 t.run();
