@@ -47,9 +47,9 @@ export interface PreparedScan {
 }
 
 /**
- * Before a first index (no index file yet, or an empty one), whose first task would otherwise wait for a worker to
- * start while the main thread idles: the listing, and a pool whose first worker starts now, so that its
- * start overlaps the index's creation. Null when the index file holds something (a restart starts no worker unless a
+ * Before a first index (no index file yet, or an empty one), whose first tasks would otherwise wait for workers to
+ * start while the main thread idles: the listing, and a pool whose workers start now, so that their starts overlap
+ * the listing and the index's creation. Null when the index file holds something (a restart starts no worker unless a
  * transcript changed).
  */
 export async function prepareFirstScan(indexFile: string, projectsDirs: readonly string[], log: Log): Promise<PreparedScan | null> {

@@ -12,7 +12,10 @@ export interface ParsePool {
 
 /** The worker threads' pool. */
 export interface WorkerPool extends ParsePool {
-  /** Starts the first worker now instead of at the first task (pipeline.ts prepareFirstScan). */
+  /**
+   * Starts every worker now instead of at the first tasks (pipeline.ts prepareFirstScan): each one's start (its
+   * modules, its parser not yet optimised) overlaps the listing and the index's creation, not the first reads.
+   */
   warm(): void;
   /** Ends the workers now when no task is pending (the next task starts them again); otherwise a no-op. */
   release(): Promise<void>;
@@ -101,12 +104,12 @@ export function createPool(opts: PoolOptions = {}): WorkerPool {
   // Made at the first task: a restart with nothing new to read starts no worker (WORKER_MB each), and the first
   // answers after it do not share the CPU with workers starting.
   let pool: Piscina | null = null;
-  const start = (): Piscina => {
+  const start = (minThreads = 1): Piscina => {
     if (pool) return pool;
     pool = new Piscina({
       filename: opts.worker ?? workerUrl(),
       ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
-      minThreads: 1,
+      minThreads,
       maxThreads: threads,
       idleTimeout: idleMs,
       // Queued on the worker itself, a next task starts the moment one ends, not when the main thread (busy
@@ -155,5 +158,5 @@ export function createPool(opts: PoolOptions = {}): WorkerPool {
     clearTimeout(idleTimer);
     await pool?.destroy();
   };
-  return { threads, parse, warm: () => void start(), release, close };
+  return { threads, parse, warm: () => void start(threads), release, close };
 }
