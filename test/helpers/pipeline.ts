@@ -28,6 +28,8 @@ export interface IndexingOptions {
   log?: (msg: string) => void;
   /** Row ids per chunk of a reprice (default the writer's). */
   repriceChunkRows?: number;
+  /** What the pipeline is given instead of the opened index (a test's spy around it). */
+  wrap?: (index: IndexDb) => IndexDb;
 }
 
 export interface Indexing {
@@ -39,9 +41,10 @@ export interface Indexing {
 
 async function start(projects: string | readonly string[], opts: IndexingOptions): Promise<Indexing> {
   const log = opts.log ?? (() => undefined);
-  const index = openIndex(opts.file ?? ':memory:', { log, ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}) });
+  const opened = openIndex(opts.file ?? ':memory:', { log, ...(opts.repriceChunkRows ? { repriceChunkRows: opts.repriceChunkRows } : {}) });
   const mode = opts.mode ?? 'auto';
-  index.setPrices(opts.table ?? (opts.prices === 'builtin' ? PriceTable.builtin(mode) : PriceTable.fromCatalogue(catalogue, 'fixture', mode)));
+  opened.setPrices(opts.table ?? (opts.prices === 'builtin' ? PriceTable.builtin(mode) : PriceTable.fromCatalogue(catalogue, 'fixture', mode)));
+  const index = opts.wrap?.(opened) ?? opened;
   const pipeline = await startPipeline({
     projectsDirs: typeof projects === 'string' ? [projects] : projects,
     machines: opts.machines,

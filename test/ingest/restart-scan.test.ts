@@ -5,14 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openIndex } from '../../src/index-db/index.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
-import { startPipeline } from '../../src/ingest/pipeline.ts';
-import { PriceTable } from '../../src/pricing/table.ts';
-import { tempDir } from '../helpers/jsonl.ts';
-import { PRICES_FILE } from '../helpers/paths.ts';
+import { jsonlText, tempDir, usageLine } from '../helpers/jsonl.ts';
+import { startIndexing } from '../helpers/pipeline.ts';
 
-const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as unknown;
 const allTime: QueryScope = {
   range: { from: '1970-01-01', to: '2100-01-01', fromMs: 0, toMs: Date.UTC(2100, 0, 1), bucket: 'day', kind: 'all', days: null },
   project: null,
@@ -22,36 +18,37 @@ const allTime: QueryScope = {
 let n = 0;
 const line = (sessionId: string): string => {
   n++;
-  return `${JSON.stringify({
-    type: 'assistant', sessionId, cwd: '/home/dev/alpha', timestamp: '2026-11-20T10:00:00.000Z', requestId: `req_${n}`,
-    message: { id: `msg_${n}`, model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 100, output_tokens: 10 } },
-  })}\n`;
+  return jsonlText([usageLine({ sessionId, cwd: '/home/dev/alpha', timestamp: '2026-11-20T10:00:00.000Z', messageId: `msg_${n}`, requestId: `req_${n}` })]);
 };
 
 /**
  * Indexes `projects` into `file` through the real pipeline; `cursorPaths` collects every path whose cursor was read.
- * `cursorsFail`: reading every cursor at once throws, as on a file the index keeper closed meanwhile.
+ * `cursorsFail`: the first read of every cursor at once throws, as on a file the index keeper closed meanwhile.
  */
 async function indexOnce(projects: string, file: string, logs: string[], cursorPaths = new Set<string>(), cursorsFail = false) {
-  const opened = openIndex(file, { log: () => undefined });
-  opened.setPrices(PriceTable.fromCatalogue(catalogue, 'fixture', 'auto'));
-  const index = new Proxy(opened, {
+  let failing = cursorsFail;
+  const wrap = (opened: IndexDb): IndexDb => new Proxy(opened, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
       if (key === 'cursorOf') return (p: string) => (cursorPaths.add(p), target.cursorOf(p));
-      if (key === 'reports' && cursorsFail) {
-        return { ...target.reports, fileStatesAfter: () => { throw new Error('The database connection is not open'); } };
+      if (key === 'reports' && failing) {
+        return {
+          ...target.reports,
+          fileStatesAfter: () => {
+            failing = false;
+            throw new Error('The database connection is not open');
+          },
+        };
       }
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
-  }) as IndexDb;
-  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: (m) => void logs.push(m), threads: 1 });
-  await pipeline.ingest.idle();
-  const progress = pipeline.ingest.progress();
-  const messages = index.queries.overview(allTime).totals.messages;
-  await pipeline.close();
-  index.close();
-  return { progress, messages };
+  });
+  const run = await startIndexing(projects, { file, log: (m) => void logs.push(m), wrap });
+  try {
+    return { progress: run.pipeline.ingest.progress(), messages: run.index.queries.overview(allTime).totals.messages };
+  } finally {
+    await run.stop();
+  }
 }
 
 test('a restart reads only the changed and new transcripts and counts the rest as done; without its cursors it checks each', async () => {
