@@ -5,8 +5,8 @@
 // while the file is true (writer.ts clears it in the transaction that removes or moves a key). Keys added since are
 // the messages above that id, read from the index as before (stored-keys.ts).
 // It holds the hkey of each message id from 1 to that largest id, in id order (NO_KEY for an id that holds no stored
-// winner): message ids are rowids and nearly dense, so this is 8 bytes a key where the table's slots took 12 bytes
-// for at least twice as many slots; the hash table is built again on load.
+// winner): message ids are rowids and nearly dense, so this is 8 bytes a key where the table's slots take 12 bytes
+// for up to twice as many slots; the hash table is built again on load.
 // A SHA-256 of the header and every hkey follows them: a damaged sector anywhere in the file is caught (a sample of
 // keys checked against their messages passes over most of them), and a damaged dump is never taken.
 import crypto from 'node:crypto';
