@@ -25,6 +25,8 @@ export interface Ingest {
   startScan(files: readonly ScanFile[], current?: (file: ScanFile) => boolean): void;
   /** Resolves when nothing is queued or in flight. */
   idle(): Promise<void>;
+  /** Resolves once the start-up scan has made every range of the last WEEK_MS final, or is over (with nothing to read too). */
+  weekFinal(): Promise<void>;
   progress(): IndexingState;
   close(): Promise<void>;
 }
@@ -44,6 +46,8 @@ const FINAL_ALWAYS = new Date(0).toISOString();
 
 const NO_META: AgentMeta = { agentType: null, agentDescription: null };
 
+/** The span back from now that the first answers cover: a week, the dashboard's default range, in any zone. */
+export const WEEK_MS = 7 * 86_400_000;
 /** How often the start-up scan writes its finalSince into the index file (the group commit's own pace). */
 const STORE_SINCE_MS = 1000;
 /** Longer than chokidar's 50 ms change throttle. */
@@ -96,6 +100,8 @@ export function createIngest(deps: IngestDeps): Ingest {
   const withCwd = new Set<string>(); // project folders whose first cwd was reported to newCwd
   const scan = { started: false, active: false, files: new Map<string, number>(), bytesTotal: 0, bytesDone: 0, filesDone: 0 };
   let frontier: FinalFrontier | null = null;
+  let weekDone: () => void = () => {};
+  const weekFinal = new Promise<void>((resolve) => (weekDone = resolve));
   // finalSince in the index file too (IndexDb.setFinalSince, for the statusline): written at the scan's first read, at
   // most once a second after it (a value written late is a later time, so it says less is final, never more), and
   // once at the scan's end, which also clears a value a killed process left. A restart that reads nothing writes it
@@ -162,11 +168,16 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.files.delete(path);
     scan.filesDone++;
     scan.bytesDone += size;
-    if (scan.active && scan.files.size > 0 && storedSince !== undefined) storeSince(frontier!.finalSince(), false);
+    if (scan.active && scan.files.size > 0) {
+      const since = frontier!.finalSince();
+      if (storedSince !== undefined) storeSince(since, false);
+      if (Date.parse(since) <= Date.now() - WEEK_MS) weekDone();
+    }
     if (scan.active && scan.files.size === 0) endScan();
   };
   const endScan = (): void => {
     scan.active = false;
+    weekDone();
     storeSince(null, true);
     log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
   };
@@ -272,7 +283,10 @@ export function createIngest(deps: IngestDeps): Ingest {
         }
       }
       frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
-      if (!scan.active) log('no transcripts found');
+      if (!scan.active) {
+        log('no transcripts found');
+        weekDone();
+      }
       else if (!toRead.length) endScan();
       for (const path of toRead) enqueue(path);
     },
@@ -280,6 +294,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       if (!queue.size && !inFlight.size) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    weekFinal: () => weekFinal,
     progress() {
       return {
         done: scan.started && !scan.active,

@@ -99,8 +99,9 @@ async function main(): Promise<void> {
     compactTestGate: process.env.COST_COMPACT_TEST_GATE || undefined,
     startPipeline: async (db) => {
       const pipeline = await startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper });
-      // Not before: while a first index grows the heap, collecting it at every 30% cost the first answers GC time.
-      void pipeline.watching.then(keepHeapNearLive);
+      // Not before: while a first index makes the last week final, collecting the heap at every 30% cost those first
+      // answers GC time (heap.ts).
+      void Promise.race([pipeline.ingest.weekFinal(), pipeline.watching]).then(keepHeapNearLive);
       return pipeline;
     },
   }).catch((err: unknown) => {
