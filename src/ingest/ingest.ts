@@ -25,7 +25,11 @@ export interface Ingest {
   startScan(files: readonly ScanFile[], current?: (file: ScanFile) => boolean): void;
   /** Resolves when nothing is queued or in flight. */
   idle(): Promise<void>;
-  /** Resolves once the start-up scan has made every range of the last WEEK_MS final, or is over (with nothing to read too). */
+  /**
+   * Resolves once the start-up scan, with files still to read, has made every range of the last WEEK_MS final: a first
+   * index's first answers are in while most of its work is ahead. Never, when the scan ends before that (a restart
+   * reads what changed since, all of it recent).
+   */
   weekFinal(): Promise<void>;
   progress(): IndexingState;
   close(): Promise<void>;
@@ -177,7 +181,6 @@ export function createIngest(deps: IngestDeps): Ingest {
   };
   const endScan = (): void => {
     scan.active = false;
-    weekDone();
     storeSince(null, true);
     log(`indexed ${scan.filesDone} files (${(scan.bytesTotal / 1048576).toFixed(1)} MiB)`);
   };
@@ -283,10 +286,7 @@ export function createIngest(deps: IngestDeps): Ingest {
         }
       }
       frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
-      if (!scan.active) {
-        log('no transcripts found');
-        weekDone();
-      }
+      if (!scan.active) log('no transcripts found');
       else if (!toRead.length) endScan();
       for (const path of toRead) enqueue(path);
     },

@@ -99,8 +99,8 @@ async function main(): Promise<void> {
     compactTestGate: process.env.COST_COMPACT_TEST_GATE || undefined,
     startPipeline: async (db) => {
       const pipeline = await startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper });
-      // Not before: while a first index makes the last week final, collecting the heap at every 30% cost those first
-      // answers GC time (heap.ts).
+      // Not before: collecting the heap at every 30% cost a first index's first answers GC time, and a restart's
+      // requests during its re-check (heap.ts).
       void Promise.race([pipeline.ingest.weekFinal(), pipeline.watching]).then(keepHeapNearLive);
       return pipeline;
     },

@@ -45,7 +45,9 @@ async function indexOnce(projects: string, file: string, logs: string[], cursorP
   });
   const run = await startIndexing(projects, { file, log: (m) => void logs.push(m), wrap });
   try {
-    return { progress: run.pipeline.ingest.progress(), messages: run.index.queries.overview(allTime).totals.messages };
+    // Whether the scan said that the last week was final while it still had files to read (the server's heap setting).
+    const weekFinal = await Promise.race([run.pipeline.ingest.weekFinal().then(() => true), new Promise<false>((r) => setImmediate(() => r(false)))]);
+    return { progress: run.pipeline.ingest.progress(), messages: run.index.queries.overview(allTime).totals.messages, weekFinal };
   } finally {
     await run.stop();
   }
@@ -62,6 +64,7 @@ test('a restart reads only the changed and new transcripts and counts the rest a
     const dbFile = path.join(dir, 'index.db');
     const first = await indexOnce(projects, dbFile, []);
     assert.is(first.messages, 80);
+    assert.is(first.weekFinal, false, 'every transcript modified just now: the scan ends before a week back is final');
 
     fs.appendFileSync(files[7]!, line('s7'));
     const added = path.join(folder, 's40.jsonl');
@@ -72,6 +75,7 @@ test('a restart reads only the changed and new transcripts and counts the rest a
     assert.is(again.messages, 82, 'the appended line and the new file are read');
     assert.equal([...read].sort(), [files[7]!, added].sort(), 'no cursor of an unchanged file is read one by one');
     assert.is(again.progress.done, true);
+    assert.is(again.weekFinal, false, 'a restart reads what changed, all of it recent: the heap setting waits for the watcher');
     assert.is(again.progress.filesDone, 41);
     assert.is(again.progress.filesTotal, 41);
     assert.is(again.progress.bytesDone, again.progress.bytesTotal);
@@ -85,6 +89,7 @@ test('a restart reads only the changed and new transcripts and counts the rest a
     assert.is(none.size, 0);
     assert.ok(quiet.some((l) => l.startsWith('indexed 41 files')), quiet.join(' | '));
     assert.is(third.progress.done, true);
+    assert.is(third.weekFinal, false, 'nothing to read');
 
     // The cursors cannot be read at once: each file is checked by the ingest, and what changed is still read.
     fs.appendFileSync(files[3]!, line('s3'));
