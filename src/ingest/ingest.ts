@@ -173,9 +173,9 @@ export function createIngest(deps: IngestDeps): Ingest {
     scan.filesDone++;
     scan.bytesDone += size;
     if (scan.active && scan.files.size > 0) {
-      const since = frontier!.finalSince();
-      if (storedSince !== undefined) storeSince(since, false);
-      if (Date.parse(since) <= Date.now() - WEEK_MS) weekDone();
+      const sinceMs = frontier!.finalSinceMs();
+      if (storedSince !== undefined) storeSince(new Date(sinceMs).toISOString(), false);
+      if (sinceMs <= Date.now() - WEEK_MS) weekDone();
     }
     if (scan.active && scan.files.size === 0) endScan();
   };

@@ -69,10 +69,15 @@ export class FinalFrontier {
     this.ordered = byMtime(files);
   }
 
-  /** ISO time from which every range is final; the epoch once every file is read. */
-  finalSince(): string {
+  /** The instant (ms) from which every range is final; 0 once every file is read. */
+  finalSinceMs(): number {
     while (this.next < this.ordered.length && this.isRead(this.ordered[this.next]!.path)) this.next++;
     const unread = this.ordered[this.next];
-    return new Date(unread === undefined ? 0 : Math.floor(unread.mtimeMs) + 1).toISOString();
+    return unread === undefined ? 0 : Math.floor(unread.mtimeMs) + 1;
+  }
+
+  /** finalSinceMs() as an ISO time: the API's and the index file's form. */
+  finalSince(): string {
+    return new Date(this.finalSinceMs()).toISOString();
   }
 }
