@@ -1,9 +1,9 @@
 // hkey -> message id of every stored winner, as an open-addressing hash table over typed arrays. A Map keyed by
 // 53-bit numbers hashes heap numbers and holds an entry object per key: on a cold index of ~200k messages its lookups
 // were a tenth of the writer's time. Linear probing; deletion shifts the following entries back (no tombstones).
-// Its size is not a power of two: doubled at half full, a table of 1.9M keys (10 GiB of transcripts) had 4.2M slots,
-// 50 MB of the server's resident memory, and the copy while doubling held 75 MB at once. It grows by half at
-// MAX_LOAD instead, so once grown it is 47-70% full whatever the count; a key's home slot scales its hash to the size.
+// Its size is not a power of two: doubled at half full, the table could be a quarter full, and while doubling it held
+// the old slots beside twice as many (bench/RESULTS.md, stop 25). It grows by half at MAX_LOAD instead, so once grown
+// it is 47-70% full whatever the count; a key's home slot scales its hash to the size.
 
 /** Message ids are SQLite rowids, always >= 1, so 0 marks an empty slot. */
 const EMPTY = 0;

@@ -9,11 +9,10 @@ export const HEAP_GROWING_PERCENT = 30;
 
 /**
  * Collect the old generation once it is 30% over its live size: from the moment the start-up scan is done and the
- * watcher live, or, in a first index, the scan has made the last week final. A first index's main heap held ~60 MB of
- * garbage over ~45 MB live at its peak resident memory (10 GiB); collecting it at every 30% from the start delayed its
- * first answers (the last 7 days final ~240 ms later), so the setting waits for them. V8 reads the flag at each full
- * collection, so it applies from the next one on; it is process-wide (the parse workers' heaps too, which are small
- * and short-lived).
+ * watcher live, or, in a first index, the scan has made the last week final. At a big first index's peak resident
+ * memory, most of its main heap was garbage; collecting it at every 30% from the start delayed its first answers, so
+ * the setting waits for them (bench/RESULTS.md, stop 25). V8 reads the flag at each full collection, so it applies
+ * from the next one on; it is process-wide (the parse workers' heaps too, which are small and short-lived).
  */
 export function keepHeapNearLive(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -308,8 +308,8 @@ export class Reader {
   /** Distinct sessions with usage in the span (local days, or UTC hours for a rolling range), per project id. */
   sessionCounts(span: Span, scope: ProjectSet): Map<number, number> {
     if (span.unit === 'hour') return new Map(this.all('sessions-hour', scope, span.from, span.to) as [number, number][]);
-    // A few days' rows are found by day; a long range's are fewer to read whole in project and session order (at 10
-    // GiB: 1.5 ms instead of 4-6 for a year, the same for a month) than to sort twice.
+    // A few days' rows are found by day; a long range's are cheaper to read whole in project and session order than
+    // to sort twice (bench/RESULTS.md, stop 24).
     const key = span.to - span.from > LONG_SPAN_DAYS ? 'sessions-long' : 'sessions-day';
     return new Map(this.local(key, scope, span) as [number, number][]);
   }
