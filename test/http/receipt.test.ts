@@ -16,7 +16,9 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 type CatalogueEntry = Record<string, number | undefined>;
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, CatalogueEntry>;
 
-const NOW = Date.now();
+// The server's clock: now, or, in the first hours of a local day, an hour before it began, so that "today" holds the
+// history's entries of 2-5 hours ago whatever the hour the test runs at.
+const NOW = ((at: number): number => (new Date(at).getHours() < 6 ? at - (new Date(at).getHours() + 1) * 3_600_000 : at))(Date.now());
 const tmp = tempDir('receipt-');
 let index: IndexDb;
 let s: TestServer;
