@@ -5,7 +5,7 @@
 // while the file is true (writer.ts clears it in the transaction that removes or moves a key). Keys added since are
 // the messages above that id, read from the index as before (stored-keys.ts).
 // It holds the hkey of each message id from 1 to that largest id, in id order (NO_KEY for an id that holds no stored
-// winner): message ids are rowids and nearly dense, so this is 8 bytes a key where the table's slots take 12 bytes
+// winner): message ids are rowids and nearly dense, so this is 4 bytes a key where the table's slots take 8 bytes
 // for up to twice as many slots; the hash table is built again on load.
 // A SHA-256 of the header and every hkey follows them: a damaged sector anywhere in the file is caught (a sample of
 // keys checked against their messages passes over most of them), and a damaged dump is never taken.
@@ -13,14 +13,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { KeyIndex } from './key-index.ts';
 
-/** 03: hkeys in id order. A dump of another version (02 saved the table's slots) is not taken, quietly: not damage. */
+/**
+ * 04: 31-bit hkeys in id order, 4 bytes each (03: 53-bit ones, 8 bytes). A dump of another version (02 saved the
+ * table's slots) is not taken, quietly: not damage.
+ */
 const FAMILY = 'CDKEYS';
-const MAGIC = `${FAMILY}03`;
+const MAGIC = `${FAMILY}04`;
 const HEADER_BYTES = 64;
 const TOKEN_BYTES = 32;
 const DIGEST_BYTES = 32;
 /** An id with no stored winner (a message removed or moved since): hkeys are hashes, whole numbers >= 0. */
 const NO_KEY = -1;
+const HKEY_BYTES = Int32Array.BYTES_PER_ELEMENT;
 
 /** What a key dump says of itself. */
 export interface KeyDumpStamp {
@@ -47,7 +51,7 @@ export function newDumpToken(): string {
  */
 export function writeKeyDump(file: string, keys: KeyIndex, stamp: KeyDumpStamp): void {
   const { hkeys, ids } = keys.slotArrays();
-  const byId = new Float64Array(stamp.maxId).fill(NO_KEY);
+  const byId = new Int32Array(stamp.maxId).fill(NO_KEY);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     if (id === 0) continue;
@@ -99,7 +103,7 @@ function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | stri
   let bytes: Uint8Array;
   try {
     const size = fs.fstatSync(fd).size;
-    // Its own ArrayBuffer: the hkeys are read in place as doubles, which a pooled Buffer's offset may not align.
+    // Its own ArrayBuffer: the hkeys are read in place as 32-bit numbers, which a pooled Buffer's offset may not align.
     bytes = new Uint8Array(size);
     if (fs.readSync(fd, bytes, 0, size, 0) !== size) return 'short';
   } finally {
@@ -111,22 +115,22 @@ function readWhole(file: string): { keys: KeyIndex; stamp: KeyDumpStamp } | stri
   if (header.length !== HEADER_BYTES || magic !== MAGIC) return 'another format';
   const count = header.readDoubleLE(16);
   const maxId = header.readDoubleLE(24);
-  if (!Number.isInteger(maxId) || maxId < 0 || bytes.length !== HEADER_BYTES + maxId * 8 + DIGEST_BYTES) return 'not the size its header says';
-  const body = bytes.subarray(0, HEADER_BYTES + maxId * 8);
+  if (!Number.isInteger(maxId) || maxId < 0 || bytes.length !== HEADER_BYTES + maxId * HKEY_BYTES + DIGEST_BYTES) return 'not the size its header says';
+  const body = bytes.subarray(0, HEADER_BYTES + maxId * HKEY_BYTES);
   if (!Buffer.from(bytes.buffer, body.length, DIGEST_BYTES).equals(digestOf([body]))) return 'its bytes do not match their checksum';
-  const keys = keyIndexOf(new Float64Array(bytes.buffer, HEADER_BYTES, maxId), count);
+  const keys = keyIndexOf(new Int32Array(bytes.buffer, HEADER_BYTES, maxId), count);
   if (!keys) return 'hkeys that cannot be a key index';
   return { keys, stamp: { schema: header.readUInt32LE(8), maxId, token: header.toString('latin1', 32, 32 + TOKEN_BYTES) } };
 }
 
 /** The key index of hkeys in id order, or null when they are not `count` distinct hkeys. */
-function keyIndexOf(byId: Float64Array, count: number): KeyIndex | null {
+function keyIndexOf(byId: Int32Array, count: number): KeyIndex | null {
   if (!Number.isInteger(count) || count < 0 || count > byId.length) return null;
   const keys = new KeyIndex(count);
   for (let i = 0; i < byId.length; i++) {
     const hkey = byId[i]!;
     if (hkey === NO_KEY) continue;
-    if (!Number.isInteger(hkey) || hkey < 0) return null;
+    if (hkey < 0) return null;
     keys.set(hkey, i + 1);
   }
   // Fewer: an hkey twice (the second set replaced the first); more: the header's count is not its own.

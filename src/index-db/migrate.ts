@@ -17,7 +17,11 @@ export function migrate(db: Database.Database): boolean {
   if (version < 0) return false;
   if (version === SCHEMA_VERSION) return true;
   db.transaction(() => {
-    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      const m = migrations[v]!;
+      if (typeof m === 'string') db.exec(m);
+      else m(db);
+    }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
   return true;

@@ -279,9 +279,14 @@ export function* rowsOf(batch: UsageBatch): Generator<UsageRow> {
  */
 export const responseKey = (messageId: string, requestId: string): string => `r${messageId} ${requestId}`;
 
+/** The largest hkey: hkeys are 31-bit, so SQLite stores each in 4 bytes and the key dump and key index in an Int32Array. */
+export const HKEY_MAX = 0x7fff_ffff;
+
 /**
- * 53-bit hash of a dedup key (two 32-bit FNV-1a style lanes), a safe integer for SQLite. The worker hashes the
- * keys of its rows (responseKey), so the main thread's serial part does not.
+ * 31-bit hash of a dedup key (two 32-bit FNV-1a style lanes, mixed), the start of its hkey. Keys of one hash are
+ * told apart by the index: the later one takes the next free hkey (`nextHkey`); at 2M keys ~900 pairs share a hash,
+ * each costing one row read when stored. The worker hashes the keys of its rows (responseKey), so the main thread's
+ * serial part does not.
  */
 export function hashKey(key: string): number {
   let a = 0x811c9dc5;
@@ -292,8 +297,18 @@ export function hashKey(key: string): number {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 13;
   }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+  // murmur3's finalizer over both lanes: the key index takes a key's slot from the hash's high bits.
+  let h = a ^ Math.imul(b, 0x9e3779b1);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 1;
 }
+
+/** The hkey after `hkey`, wrapping past HKEY_MAX: where a key goes when another key holds its hash. */
+export const nextHkey = (hkey: number): number => (hkey === HKEY_MAX ? 0 : hkey + 1);
 
 /** Builds a batch from decoded rows (the worker's encoder; tests use it to feed the index). */
 export function encodeBatch(

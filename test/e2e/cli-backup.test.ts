@@ -6,12 +6,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Retention } from '../../src/shared/retention-types.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { cli } from '../helpers/cli.ts';
 import { appendJsonl, tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { openKeyed } from '../helpers/sqlite.ts';
 
 const Backup = suite('backup and restore');
 
@@ -20,11 +20,11 @@ const line = (i: number) =>
   usageLine({ sessionId: 's1', messageId: `m${i}`, requestId: `r${i}`, timestamp: new Date(Date.now() - 3600_000 + i * 10).toISOString(), extra: { costUSD: i / 100 } });
 
 function figures(file: string) {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openKeyed(file, { readonly: true, fileMustExist: true });
   try {
     return {
       integrity: db.pragma('integrity_check', { simple: true }),
-      ids: (db.prepare("SELECT key FROM messages ORDER BY ts").pluck().all() as string[]).map((k) => Number(/^rm(\d+) /.exec(k)![1])),
+      ids: (db.prepare("SELECT unpack_key(stored_key) FROM messages ORDER BY ts").pluck().all() as string[]).map((k) => Number(/^rm(\d+) /.exec(k)![1])),
       cost: db.prepare('SELECT total(cost) FROM messages').pluck().get() as number,
       rollupCost: db.prepare('SELECT total(cost) FROM usage_total').pluck().get() as number,
       rollupMessages: db.prepare('SELECT total(messages) FROM usage_total').pluck().get() as number,

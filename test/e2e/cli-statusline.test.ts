@@ -12,7 +12,7 @@ import { DIST_BIN, FIXTURE_CONFIG_DIR, PRICES_FILE } from '../helpers/paths.ts';
 import { cli, type CliOptions, type CliResult } from '../helpers/cli.ts';
 import { tempDir, writeJsonl } from '../helpers/jsonl.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
+import { MESSAGES_OF_V8, openKeyed } from '../helpers/sqlite.ts';
 
 const { dir } = tempDir('cli-statusline-');
 const SID = '0b6a4d1e-5c57-4a55-9c1e-2f7f2a1d9e01';
@@ -139,7 +139,7 @@ Line('an index of an older schema (this code was upgraded, no server runs): says
   assert.is((await cli(['update', ...c.flags])).code, 0);
   const before = oneLine(await render([...c.flags], { input: status(c.transcript) }));
   // What the previous version (schema 7) left.
-  const db = new Database(c.index);
+  const db = openKeyed(c.index);
   db.exec(`${MESSAGES_OF_V8} DROP INDEX files_session; PRAGMA user_version = 7;`);
   db.close();
   const r = await render([...c.flags], { input: status(c.transcript) });
@@ -165,10 +165,10 @@ Line('an index whose writer died (kill -9): read as it is, the integrity check l
   assert.is(sessionPart(oneLine(r)), sessionPart(before), 'read as it was: the new line is not read by the statusline itself');
   // The background update checks the file, reads the new line and closes the file cleanly.
   await waitFor(() => {
-    const check = new Database(c.index, { readonly: true });
+    const check = openKeyed(c.index, { readonly: true });
     try {
       return check.prepare("SELECT value FROM meta WHERE key = 'open'").pluck().get() === '0' &&
-        check.prepare("SELECT count(*) FROM messages WHERE key LIKE '%after-crash%'").pluck().get() === 1;
+        check.prepare("SELECT count(*) FROM messages WHERE unpack_key(stored_key) LIKE '%after-crash%'").pluck().get() === 1;
     } finally {
       check.close();
     }

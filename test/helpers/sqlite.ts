@@ -2,9 +2,20 @@
 // and damage done to the file as a failing disk would.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { unpackKey, type StoredKey } from '../../src/index-db/key-packing.ts';
+
+/**
+ * A connection to an index file whose SQL can read a message's dedup key back from its stored form:
+ * `unpack_key(stored_key)`, the writer's own unpackKey (a packed key is a BLOB no SQL expression reads).
+ */
+export function openKeyed(file: string, opts?: Database.Options): Database.Database {
+  const db = new Database(file, opts);
+  db.function('unpack_key', { deterministic: true }, (stored: StoredKey) => unpackKey(stored));
+  return db;
+}
 
 export function sqlValue(file: string, query: string): unknown {
-  const db = new Database(file, { readonly: true });
+  const db = openKeyed(file, { readonly: true });
   try {
     return db.prepare(query).pluck().get();
   } finally {
@@ -29,7 +40,7 @@ export function damageRollupPages(file: string): void {
   }
 }
 
-const V8_COLS = `id, hkey, key, file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read,
+const V8_COLS = `id, hkey, unpack_key(stored_key), file_id, off, ts, project_id, session_id, model_id, agent_id, input, output, cache_create, cache_read,
   cache_1h, web_search, fast, cost_usd, cost, tools, branch_id`;
 const v8Table = (name: string): string => `
   CREATE TABLE ${name}_v8 (id INTEGER PRIMARY KEY, hkey INTEGER NOT NULL, key TEXT NOT NULL, file_id INTEGER NOT NULL,
@@ -52,7 +63,7 @@ export const BEFORE_013 = `DROP INDEX messages_fast; ${ROLLUPS_BEFORE_013} ${['m
 /**
  * SQL that turns the message tables of the current schema back into those of schema v8 (before migration 009): the key
  * as text in a column of its own, indexes by file and by time (and the rollups without migration 013's columns). Tests
- * of an older schema start with it.
+ * of an older schema start with it, on a connection of `openKeyed`.
  */
 export const MESSAGES_OF_V8 = `${ROLLUPS_BEFORE_013} ${v8Table('messages')} ${v8Table('alternates')}
   CREATE INDEX messages_file ON messages (file_id); CREATE INDEX messages_ts ON messages (ts);

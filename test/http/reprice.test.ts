@@ -4,7 +4,6 @@
 // catalogue; an index closed halfway goes on with the reprice at its next start.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex, openIndexReader } from '../../src/index-db/index.ts';
@@ -15,6 +14,7 @@ import { PRICES_FILE } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { openKeyed } from '../helpers/sqlite.ts';
 
 const MAIN = 'claude-sonnet-4-5-20250929';
 const SMALL = 'claude-haiku-4-5-20251001';
@@ -88,9 +88,9 @@ function near(a: unknown, b: unknown, at: string): void {
 
 /** Every stored copy's cost by its key: exactly the new table's (cd_cost of the same row). */
 function storedCosts(file: string): { t: string; key: string; off: number; cost: number }[] {
-  const db = new Database(file, { readonly: true });
+  const db = openKeyed(file, { readonly: true });
   try {
-    return db.prepare(`SELECT 'message' AS t, key, off, cost FROM messages UNION ALL SELECT 'alternate', key, off, cost FROM alternates
+    return db.prepare(`SELECT 'message' AS t, unpack_key(stored_key) AS key, off, cost FROM messages UNION ALL SELECT 'alternate', unpack_key(stored_key), off, cost FROM alternates
       ORDER BY 1, 2, 3`).all() as { t: string; key: string; off: number; cost: number }[];
   } finally {
     db.close();

@@ -12,7 +12,7 @@ import { openStatusReader } from '../../src/index-db/status-reader.ts';
 import { FIXTURES } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/jsonl.ts';
-import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
+import { MESSAGES_OF_V8, openKeyed } from '../helpers/sqlite.ts';
 
 const fixture = path.join(FIXTURES, 'transcripts/worktrees/projects');
 const NOW = Date.UTC(2026, 1, 13);
@@ -60,7 +60,7 @@ t('a v7 index gets files_session at the next open, keeps every session cost, and
     assert.ok(want.size > 1 && [...want.values()].some((c) => (c ?? 0) > 0), 'sessions with costs');
 
     // What schema v7 left: no such index.
-    const db = new Database(file);
+    const db = openKeyed(file);
     db.exec(`${MESSAGES_OF_V8} DROP INDEX files_session; PRAGMA user_version = 7;`);
     db.close();
     assert.match(sessionCostPlan(file), /SCAN files/, 'v7 scans every file row');

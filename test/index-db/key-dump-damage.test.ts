@@ -76,7 +76,7 @@ Damage('a key whose slot leads to no message (a dump its checks pass): the write
   const step = Math.floor(slotIds.length / 64);
   const at = slotIds.findIndex((id, i) => id !== 0 && i % step !== 0);
   const victim = slotIds[at]!;
-  const victimKey = sqlValue(file, `SELECT key FROM messages WHERE id = ${victim}`) as string;
+  const victimKey = sqlValue(file, `SELECT unpack_key(stored_key) FROM messages WHERE id = ${victim}`) as string;
   // The key's id now names no message (an id past the last one, which the dump says it covers), and the dump is written
   // whole again: checksum, token and count all hold.
   taken.keys.set(hkeys[at]!, COUNT + 100);
@@ -87,7 +87,7 @@ Damage('a key whose slot leads to no message (a dump its checks pass): the write
   write(idx, 'b (conflict copy).jsonl', [copy, 'new1']);
   idx.close();
   assert.is(sqlValue(file, 'SELECT count(*) FROM messages'), COUNT + 1, 'the copy is found; only the new message is added');
-  assert.is(sqlValue(file, `SELECT count(*) FROM messages WHERE key = '${victimKey.replace(/'/g, "''")}'`), 1);
+  assert.is(sqlValue(file, `SELECT count(*) FROM messages WHERE unpack_key(stored_key) = '${victimKey.replace(/'/g, "''")}'`), 1);
   assert.is(sqlValue(file, 'SELECT sum(messages) FROM usage_total'), COUNT + 1);
   assert.match(logs.join('\n'), /a dedup key of the index led to no stored message: reading every key from the index again/);
   // The close saved a dump that is the messages' again.

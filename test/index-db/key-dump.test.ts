@@ -123,9 +123,9 @@ Dump('a removed key clears the token in its transaction; the close saves a new d
   assert.ok(after && after !== before, 'a new dump at close');
   const again = readKeyDump(keyDumpFile(file))!;
   assert.is(again.stamp.token, after);
-  // 8 bytes an id up to the largest (header 64, checksum 32): the new rows took the removed ones' ids again.
+  // 4 bytes an id up to the largest (header 64, checksum 32): the new rows took the removed ones' ids again.
   assert.is(again.stamp.maxId, 23);
-  assert.is(fs.statSync(keyDumpFile(file)).size, 64 + 23 * 8 + 32);
+  assert.is(fs.statSync(keyDumpFile(file)).size, 64 + 23 * 4 + 32);
   assert.is(again.keys.size, 23);
   assert.ok(takesDump(file));
   const c = open(file);
@@ -175,7 +175,7 @@ Dump('a dump that does not match the index is not taken: token, schema, bytes, a
   fs.writeFileSync(dump, good.subarray(0, good.length - 4));
   assert.not.ok(takesDump(file), 'a short file');
   const scrambled = Buffer.from(good);
-  for (let i = 64; i < 64 + (good.length - 64) * (2 / 3); i += 8) scrambled.writeDoubleLE(i, i); // every slot's hkey
+  for (let i = 64; i < 64 + (good.length - 64) * (2 / 3); i += 4) scrambled.writeInt32LE(i, i); // every slot's hkey
   fs.writeFileSync(dump, scrambled);
   logs.length = 0;
   assert.not.ok(takesDump(file, logs), 'keys that are not the messages\'');
@@ -202,11 +202,11 @@ function resealed(body: Buffer): Buffer {
 Dump('a dump holds each id\'s hkey, ids without a key among them, and is refused when its hkeys cannot be a key index', () => {
   const file = path.join(dir, 'unit.keys');
   const keys = new KeyIndex();
-  const pairs: [number, number][] = [[2 ** 53 - 1, 1], [0, 2], [123_456_789_012, 5], [7, 9]];
+  const pairs: [number, number][] = [[2 ** 31 - 1, 1], [0, 2], [1_234_567_890, 5], [7, 9]];
   for (const [hkey, id] of pairs) keys.set(hkey, id);
   const stamp = { schema: 17, maxId: 10, token: 't'.repeat(32) };
   writeKeyDump(file, keys, stamp);
-  assert.is(fs.statSync(file).size, 64 + 10 * 8 + 32);
+  assert.is(fs.statSync(file).size, 64 + 10 * 4 + 32);
   const back = readKeyDump(file)!;
   assert.equal(back.stamp, stamp);
   assert.is(back.keys.size, pairs.length);
@@ -215,7 +215,7 @@ Dump('a dump holds each id\'s hkey, ids without a key among them, and is refused
   assert.throws(() => writeKeyDump(file, keys, { ...stamp, maxId: 8 }), /above the dump's largest id/);
   assert.ok(readKeyDump(file), 'a failed write leaves the dump there');
 
-  const body = fs.readFileSync(file).subarray(0, 64 + 10 * 8);
+  const body = fs.readFileSync(file).subarray(0, 64 + 10 * 4);
   const refused = (bytes: Buffer): string[] => {
     fs.writeFileSync(file, bytes);
     const why: string[] = [];
@@ -223,20 +223,20 @@ Dump('a dump holds each id\'s hkey, ids without a key among them, and is refused
     return why;
   };
   const twice = Buffer.from(body);
-  twice.writeDoubleLE(7, 64 + 4 * 8); // id 5 takes the hkey of id 9
+  twice.writeInt32LE(7, 64 + 4 * 4); // id 5 takes the hkey of id 9
   assert.equal(refused(resealed(twice)), ['hkeys that cannot be a key index']);
   const counted = Buffer.from(body);
   counted.writeDoubleLE(5, 16);
   assert.equal(refused(resealed(counted)), ['hkeys that cannot be a key index']);
-  const fraction = Buffer.from(body);
-  fraction.writeDoubleLE(0.5, 64 + 8);
-  assert.equal(refused(resealed(fraction)), ['hkeys that cannot be a key index']);
+  const negative = Buffer.from(body);
+  negative.writeInt32LE(-2, 64 + 4); // -1 marks an id without a key; no hkey is below 0
+  assert.equal(refused(resealed(negative)), ['hkeys that cannot be a key index']);
   const longer = Buffer.from(body);
   longer.writeDoubleLE(11, 24);
   assert.equal(refused(resealed(longer)), ['not the size its header says']);
-  assert.equal(refused(resealed(body).subarray(0, 64 + 10 * 8 + 31)), ['not the size its header says']);
+  assert.equal(refused(resealed(body).subarray(0, 64 + 10 * 4 + 31)), ['not the size its header says']);
   const flipped = resealed(body);
-  flipped[64 + 3 * 8 + 2]! ^= 1;
+  flipped[64 + 3 * 4 + 2]! ^= 1;
   assert.equal(refused(flipped), ['its bytes do not match their checksum']);
   fs.writeFileSync(file, resealed(body));
   assert.ok(readKeyDump(file), 'the untouched bytes, resealed, are taken');

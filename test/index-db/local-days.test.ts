@@ -15,7 +15,7 @@ import { timeZone } from '../../src/index-db/time.ts';
 import type { IndexDb, QueryScope } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
-import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
+import { MESSAGES_OF_V8, openKeyed } from '../helpers/sqlite.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
@@ -181,7 +181,7 @@ Zones('an index of schema v1 (days from the hour start) is upgraded and its loca
   build('Asia/Kolkata', KOLKATA, file).close();
   // What v1 leaves: nothing of the later migrations (no local hour table, time index, out-of-range count, branches, rollups without
   // the project), and days that are not those of the entries.
-  const db = new Database(file);
+  const db = openKeyed(file);
   db.exec(`${MESSAGES_OF_V8} DROP TABLE cost_local_hourly; DROP INDEX messages_ts; PRAGMA user_version = 1;
     DROP TABLE usage_daily_all; DROP TABLE usage_total; DROP TABLE sessions_daily; DROP TABLE usage_hourly_all;
     DROP TABLE cost_local_hourly_all; DROP TABLE tools_daily_all;

@@ -11,7 +11,7 @@ import { parseRange } from '../../src/http/params.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { FIXTURES } from '../helpers/paths.ts';
 import { indexDir } from '../helpers/pipeline.ts';
-import { MESSAGES_OF_V8 } from '../helpers/sqlite.ts';
+import { MESSAGES_OF_V8, openKeyed } from '../helpers/sqlite.ts';
 
 const fixture = path.join(FIXTURES, 'transcripts/worktrees/projects');
 const NOW = Date.UTC(2026, 1, 13);
@@ -42,7 +42,7 @@ t('a v4 index with history keeps every figure; a labelled folder of the same nam
     const want = figures(before);
     before.close();
     // What schema v4 left: folder names unique alone, no machines, none of the later rollups.
-    const db = new Database(file);
+    const db = openKeyed(file);
     db.exec(`${MESSAGES_OF_V8} CREATE TABLE p4 (id INTEGER PRIMARY KEY, encoded TEXT NOT NULL UNIQUE, cwd TEXT, cwd_ts INTEGER, repo TEXT);
       INSERT INTO p4 SELECT id, encoded, cwd, cwd_ts, repo FROM projects; DROP TABLE projects; ALTER TABLE p4 RENAME TO projects;
       DROP TABLE machines; DROP TABLE usage_daily_all; DROP TABLE usage_total; DROP TABLE sessions_daily; DROP TABLE usage_hourly_all;

@@ -20,7 +20,7 @@ import { PriceTable } from '../../src/pricing/table.ts';
 import type { RangeInfo } from '../../src/shared/api-types.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { UNDO_CAUSES, versionBefore } from '../helpers/schema-undo.ts';
-import { BEFORE_013 } from '../helpers/sqlite.ts';
+import { BEFORE_013, openKeyed } from '../helpers/sqlite.ts';
 import { indexDir } from '../helpers/pipeline.ts';
 import { PRICES_FILE, ROOT } from '../helpers/paths.ts';
 
@@ -94,10 +94,10 @@ function assertModels(idx: Pick<IndexDb, 'queries'>, c: Catalogue, what: string)
 
 /** The stored copies' flags and fetches: [key, model, geo, advisor, web_fetch, cost] of messages and alternates. */
 function stored(file: string): { messages: unknown[][]; alternates: unknown[][]; fetches: number[] } {
-  const db = new Database(file, { readonly: true });
+  const db = openKeyed(file, { readonly: true });
   try {
-    const rows = (t: string) => db.prepare(`SELECT t.key, d.name, t.geo, t.advisor, t.web_fetch, t.cost FROM ${t} t JOIN models d ON d.id = t.model_id
-      ORDER BY t.key, t.off`).raw().all() as unknown[][];
+    const rows = (t: string) => db.prepare(`SELECT unpack_key(t.stored_key) AS key, d.name, t.geo, t.advisor, t.web_fetch, t.cost FROM ${t} t JOIN models d ON d.id = t.model_id
+      ORDER BY key, t.off`).raw().all() as unknown[][];
     const fetches = ['messages', 'usage_hourly', 'usage_hourly_model', 'usage_daily', 'usage_daily_all', 'usage_total']
       .map((t) => db.prepare(`SELECT coalesce(sum(web_fetch), 0) FROM ${t}`).pluck().get() as number);
     return { messages: rows('messages'), alternates: rows('alternates'), fetches };

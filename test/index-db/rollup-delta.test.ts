@@ -20,6 +20,7 @@ import { readTranscript } from '../../src/workers/read-transcript.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir, usageLine, writeJsonl, type Line } from '../helpers/jsonl.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
+import { openKeyed } from '../helpers/sqlite.ts';
 
 const prices = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), 'fixture');
 const HAIKU = 'claude-haiku-4-5-20251001';
@@ -267,10 +268,10 @@ for (const later of ['Asia/Kathmandu', 'UTC']) {
     idx.applyBatch(batchOf(path.join(root, 'p2', 'c.jsonl'), [{ ...rows[1]!, output: 1 }]), role('p2', null), 100, 1);
     idx.commit();
     const costs = (): Map<string, [string, number]> => {
-      const db = new Database(file, { readonly: true });
+      const db = openKeyed(file, { readonly: true });
       try {
-        const r = db.prepare(`SELECT m.key, d.name, m.cost FROM messages m JOIN models d ON d.id = m.model_id
-          UNION ALL SELECT 'alt ' || a.key, d.name, a.cost FROM alternates a JOIN models d ON d.id = a.model_id`).raw().all() as [string, string, number][];
+        const r = db.prepare(`SELECT unpack_key(m.stored_key), d.name, m.cost FROM messages m JOIN models d ON d.id = m.model_id
+          UNION ALL SELECT 'alt ' || unpack_key(a.stored_key), d.name, a.cost FROM alternates a JOIN models d ON d.id = a.model_id`).raw().all() as [string, string, number][];
         return new Map(r.map(([k, model, cost]) => [k, [model, cost]]));
       } finally {
         db.close();

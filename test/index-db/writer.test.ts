@@ -14,7 +14,7 @@ import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
-import { sqlValue } from '../helpers/sqlite.ts';
+import { openKeyed, sqlValue } from '../helpers/sqlite.ts';
 
 const catalogue = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as Record<string, unknown>;
 const prices = PriceTable.fromCatalogue(catalogue, 'fixture');
@@ -47,7 +47,7 @@ const role = (session: string | null, agentId: string | null = null, agentType: 
 /** Read-only look at the file with a second connection. */
 function peek<T>(file: string, sql: string, ...args: unknown[]): T[] {
   for (const idx of live) idx.commit();
-  const db = new Database(file, { readonly: true });
+  const db = openKeyed(file, { readonly: true });
   try {
     return db.prepare(sql).all(...args) as T[];
   } finally {
@@ -57,7 +57,7 @@ function peek<T>(file: string, sql: string, ...args: unknown[]): T[] {
 const messages = (file: string) =>
   peek<{ key: string; output: number; cost: number; sid: string; path: string }>(
     file,
-    'SELECT m.key, m.output, m.cost, s.sid, f.path FROM messages m JOIN sessions s ON s.id = m.session_id JOIN files f ON f.id = m.file_id ORDER BY m.key',
+    'SELECT unpack_key(m.stored_key) AS key, m.output, m.cost, s.sid, f.path FROM messages m JOIN sessions s ON s.id = m.session_id JOIN files f ON f.id = m.file_id ORDER BY key',
   );
 /** Every rollup cell equals the SUM over messages of that cell. */
 function assertRollupsExact(file: string): void {
@@ -182,7 +182,7 @@ Dedup('a key whose hash is taken by another key probes the next slot', () => {
   const again = track(openIndex(file, { log: () => {} }));
   again.applyBatch(batchOf(path.join(root, 'a.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', output: 10 }]), role('a'), 100, 1);
   again.applyBatch(batchOf(path.join(root, 'b.jsonl'), [{ ts: T0, messageId: 'm1', requestId: 'r1', output: 20 }]), role('b'), 100, 1);
-  const rows = peek<{ hkey: number; key: string; output: number }>(file, 'SELECT hkey, key, output FROM messages ORDER BY hkey');
+  const rows = peek<{ hkey: number; key: string; output: number }>(file, 'SELECT hkey, unpack_key(stored_key) AS key, output FROM messages ORDER BY hkey');
   const h = hashKey('rm1 r1');
   assert.equal(rows.filter((r) => r.hkey === h || r.hkey === h + 1), [
     { hkey: h, key: 'rplanted x', output: 1 },
@@ -203,7 +203,7 @@ Dedup('two keys of one hash in one batch: both are stored, the second in the nex
   const h = hashKey('rm1 r1');
   batch.nums[1 * NUM_COLS + NUM.hkey] = h;
   idx.applyBatch(batch, role('a'), 300, 1);
-  const rows = peek<{ id: number; hkey: number; key: string; output: number }>(file, 'SELECT id, hkey, key, output FROM messages ORDER BY id');
+  const rows = peek<{ id: number; hkey: number; key: string; output: number }>(file, 'SELECT id, hkey, unpack_key(stored_key) AS key, output FROM messages ORDER BY id');
   assert.equal(rows.map((r) => [r.id, r.key, r.output]), [[1, 'rm1 r1', 10], [2, 'rm2 r2', 20], [3, 'rm3 r3', 30]]);
   assert.equal(rows.slice(0, 2).map((r) => r.hkey), [h, h + 1]);
   assertRollupsExact(file);

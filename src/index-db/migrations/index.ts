@@ -1,4 +1,5 @@
 // Every schema migration in order; migration i brings user_version from i to i + 1.
+import type Database from 'better-sqlite3';
 import { sql as init } from './001-init.ts';
 import { sql as localDays } from './002-local-days.ts';
 import { sql as outOfRange } from './003-out-of-range.ts';
@@ -18,8 +19,13 @@ import { sql as entrypointTotal } from './016-entrypoint-total.ts';
 import { sql as sessionIndex } from './017-session-index.ts';
 import { sql as fileTotals } from './018-file-totals.ts';
 import { sql as sessionsByProject } from './019-sessions-by-project.ts';
+import { narrowerKeys } from './020-narrower-keys.ts';
 
-export const migrations: readonly string[] = [
+/** SQL, or a function for a migration that needs the writer's own code (020 packs and hashes keys as the writer does). */
+export type Migration = string | ((db: Database.Database) => void);
+
+export const migrations: readonly Migration[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
-  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject,
+  entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject, narrowerKeys,
 ];
+

@@ -1,7 +1,7 @@
 // The writer's prepared statements, typed by what they serve: the stored copies of messages, and the facts of files,
 // projects and sessions.
 import type Database from 'better-sqlite3';
-import { packKey } from '../key-packing.ts';
+import { packKey, unpackKey } from '../key-packing.ts';
 import type { RowShape } from '../message-inserts.ts';
 import type { Msg } from '../rollup.ts';
 import { TOKEN_KINDS } from '../schema/measures.ts';
@@ -13,14 +13,14 @@ import { CAUSE_KEYS } from '../schema/rollups.ts';
  * without them (their default is 0), which binds seven values fewer (message-inserts.ts).
  */
 const LATE_COL_LIST = ['geo', 'advisor', ...CAUSE_KEYS];
-/** The stored message columns (the key as `packKey` stores it; `key` is the virtual column that reads it back). */
+/** The stored message columns (the key as `packKey` stores it, read back by `unpackKey`). */
 const PLAIN_COL_LIST = ['hkey', 'stored_key', 'file_id', 'off', 'ts', 'project_id', 'session_id', 'model_id', 'agent_id',
   ...TOKEN_KINDS.map((k) => k.column), 'fast', 'cost_usd', 'cost', 'tools', 'branch_id', 'entrypoint_id'];
 const MSG_COL_LIST = [...PLAIN_COL_LIST, ...LATE_COL_LIST];
 const MSG_COLS = MSG_COL_LIST.join(', ');
 const MSG_VALUES = `(${MSG_COL_LIST.map(() => '?').join(',')})`;
 /** The message columns under the names of `Msg`, from table alias `t`. */
-const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
+const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.stored_key AS key, ${t}.file_id AS file, ${t}.off, ${t}.ts, ${t}.project_id AS project,
   ${t}.session_id AS session, ${t}.model_id AS model, ${t}.agent_id AS agent,
   ${TOKEN_KINDS.map((k) => `${t}.${k.column} AS ${k.field}`).join(', ')},
   ${t}.fast, ${t}.cost_usd AS costUSD, ${t}.cost, ${t}.tools, ${t}.branch_id AS branch,
@@ -30,6 +30,13 @@ const msgSelect = (t: string): string => `${t}.id, ${t}.hkey, ${t}.key, ${t}.fil
 
 /** A stored copy of a message, with its row id (in `messages` or `alternates`). */
 export type StoredMsg = Msg & { id: number };
+
+/** A row of msgSelect as a StoredMsg: its stored key read back. */
+function storedMsg(row: unknown): StoredMsg {
+  const m = row as StoredMsg;
+  m.key = unpackKey(m.key);
+  return m;
+}
 
 /** A message's values of the plain columns (PLAIN_COL_LIST), appended to `out` (the buffered inserts' one array). */
 const pushPlainParams = (m: Msg, out: unknown[]): void => {
@@ -59,31 +66,48 @@ export const params = (m: Msg): unknown[] => {
 /** The winners (`messages`) and the losing copies kept from other files (`alternates`). */
 export class MessageStatements {
   readonly insert: Database.Statement;
-  readonly byId: Database.Statement;
+  private readonly byIdSql: Database.Statement;
   readonly replace: Database.Statement;
   readonly demote: Database.Statement;
   readonly insertAlt: Database.Statement;
-  readonly fileMsgs: Database.Statement;
+  private readonly fileMsgsSql: Database.Statement;
   readonly deleteFileMsgs: Database.Statement;
-  readonly bestAlt: Database.Statement;
+  private readonly bestAltSql: Database.Statement;
   readonly promote: Database.Statement;
   readonly deleteAlt: Database.Statement;
   readonly deleteFileAlts: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(`INSERT INTO messages (${MSG_COLS}) VALUES ${MSG_VALUES}`);
-    this.byId = db.prepare(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`);
+    this.byIdSql = db.prepare(`SELECT ${msgSelect('m')} FROM messages m WHERE id = ?`);
     this.replace = db.prepare(`UPDATE messages SET (${MSG_COLS}) = ${MSG_VALUES} WHERE id = ?`);
     this.demote = db.prepare(`INSERT INTO alternates (${MSG_COLS}) SELECT ${MSG_COLS} FROM messages WHERE id = ?`);
     this.insertAlt = db.prepare(`INSERT INTO alternates (${MSG_COLS}) VALUES ${MSG_VALUES}`);
-    this.fileMsgs = db.prepare(`SELECT ${msgSelect('m')} FROM messages m WHERE file_id = ?`);
+    this.fileMsgsSql = db.prepare(`SELECT ${msgSelect('m')} FROM messages m WHERE file_id = ?`);
     this.deleteFileMsgs = db.prepare('DELETE FROM messages WHERE file_id = ?');
-    this.bestAlt = db.prepare(`SELECT ${msgSelect('a')}
-      FROM alternates a JOIN files f ON f.id = a.file_id WHERE a.hkey = ? AND a.key = ?
+    this.bestAltSql = db.prepare(`SELECT ${msgSelect('a')}
+      FROM alternates a JOIN files f ON f.id = a.file_id WHERE a.hkey = ? AND a.stored_key = ?
       ORDER BY a.output DESC, coalesce(f.first_ts, 9e15), f.path, a.off LIMIT 1`);
     this.promote = db.prepare(`INSERT INTO messages (${MSG_COLS}) SELECT ${MSG_COLS} FROM alternates WHERE id = ?`);
     this.deleteAlt = db.prepare('DELETE FROM alternates WHERE id = ?');
     this.deleteFileAlts = db.prepare('DELETE FROM alternates WHERE file_id = ?');
+  }
+
+  /** The stored winner of row id `id`. */
+  byId(id: number): StoredMsg | undefined {
+    const row = this.byIdSql.get(id);
+    return row === undefined ? undefined : storedMsg(row);
+  }
+
+  /** A file's stored winners. */
+  fileMsgs(fileId: number): StoredMsg[] {
+    return this.fileMsgsSql.all(fileId).map(storedMsg);
+  }
+
+  /** The best alternate of a key (`hkey`: its winner's), as the dedup rules rank copies; the stored forms compare as the keys. */
+  bestAlt(hkey: number, key: string): StoredMsg | undefined {
+    const row = this.bestAltSql.get(hkey, packKey(key));
+    return row === undefined ? undefined : storedMsg(row);
   }
 }
 

@@ -1,6 +1,7 @@
 // The dedup rules (decisions.md): key = message.id + requestId (global), else message.id within the session, else
 // file + offset. The winning copy has the most output tokens; on a tie the earliest file (first timestamp, then path,
 // then offset). Losing copies from other files are kept as alternates, and promoted when the winner's file is reset.
+import { nextHkey } from '../../workers/protocol.ts';
 import type { FileInfo, IdMaps } from '../id-maps.ts';
 import type { KeyIndex } from '../key-index.ts';
 import type { MessageInserts } from '../message-inserts.ts';
@@ -37,7 +38,7 @@ export class StoredCopies {
       }
       // A batch's winners have distinct keys, so only another key of the same hash finds a row still buffered.
       if (this.inserts.holds(id)) this.inserts.flush();
-      old = this.s.byId.get(id) as StoredMsg | undefined;
+      old = this.s.byId(id);
       if (!old) {
         // A key with no message: the key index cannot be trusted for any key (stored-keys.ts distrust).
         this.inserts.flush();
@@ -46,7 +47,7 @@ export class StoredCopies {
         continue;
       }
       if (old.key === m.key) break;
-      m.hkey++; // another key owns this hash: probe the next slot
+      m.hkey = nextHkey(m.hkey); // another key owns this hash: probe the next one
     }
     if (old.file === m.file && old.off === m.off) return 'kept'; // the same line again
     if (this.beats(m, file, old)) {
@@ -60,13 +61,13 @@ export class StoredCopies {
 
   /** Takes a file's copies out: each winner of them gives way to its best alternate, if any; `delta` follows. */
   removeFile(f: FileInfo, delta: RollupDelta): void {
-    const gone = this.s.fileMsgs.all(f.id) as StoredMsg[];
+    const gone = this.s.fileMsgs(f.id);
     this.s.deleteFileMsgs.run(f.id);
     this.s.deleteFileAlts.run(f.id);
     for (const m of gone) {
       delta.add(m, -1);
       this.setKey(m.hkey, undefined);
-      const alt = this.s.bestAlt.get(m.hkey, m.key) as StoredMsg | undefined;
+      const alt = this.s.bestAlt(m.hkey, m.key);
       if (!alt) continue;
       this.setKey(m.hkey, Number(this.s.promote.run(alt.id).lastInsertRowid));
       this.s.deleteAlt.run(alt.id);
