@@ -4,8 +4,9 @@
 // time from its spawn until today, 7 days and the history's last day and last 7 days are final (first-answers.ts
 // untilFinal, polled during the cold index: the same small load on both builds), its peak RSS, the warm restart (spawn
 // to the first overview answered) and query latency with the cache cleared, once the warm server's main thread idles
-// (until stop 21 the queries ran right after the restart, the start-up work still going on behind them). Printed:
-// each figure's median per build and each pair's difference (B - A).
+// (until stop 21 the queries ran right after the restart, the start-up work still going on behind them), and the
+// index's size with its key dump once that server has closed. Printed: each figure's median per build and each
+// pair's difference (B - A).
 // The ref is built from its own tree: `git archive` of the ref into a temporary folder (a plain copy, so a killed run
 // leaves no worktree registered in the repository), this checkout's node_modules linked in (no install offline), and
 // the ref's own build.mjs run there.
@@ -25,6 +26,8 @@ export interface AbRun {
   finalMs: Record<FinalRange, number>;
   peakRssMb: number;
   warmQueryableMs: number;
+  /** The index file with its WAL and the key dump, in MB, once the warm server has closed. */
+  indexMb: number;
   /** p50 of each route, in ms. */
   queries: Record<string, number>;
 }
@@ -111,7 +114,9 @@ async function runOnce(entry: string, dirs: string[], work: string, finals: Reco
       for (let i = 0; i < QUERY_RUNS; i++) times.push(await timedCleared(base, route));
       queries[route] = percentile(times, 50);
     }
-    return { coldMs, finalMs, peakRssMb: peak, warmQueryableMs, queries };
+    await warm.stop();
+    const indexMb = ['', '-wal', '.keys'].reduce((mb, suffix) => mb + (fs.existsSync(indexFile + suffix) ? fs.statSync(indexFile + suffix).size / 1e6 : 0), 0);
+    return { coldMs, finalMs, peakRssMb: peak, warmQueryableMs, indexMb, queries };
   } finally {
     await warm.stop();
   }
@@ -127,6 +132,7 @@ function figuresOf(run: AbRun): Record<string, number> {
     'final ms history last 7 days': run.finalMs.last7,
     'peak RSS MB (cold)': run.peakRssMb,
     'warm queryable ms': run.warmQueryableMs,
+    'index MB with key dump': run.indexMb,
   };
   for (const [route, ms] of Object.entries(run.queries)) out[`p50 ms ${route}`] = ms;
   return out;

@@ -9,13 +9,15 @@ export const SCHEMA_VERSION = migrations.length;
 
 /**
  * Returns false when the file's schema version is not one this code can migrate; throws NewerSchemaError when a newer
- * version of this code wrote it.
+ * version of this code wrote it. `log` is told before an existing file is migrated: some migrations rewrite every
+ * message (020: ~15 s at 10 GiB of transcripts), and nothing else is said meanwhile.
  */
-export function migrate(db: Database.Database): boolean {
+export function migrate(db: Database.Database, log: (msg: string) => void = () => {}): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new NewerSchemaError(db.name, version, SCHEMA_VERSION);
   if (version < 0) return false;
   if (version === SCHEMA_VERSION) return true;
+  if (version > 0) log(`index ${db.name}: updating it from schema ${version} to ${SCHEMA_VERSION}, once (a big index takes a moment)`);
   db.transaction(() => {
     for (let v = version; v < SCHEMA_VERSION; v++) {
       const m = migrations[v]!;

@@ -103,7 +103,7 @@ function prepare(db: Database.Database, log: (msg: string) => void): Database.Da
   // 32 MB: a bigger cache raised a big cold index's peak memory and made neither the writer nor any query faster in an
   // interleaved A/B; pages beyond it are read from the OS's page cache.
   db.pragma('cache_size = -32768');
-  if (!migrate(db)) throw new SchemaError(`unknown schema version ${String(db.pragma('user_version', { simple: true }))}`);
+  if (!migrate(db, log)) throw new SchemaError(`unknown schema version ${String(db.pragma('user_version', { simple: true }))}`);
   // The full check reads the whole file (seconds for a big index): only after an unclean shutdown.
   // Damage found later by any statement is reported by the writer and the queries (onCorrupt).
   const wasOpen = db.prepare("SELECT value FROM meta WHERE key = 'open'").pluck().get() === '1';

@@ -209,8 +209,9 @@ t('an index of schema v19 (keys as text) is migrated to the BLOBs; copies read n
     assert.ok((db.prepare("SELECT count(*) FROM messages WHERE substr(key, 1, 7) = 'rmsg_01'").pluck().get() as number) > 100);
     db.close();
 
-    const idx = openIndex(file, { log: () => {} });
-    idx.close();
+    const logs: string[] = [];
+    openIndex(file, { log: (m) => logs.push(m) }).close();
+    assert.equal(logs.filter((m) => m.includes('updating it from schema 19 to')), [`index ${file}: updating it from schema 19 to ${SCHEMA_VERSION}, once (a big index takes a moment)`]);
     assert.equal(rowsOf(file, 'messages'), want.messages, 'every message, stored as the writer stores it');
     assert.equal(rowsOf(file, 'alternates'), want.alternates);
     assert.equal(answers(file), want.answers);
