@@ -28,4 +28,3 @@ export const migrations: readonly Migration[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
   entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject, narrowerKeys,
 ];
-
