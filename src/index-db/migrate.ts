@@ -10,7 +10,7 @@ export const SCHEMA_VERSION = migrations.length;
 /**
  * Returns false when the file's schema version is not one this code can migrate; throws NewerSchemaError when a newer
  * version of this code wrote it. `log` is told before an existing file is migrated: some migrations rewrite every
- * message (020: ~15 s at 10 GiB of transcripts), and nothing else is said meanwhile.
+ * message (020: seconds on a big history, bench/RESULTS.md stop 26), and nothing else is said meanwhile.
  */
 export function migrate(db: Database.Database, log: (msg: string) => void = () => {}): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;

@@ -284,9 +284,9 @@ export const HKEY_MAX = 0x7fff_ffff;
 
 /**
  * 31-bit hash of a dedup key (two 32-bit FNV-1a style lanes, mixed), the start of its hkey. Keys of one hash are
- * told apart by the index: the later one takes the next free hkey (`nextHkey`); at 2M keys ~900 pairs share a hash,
- * each costing one row read when stored. The worker hashes the keys of its rows (responseKey), so the main thread's
- * serial part does not.
+ * told apart by the index: the later one takes the next free hkey (`nextHkey`), at the cost of one row read when
+ * stored (how many at 10 GiB: bench/RESULTS.md, stop 26). The worker hashes the keys of its rows (responseKey), so
+ * the main thread's serial part does not.
  */
 export function hashKey(key: string): number {
   let a = 0x811c9dc5;

@@ -17,8 +17,8 @@ import { repackStored, unpackKey, type StoredKey } from '../key-packing.ts';
 export function narrowerKeys(db: Database.Database): void {
   db.function('repack_stored_key', { deterministic: true }, (stored: StoredKey) => repackStored(stored));
   for (const table of ['messages', 'alternates']) {
-    // 44 characters: 'R', 22, a space, 20; other packed text stays as it is.
-    db.exec(`UPDATE ${table} SET stored_key = repack_stored_key(stored_key) WHERE substr(stored_key, 1, 1) = 'R' AND length(stored_key) = 44`);
+    // Packed text whose ids do not fit a BLOB is given back as it is.
+    db.exec(`UPDATE ${table} SET stored_key = repack_stored_key(stored_key) WHERE substr(stored_key, 1, 1) = 'R'`);
     const columns = db.prepare(`PRAGMA table_xinfo(${table})`).all() as { name: string }[];
     if (columns.some((c) => c.name === 'key')) db.exec(`ALTER TABLE ${table} DROP COLUMN key`);
   }
