@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isHiddenName, isTranscript, readFolder } from './discovery.ts';
+import { isHiddenName, isTranscript, readFolder, readFolders } from './discovery.ts';
 import type { Log } from './log.ts';
 
 export interface Watcher {
@@ -46,9 +46,12 @@ const WALK_SLICE = 25;
  */
 const WALK_ENTRIES = 1000;
 
-/** Cuts `dirs` into runs of at most WALK_ENTRIES entries between them (by a listing of names, no stat). */
-export async function slicesByEntries(dirs: readonly string[], budget = WALK_ENTRIES): Promise<string[][]> {
-  const counts = await Promise.all(dirs.map((d) => fs.promises.readdir(d).then((names) => names.length, () => 0)));
+/**
+ * Cuts `dirs` into runs of at most WALK_ENTRIES entries between them (by a listing of names, no stat; read
+ * synchronously, as discovery.ts readFolders reads: a slice's few folders are a short turn, and cheaper so).
+ */
+export function slicesByEntries(dirs: readonly string[], budget = WALK_ENTRIES): string[][] {
+  const counts = dirs.map(entryCount);
   const slices: string[][] = [];
   let slice: string[] = [];
   let entries = 0;
@@ -63,6 +66,14 @@ export async function slicesByEntries(dirs: readonly string[], budget = WALK_ENT
   });
   if (slice.length) slices.push(slice);
   return slices;
+}
+
+function entryCount(dir: string): number {
+  try {
+    return fs.readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
 }
 
 export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
@@ -108,10 +119,10 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
     for (const dir of slice) owners.set(dir, instance);
     owned.set(instance, slice.length);
     await new Promise<void>((resolve) => instance.once('ready', () => resolve()));
-    const listings = await Promise.all(slice.map((dir) => readFolder(dir)));
+    // a folder gone again has no entries: its 'unlinkDir' follows
+    const listings = await readFolders(slice);
     slice.forEach((dir, i) => {
-      // none when it is gone again: its 'unlinkDir' follows
-      for (const e of listings[i] ?? []) {
+      for (const e of listings[i]!) {
         const p = path.join(dir, e.name);
         if (e.kind === 'dir') (fresh ? freshQueue : startQueue).push(p);
         else if (e.kind === 'file' && fresh) report(p);
@@ -128,7 +139,7 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
     while (!closed && (startQueue.length || freshQueue.length)) {
       const fresh = startQueue.length === 0;
       const dirs = [...new Set((fresh ? freshQueue : startQueue).splice(0, WALK_SLICE))].filter((dir) => !owners.has(dir));
-      for (const slice of await slicesByEntries(dirs)) {
+      for (const slice of slicesByEntries(dirs)) {
         const unwatched = slice.filter((dir) => !owners.has(dir));
         if (!closed && unwatched.length) await watchSlice(unwatched, fresh);
       }

@@ -1,8 +1,8 @@
 // Discovery on real folders: a transcript's role from its path (sessions, subagents, other files, sync conflict
 // copies), which names are transcripts, subagent meta files (missing, bad, odd, too big, a FIFO), the machine of each
 // dir, and the start-up listing: breadth-first, by name, sizes and mtimes, hidden and non-transcript names left out,
-// each real file once through links (the pipeline-level suite test/ingest/symlinks.test.ts checks the totals), and a
-// big folder stat'ed in slices, with turns of the event loop between them.
+// each real file once through links (the pipeline-level suite test/ingest/symlinks.test.ts checks the totals), a big
+// folder stat'ed in slices and many folders read in runs, with turns of the event loop between them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readAgentMeta } from '../../src/workers/agent-meta.ts';
 import { readTranscript } from '../../src/workers/read-transcript.ts';
-import { fileRoles, isTranscript, listTranscripts, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/ingest/discovery.ts';
+import { fileRoles, isTranscript, listTranscripts, readFolder, readFolders, roleOf, TranscriptPaths, withoutConflictMarker, type FolderEntry } from '../../src/ingest/discovery.ts';
 import { workflowRunOf } from '../../src/shared/workflow-run.ts';
 import { tempDir } from '../helpers/jsonl.ts';
 import { countTurns } from '../helpers/wait.ts';
@@ -167,6 +167,29 @@ Listing('a big folder is stat\'ed a slice at a time: the event loop turns while 
   assert.is(found.length, 2500);
   assert.equal(found.map((f) => path.basename(f.path)), names, 'in name order');
   assert.ok(loop.turns >= 2, `the event loop turned ${loop.turns} times during the listing`);
+});
+
+Listing('many folders are read a run at a time, each as readFolder reads it: the event loop turns between the runs', async () => {
+  const base = path.join(root, 'many');
+  const dirs = Array.from({ length: 300 }, (_, i) => path.join(base, `-p${String(i).padStart(3, '0')}`));
+  dirs.forEach((d, i) => {
+    put(path.join(d, `s${i}.jsonl`));
+    put(path.join(d, 'notes.txt'));
+    fs.mkdirSync(path.join(d, `s${i}`, 'subagents'), { recursive: true });
+    put(path.join(d, '.hidden.jsonl.icloud'));
+    fs.mkdirSync(path.join(d, '.stversions'), { recursive: true });
+  });
+  const gone = path.join(base, 'gone');
+  const file = put(path.join(base, 'a-file.jsonl'));
+  const unreadable: string[] = [];
+  const loop = countTurns();
+  const read = await readFolders([...dirs, gone, file], (dir, code) => unreadable.push(`${dir} ${code}`));
+  loop.stop();
+  assert.equal(read.slice(0, 300), await Promise.all(dirs.map(async (d) => (await readFolder(d))!)), 'the entries readFolder reads');
+  assert.equal(read[7], [{ name: 's7', kind: 'dir' }, { name: 's7.jsonl', kind: 'file' }], 'in name order, hidden names and other files left out');
+  assert.equal(read.slice(300), [[], []], 'a folder gone or not a folder: no entries');
+  assert.equal(unreadable, [], 'and nothing unreadable to report for them');
+  assert.ok(loop.turns >= 3, `the event loop turned ${loop.turns} times while 300 folders were read`);
 });
 
 Listing.run();

@@ -281,7 +281,7 @@ Watch('the walk\'s slices are bounded by the entries of their folders, not only 
     const mid = folder('mid', 500);
     const small = Array.from({ length: 20 }, (_, i) => folder(`small${i}`, 3));
     const gone = path.join(dir, 'gone');
-    const slices = await slicesByEntries([big1, big2, mid, ...small, gone]);
+    const slices = slicesByEntries([big1, big2, mid, ...small, gone]);
     assert.equal(slices, [[big1], [big2], [mid, ...small, gone]]);
     for (const slice of slices) {
       const entries = slice.reduce((n, d) => n + (fs.existsSync(d) ? fs.readdirSync(d).length : 0), 0);
