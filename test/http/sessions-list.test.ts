@@ -1,10 +1,12 @@
 // Issue 36, "find the expensive thing": GET /api/sessions lists the range's sessions across projects, the dearest
 // first, with project, machine, branches, models by cost and title; Warmup side calls are counted apart, and the
-// listed sessions plus the Warmup ones add up to the overview's total.
+// listed sessions plus the Warmup ones add up to the overview's total. Past the list's limit, the listed sessions still
+// carry their branches, those of usage in a project-root subagent file too, as a project's sessions answer has them.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Overview, SessionList } from '../../src/shared/api-types.ts';
+import type { Overview, ProjectSessions, SessionList } from '../../src/shared/api-types.ts';
+import { SESSION_LIST_LIMIT } from '../../src/index-db/queries/sessions.ts';
 import { usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -60,6 +62,40 @@ t('a project scope lists its sessions only; an unknown project lists none', asyn
   assert.is(a.project, '-home-dev-a');
   const none = (await s.request('/api/sessions?range=7&project=-home-dev-zzz')).json<SessionList>();
   assert.equal([none.sessions, none.total], [[], 0]);
+});
+
+t('more sessions than the list shows: the listed ones carry their branches, read from their own files only', async () => {
+  const root = s.config.projectsDirs[0]!;
+  // A day of its own, 40 days back, so the sessions above stay out of it.
+  const day = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+  const ts = `${day}T12:00:00.000Z`;
+  const project = '-home-dev-many';
+  let n = 0;
+  const usage = (sid: string, usd: number, branch: string, extra: Record<string, unknown> = {}) =>
+    usageLine({ sessionId: sid, model: HAIKU, messageId: `many${++n}`, requestId: `rm${n}`, timestamp: ts, extra: { costUSD: usd, gitBranch: branch, ...extra } });
+  const sessions = SESSION_LIST_LIMIT + 5;
+  for (let i = 0; i < sessions; i++) {
+    const sid = `s${String(i).padStart(3, '0')}`;
+    ingestFile(s.index, writeJsonl(path.join(root, project, `${sid}.jsonl`), [usage(sid, 1 + i / 100, `b${i}`)]), sessionRole(project, sid));
+  }
+  // The dearest: a session whose subagent wrote into a project-root agent file (2.0.x), which names the session per line
+  // and has no session of its own; that usage is on another branch, and dearer.
+  ingestFile(s.index, writeJsonl(path.join(root, project, 'top.jsonl'), [usage('top', 50, 'main-b'), usage('top', 1, 'feature')]), sessionRole(project, 'top'));
+  ingestFile(s.index, writeJsonl(path.join(root, project, 'agent-a7.jsonl'), [usage('top', 60, 'agent-b', { isSidechain: true, agentId: 'a7' })]),
+    { project, session: null, agentId: 'a7', agentType: null, agentDescription: null });
+  await s.request('/api/refresh', { method: 'POST' });
+  const list = (await s.request(`/api/sessions?from=${day}&to=${day}`)).json<SessionList>();
+  assert.is(list.total, sessions + 1);
+  assert.is(list.sessions.length, SESSION_LIST_LIMIT);
+  assert.equal(list.sessions[0]!.id, 'top');
+  assert.equal(list.sessions[0]!.branches, ['agent-b', 'main-b', 'feature'], 'every branch of its usage, the dearest first');
+  const cheapestListed = sessions - SESSION_LIST_LIMIT + 1;
+  assert.equal(list.sessions.slice(1).map((x) => x.branches), Array.from({ length: SESSION_LIST_LIMIT - 1 }, (_, k) => [`b${sessions - 1 - k}`]));
+  assert.is(list.sessions.at(-1)!.id, `s${String(cheapestListed).padStart(3, '0')}`, 'the cheapest ones left out');
+  // The same branches as the project's own answer, which reads every message of the folder.
+  const own = (await s.request(`/api/projects/${project}/sessions?from=${day}&to=${day}`)).json<ProjectSessions>();
+  const ownBranches = new Map(own.sessions.map((x) => [x.id, x.branches]));
+  for (const x of list.sessions) assert.equal(x.branches, ownBranches.get(x.id), x.id);
 });
 
 t.run();

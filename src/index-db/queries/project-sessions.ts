@@ -23,8 +23,8 @@ export function createProjectSessions(db: Database.Database, reader: Reader) {
     const models = reader.models();
     const slice = sliceOf(reader, scope.span, range.bucket, scope.zone, pids);
     const branches = branchesOf(pids, slice.hours.from, slice.hours.to);
-    const sessions: SessionRow[] = sessionRows(pids, slice.hours, branches)
-      .map(({ folder: _folder, ...row }) => row)
+    const sessions: SessionRow[] = sessionRows(pids, slice.hours)
+      .map(({ folder: _folder, session, ...row }) => ({ ...row, branches: branches.bySession.get(session) ?? [] }))
       .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
 
     return {

@@ -7,14 +7,21 @@ import { iso } from '../time.ts';
 import { totalTokens } from '../schema/measures.ts';
 import type { Reader } from './reader.ts';
 import { spanFiles, spanHours } from './span-files.ts';
-import type { createBranches } from './branches.ts';
+
+/** A cell of the hourly rollup summed by folder, session, model and main/subagent: its folder, then a SessionCell. */
+type FolderCell = [folder: number, ...SessionCell];
 
 type SessionCell = [session: number, model: number, sub: number, messages: number, input: number, output: number,
   cacheCreate: number, cacheRead: number, cost: number, first: number | null, last: number | null];
 
-/** A session row with the project folder (its id in the index) it belongs to. */
+/**
+ * A session row with the project folder (its id in the index) it belongs to and its own id in the index; its
+ * `branches` are left empty for the caller (branches.ts: a project's for all its sessions, the Sessions view's for the
+ * sessions it lists).
+ */
 export interface FolderSessionRow extends SessionRow {
   folder: number;
+  session: number;
 }
 
 /** Model names by their cost, the dearest first (ties by name). */
@@ -23,44 +30,54 @@ export function byCost(names: ReadonlyMap<string, number>): string[] {
 }
 
 export function createSessionRows(db: Database.Database, reader: Reader) {
-  const sums = 'session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
-  const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = ? GROUP BY session_id, model_id, sub`).raw(true);
+  // Every folder of the scope in one read of each kind (the hourly cells grouped by folder too), bound as a JSON array
+  // (@ps): a read per folder scanned the range's hourly rows, and the sessions and files tables, once per folder, which
+  // took seconds for the 380 folders of the 10 GiB bench history (bench/RESULTS.md).
+  const inScope = 'project_id IN (SELECT value FROM json_each(@ps))';
+  const sums = 'project_id, session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
+  const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${inScope}
+    GROUP BY project_id, session_id, model_id, sub`).raw(true);
   // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages (the files
   // that can hold those of either edge).
-  const edgeFiles = `${spanFiles('?', '?', 'AND project_id = @p')} UNION ALL ${spanFiles('?', '?', 'AND project_id = @p')}`;
+  const edgeFiles = `${spanFiles('?', '?', `AND ${inScope}`)} UNION ALL ${spanFiles('?', '?', `AND ${inScope}`)}`;
   const cellsEdges = db.prepare(`SELECT ${sums} FROM (
-      SELECT session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
-        FROM usage_hourly WHERE hour >= ? AND hour < ? AND project_id = @p
+      SELECT project_id, session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
+        FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${inScope}
       UNION ALL
-      SELECT session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
-        FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND project_id = @p)
-    GROUP BY session_id, model_id, sub`).raw(true);
+      SELECT project_id, session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
+        FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND ${inScope})
+    GROUP BY project_id, session_id, model_id, sub`).raw(true);
   const sessionInfo = db.prepare(`SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
       s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup' AS warmup
-    FROM sessions s WHERE s.project_id = ?`).raw(true);
+    FROM sessions s WHERE s.${inScope}`).raw(true);
   // A session is gone when it has transcripts and every one of them is gone.
-  const goneInfo = db.prepare('SELECT session_id, min(gone) FROM files WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id').raw(true);
+  const goneInfo = db.prepare(`SELECT session_id, min(gone) FROM files WHERE ${inScope} AND session_id IS NOT NULL GROUP BY session_id`).raw(true);
 
-  /** The sessions of the folders `pids` with usage in the hours, unordered; `branches`: their branches in the range. */
-  return function sessionRows(pids: readonly number[], hours: HourSpan, branches: ReturnType<ReturnType<typeof createBranches>>): FolderSessionRow[] {
+  /** The sessions of the folders `pids` with usage in the hours, unordered. */
+  return function sessionRows(pids: readonly number[], hours: HourSpan): FolderSessionRow[] {
     const models = reader.models();
     const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = hours;
+    const ps = { ps: JSON.stringify(pids) };
     const titles = new Map<number, { sid: string; title: string; warmup: boolean }>();
+    for (const [id, sid, title, warmup] of sessionInfo.all(ps) as [number, string, string, number][]) titles.set(id, { sid, title, warmup: warmup === 1 });
     // A session with transcripts under two machines' copies of the folder is gone when all of them are.
     const gone = new Map<number, number>();
+    for (const [session, g] of goneInfo.all(ps) as [number, number][]) gone.set(session, Math.min(g, gone.get(session) ?? 1));
+    const all = (hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, ps) : cells.all(h0, h1, ps)) as FolderCell[];
+    // Summed folder by folder in the order of `pids`, each folder's cells in their order, as when each folder was read
+    // on its own: a session's sums come out the same to the last bit.
+    const byFolder = new Map<number, SessionCell[]>(pids.map((pid) => [pid, []]));
+    for (const [pid, ...cell] of all) byFolder.get(pid)?.push(cell);
     // names: each model's cost in the session, so the models are listed by cost (the one that costs the money first).
     const bySession = new Map<number, FolderSessionRow & { first: number; last: number; names: Map<string, number> }>();
-    for (const pid of pids) {
-      for (const [id, sid, title, warmup] of sessionInfo.all(pid) as [number, string, string, number][]) titles.set(id, { sid, title, warmup: warmup === 1 });
-      for (const [session, g] of goneInfo.all(pid) as [number, number][]) gone.set(session, Math.min(g, gone.get(session) ?? 1));
-      const rows = (hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, { p: pid }) : cells.all(h0, h1, pid)) as SessionCell[];
+    for (const [pid, rows] of byFolder) {
       for (const [session, model, sub, messages, input, output, cacheCreate, cacheRead, cost, first, last] of rows) {
         let s = bySession.get(session);
         if (!s) {
           s = {
             id: String(session), title: String(session), cost: 0, messages: 0, inputTokens: 0, outputTokens: 0,
             cacheCreationTokens: 0, cacheReadTokens: 0, totalTokens: 0, firstActivity: '', lastActivity: '', models: [],
-            subagentCost: 0, gone: false, branches: branches.bySession.get(session) ?? [], warmup: false, folder: pid,
+            subagentCost: 0, gone: false, branches: [], warmup: false, folder: pid, session,
             first: Infinity, last: -Infinity, names: new Map(),
           };
           bySession.set(session, s);

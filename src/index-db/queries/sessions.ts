@@ -6,7 +6,7 @@ import type { SessionListData } from '../types.ts';
 import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
 import { sliceOf } from './slice.ts';
-import { createBranches } from './branches.ts';
+import { createSessionBranches } from './branches.ts';
 import { createSessionRows } from './session-rows.ts';
 import type { SpannedScope } from './spans.ts';
 
@@ -14,7 +14,7 @@ import type { SpannedScope } from './spans.ts';
 export const SESSION_LIST_LIMIT = 300;
 
 export function createSessions(db: Database.Database, reader: Reader) {
-  const branchesOf = createBranches(db);
+  const branchesOf = createSessionBranches(db);
   const sessionRows = createSessionRows(db, reader);
 
   /** `machine`: this machine's name, for the unlabelled dirs. */
@@ -26,19 +26,23 @@ export function createSessions(db: Database.Database, reader: Reader) {
     const pids = set ? [...set] : [...all.keys()];
     if (!pids.length) return none;
     const { hours } = sliceOf(reader, scope.span, scope.range.bucket, scope.zone, pids);
-    const rows = sessionRows(pids, hours, branchesOf(pids, hours.from, hours.to));
+    const rows = sessionRows(pids, hours);
     const warmup = { sessions: 0, cost: 0 };
-    const listed: SessionListRow[] = [];
-    for (const { folder, ...row } of rows) {
+    const listed: { row: SessionListRow; session: number }[] = [];
+    for (const { folder, session, ...row } of rows) {
       if (row.warmup) {
         warmup.sessions++;
         warmup.cost += row.cost;
         continue;
       }
       const p = all.get(folder)!;
-      listed.push({ ...row, project: { id: p.id, name: p.name }, machine: p.machine ?? machine });
+      listed.push({ row: { ...row, project: { id: p.id, name: p.name }, machine: p.machine ?? machine }, session });
     }
-    listed.sort((a, b) => b.cost - a.cost || b.lastActivity.localeCompare(a.lastActivity));
-    return { sessions: listed.slice(0, SESSION_LIST_LIMIT), limit: SESSION_LIST_LIMIT, total: listed.length, warmup };
+    listed.sort((a, b) => b.row.cost - a.row.cost || b.row.lastActivity.localeCompare(a.row.lastActivity));
+    // The branches of the sessions shown only: a long range's every message was read for those of every session.
+    const shown = listed.slice(0, SESSION_LIST_LIMIT);
+    const branches = branchesOf(pids, hours.from, hours.to, shown.map((s) => s.session));
+    for (const s of shown) s.row.branches = branches.get(s.session) ?? [];
+    return { sessions: shown.map((s) => s.row), limit: SESSION_LIST_LIMIT, total: listed.length, warmup };
   };
 }
