@@ -260,7 +260,8 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     out.warmQueryableMs = performance.now() - warm.startedAt;
     out.warmScanMs = (await warm.indexed) - warm.startedAt;
     out.appendMs = await appendLatency(warm.port, dir);
-    const routes = ['overview', 'insights', 'projects']
+    // The Sessions view's list too: its long ranges took seconds at 10 GiB until stop 27, with no bench figure to show it.
+    const routes = ['overview', 'insights', 'projects', 'sessions']
       .flatMap((r) => ['today', '7', '30', '365', 'all'].map((range) => `/api/${r}?range=${range}`))
       .concat('/metrics');
     // Right after the warm start, the server still works behind the answers (the watcher's walk, a re-check of every
