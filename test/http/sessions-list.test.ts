@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Overview, ProjectSessions, SessionList } from '../../src/shared/api-types.ts';
 import { SESSION_LIST_LIMIT } from '../../src/index-db/queries/sessions.ts';
+import { FEW_SESSIONS } from '../../src/index-db/queries/session-rows.ts';
 import { usageLine, userLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -64,7 +65,7 @@ t('a project scope lists its sessions only; an unknown project lists none', asyn
   assert.equal([none.sessions, none.total], [[], 0]);
 });
 
-t('more sessions than the list shows: the listed ones carry their branches, read from their own files only', async () => {
+t('more sessions than the list shows (and than are looked up by id): the listed ones carry their titles and branches', async () => {
   const root = s.config.projectsDirs[0]!;
   // A day of its own, 40 days back, so the sessions above stay out of it.
   const day = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
@@ -73,9 +74,10 @@ t('more sessions than the list shows: the listed ones carry their branches, read
   let n = 0;
   const usage = (sid: string, usd: number, branch: string, extra: Record<string, unknown> = {}) =>
     usageLine({ sessionId: sid, model: HAIKU, messageId: `many${++n}`, requestId: `rm${n}`, timestamp: ts, extra: { costUSD: usd, gitBranch: branch, ...extra } });
-  const sessions = SESSION_LIST_LIMIT + 5;
+  // More than FEW_SESSIONS: the titles come from one pass over the folder's sessions (the first test's three, by id).
+  const sessions = Math.max(SESSION_LIST_LIMIT, FEW_SESSIONS) + 5;
   for (let i = 0; i < sessions; i++) {
-    const sid = `s${String(i).padStart(3, '0')}`;
+    const sid = `s${String(i).padStart(4, '0')}`;
     ingestFile(s.index, writeJsonl(path.join(root, project, `${sid}.jsonl`), [usage(sid, 1 + i / 100, `b${i}`)]), sessionRole(project, sid));
   }
   // The dearest: a session whose subagent wrote into a project-root agent file (2.0.x), which names the session per line
@@ -91,7 +93,7 @@ t('more sessions than the list shows: the listed ones carry their branches, read
   assert.equal(list.sessions[0]!.branches, ['agent-b', 'main-b', 'feature'], 'every branch of its usage, the dearest first');
   const cheapestListed = sessions - SESSION_LIST_LIMIT + 1;
   assert.equal(list.sessions.slice(1).map((x) => x.branches), Array.from({ length: SESSION_LIST_LIMIT - 1 }, (_, k) => [`b${sessions - 1 - k}`]));
-  assert.is(list.sessions.at(-1)!.id, `s${String(cheapestListed).padStart(3, '0')}`, 'the cheapest ones left out');
+  assert.is(list.sessions.at(-1)!.id, `s${String(cheapestListed).padStart(4, '0')}`, 'the cheapest ones left out');
   // The same branches as the project's own answer, which reads every message of the folder.
   const own = (await s.request(`/api/projects/${project}/sessions?from=${day}&to=${day}`)).json<ProjectSessions>();
   const ownBranches = new Map(own.sessions.map((x) => [x.id, x.branches]));
