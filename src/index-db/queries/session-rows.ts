@@ -55,15 +55,15 @@ export function createSessionRows(db: Database.Database, reader: Reader) {
     GROUP BY project_id, session_id, model_id, sub`).raw(true);
   // The titles and whether gone: of the folders' sessions (one pass over each table), or, for a range with few sessions
   // (a day, a week of a long history), of those sessions by their ids (@ids). Each way gives the same answer.
-  const title = `SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
+  const titleSql = `SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
       s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup' AS warmup FROM sessions s WHERE s.${inScope}`;
   const ofSessions = 'IN (SELECT value FROM json_each(@ids))';
-  const sessionInfo = { all: db.prepare(title).raw(true), few: db.prepare(`${title} AND s.id ${ofSessions}`).raw(true) };
+  const sessionInfo = { all: db.prepare(titleSql).raw(true), few: db.prepare(`${titleSql} AND s.id ${ofSessions}`).raw(true) };
   // A session is gone when it has transcripts and every one of them is gone.
-  const gone = `SELECT session_id, min(gone) FROM files WHERE ${inScope} AND session_id`;
+  const goneSql = `SELECT session_id, min(gone) FROM files WHERE ${inScope} AND session_id`;
   const goneInfo = {
-    all: db.prepare(`${gone} IS NOT NULL GROUP BY session_id`).raw(true),
-    few: db.prepare(`${gone} ${ofSessions} GROUP BY session_id`).raw(true),
+    all: db.prepare(`${goneSql} IS NOT NULL GROUP BY session_id`).raw(true),
+    few: db.prepare(`${goneSql} ${ofSessions} GROUP BY session_id`).raw(true),
   };
 
   /** The sessions of the folders `pids` with usage in the hours, unordered. */
