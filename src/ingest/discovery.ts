@@ -102,7 +102,7 @@ export type OnUnreadable = (dir: string, code: string) => void;
 export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable) => Promise<FolderEntry[][]>;
 
 /**
- * Folders read (synchronously, below) between two turns of the event loop. A first index's listing waits for nothing
+ * Folders read (synchronously, as every folder is read here) between two turns of the event loop. A first index's listing waits for nothing
  * else, and asynchronous reads cost it much more: each folder's read a promise and a trip through libuv's threads,
  * which on two cores take CPU from the main thread and the starting parse workers (bench/RESULTS.md has the figures).
  * This many keep a turn short enough for a request that waits behind it.
@@ -114,18 +114,14 @@ export const readFolders: FolderSource = async (dirs, unreadable) => {
   const out: FolderEntry[][] = [];
   for (const [i, dir] of dirs.entries()) {
     if (i > 0 && i % FOLDERS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    out.push(folderEntries(readdirSync(dir, unreadable)) ?? []);
+    out.push(readFolder(dir, unreadable) ?? []);
   }
   return out;
 };
 
 /** The entries of a folder the walk acts on, in name order; null when it is gone or cannot be read (`unreadable` is told). */
-export async function readFolder(dir: string, unreadable?: OnUnreadable): Promise<FolderEntry[] | null> {
-  return folderEntries(await readdir(dir, unreadable));
-}
-
-/** What the walk acts on among a folder's entries, in their order. */
-function folderEntries(entries: fs.Dirent[] | null): FolderEntry[] | null {
+export function readFolder(dir: string, unreadable?: OnUnreadable): FolderEntry[] | null {
+  const entries = readdir(dir, unreadable);
   if (entries === null) return null;
   const out: FolderEntry[] = [];
   for (const e of entries) {
@@ -282,30 +278,14 @@ function realpath(p: string): string | null {
 }
 
 /** A folder's entries in name order; null when it cannot be read (gone, not a folder, no permission: then `unreadable` is told). */
-async function readdir(dir: string, unreadable?: OnUnreadable): Promise<fs.Dirent[] | null> {
+function readdir(dir: string, unreadable?: OnUnreadable): fs.Dirent[] | null {
   try {
-    return byName(await fs.promises.readdir(dir, { withFileTypes: true }));
+    return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
-    return unreadableFolder(dir, err, unreadable);
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable?.(dir, code);
+    return null;
   }
-}
-
-/** readdir, synchronously. */
-function readdirSync(dir: string, unreadable?: OnUnreadable): fs.Dirent[] | null {
-  try {
-    return byName(fs.readdirSync(dir, { withFileTypes: true }));
-  } catch (err) {
-    return unreadableFolder(dir, err, unreadable);
-  }
-}
-
-const byName = (entries: fs.Dirent[]): fs.Dirent[] => entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-
-/** A folder's read failed: null, and `unreadable` is told unless the folder is simply gone. */
-function unreadableFolder(dir: string, err: unknown, unreadable?: OnUnreadable): null {
-  const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-  if (code !== 'ENOENT' && code !== 'ENOTDIR') unreadable?.(dir, code);
-  return null;
 }
 
 /** A transcript with its size and mtime; zeros for one that cannot be stat'ed (ingest counts it unreadable); null when it vanished. */

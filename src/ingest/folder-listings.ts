@@ -59,23 +59,16 @@ export class FolderListings {
 
   /** The walk's FolderSource: each folder from the file when it did not change, else read now. */
   readonly source: FolderSource = async (dirs, unreadable) => {
-    const out: FolderEntry[][] = new Array(dirs.length);
-    const toRead: number[] = [];
-    dirs.forEach((dir, i) => {
+    return dirs.map((dir) => {
       const was = this.known.get(dir);
       const st = was && folderStat(dir);
       if (was && st && st.dev === was.dev && st.ino === was.ino && st.mtimeMs === was.mtimeMs && st.ctimeMs === was.ctimeMs) {
-        out[i] = was.entries;
         this.kept.set(dir, was);
         this.counts.cached++;
-      } else {
-        toRead.push(i);
+        return was.entries;
       }
+      return this.read(dir, unreadable);
     });
-    await Promise.all(toRead.map(async (i) => {
-      out[i] = await this.read(dirs[i]!, unreadable);
-    }));
-    return out;
   };
 
   /** Writes this walk's listings when they differ from the file's (a folder read now was kept, or replaced one it held). */
@@ -97,12 +90,12 @@ export class FolderListings {
    * A folder read now; kept when its last change is old enough that no later one can hide in the same tick (a
    * folder that could not be read is not: the error may pass without the folder changing).
    */
-  private async read(dir: string, unreadable?: OnUnreadable): Promise<FolderEntry[]> {
+  private read(dir: string, unreadable?: OnUnreadable): FolderEntry[] {
     this.counts.read++;
     const started = this.now();
     // Stat'ed before it is read: a change between the two leaves a newer ctime than the one kept.
     const st = folderStat(dir);
-    const entries = await readFolder(dir, unreadable);
+    const entries = readFolder(dir, unreadable);
     if (st && entries && st.ctimeMs < started - MARGIN_MS) {
       this.kept.set(dir, { ...st, entries });
       this.changed = true;

@@ -185,9 +185,7 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
       }
       // The recursive instance walks a new folder itself, without reporting the files it finds (its walk ignores
       // files), so they are listed here; chokidar reports a new folder after `ready` only.
-      void readFolder(dir).then((entries) => {
-        for (const e of entries ?? []) if (e.kind === 'file') report(path.join(dir, e.name));
-      });
+      for (const e of readFolder(dir) ?? []) if (e.kind === 'file') report(path.join(dir, e.name));
     });
     instance.on('unlinkDir', (dir) => {
       unwatchUnder(dir);
