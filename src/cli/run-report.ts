@@ -81,7 +81,8 @@ export async function runReport(args: CliArgs & { command: ReportKind }, warn: (
     }
     // Only now: the writer above keeps the daily rollup in the process's own zone, which a server shares.
     if (args.timezone) process.env.TZ = args.timezone;
-    const out = render(args, opened.index.reports);
+    // A report reads more than once (its rows, then its totals): from one state of the file, which a server may be writing.
+    const out = opened.index.snapshot(() => render(args, opened.index.reports));
     if (typeof out === 'string') {
       process.stdout.write(out);
     } else {

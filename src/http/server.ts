@@ -34,7 +34,7 @@ export interface ServerDeps {
    * Read through `queries` on every request: the index behind it may be reopened. `repricing`: while it says so, no
    * answer's figures are final (absent: never).
    */
-  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'> & { notes?(): string[]; repricing?(): boolean };
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation' | 'snapshot'> & { notes?(): string[]; repricing?(): boolean };
   config: ServerConfig;
   indexing(): IndexingState;
   /** Folders the listing could not read (health.skipped.unreadableFolders); none when absent. */

@@ -6,7 +6,7 @@ import { closeDatabase, openDatabase } from './open.ts';
 import { PriceTable } from '../pricing/table.ts';
 import { createQueries } from './queries/index.ts';
 import { createReports } from './queries/reports.ts';
-import { openReadConnection } from './read-connection.ts';
+import { openReadConnection, snapshotOf } from './read-connection.ts';
 import { changeMark, untilChange } from './queries/until-change.ts';
 import type { IndexDb, IndexReader, IndexStats, Queries } from './types.ts';
 import { Writer } from './writer.ts';
@@ -119,6 +119,7 @@ function build(
     dataVersion: () => writer.dataVersion(),
     // The queries read on the writer's connection, which sees its own pending writes: every write is a new generation.
     generation: () => writer.dataVersion() - quietWrites,
+    snapshot: (read) => read(),
     stats,
     recovered: recoveredQuery(db),
     queries: reportCorruption(createQueries(db, () => writer.priceTable()), opts.onCorrupt),
@@ -154,12 +155,16 @@ function build(
 export function openIndexReader(file: string, opts: { prices?: () => PriceTable } = {}): IndexReader {
   const db = openReadConnection(file);
   const fallback = PriceTable.builtin();
+  const snapshot = snapshotOf(db);
+  const stats = statsQuery(db);
   return {
-    stats: statsQuery(db),
+    stats: () => snapshot(stats),
     recovered: recoveredQuery(db),
     // SQLite's data_version moves when another connection (the writer) commits.
     generation: () => db.pragma('data_version', { simple: true }) as number,
-    queries: createQueries(db, opts.prices ?? (() => fallback)),
+    snapshot,
+    // Each query reads one state of the file: a query reads the models and projects, then rows that name them.
+    queries: eachQuery(createQueries(db, opts.prices ?? (() => fallback)), (fn) => (...args) => snapshot(() => fn(...args))),
     reports: createReports(db),
     repricing: repricingQuery(db),
     close: () => db.close(),
@@ -228,24 +233,32 @@ function reportCorruption(q: Queries, onCorrupt: (err: IndexWriteError) => void)
       throw err;
     }
   };
+  return eachQuery(q, guard);
+}
+
+/** A wrapper of a query: the same function, run in some way (guarded, in a snapshot). */
+type QueryWrap = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A) => R;
+
+/** Every query of `q` (those of `retention` too) through `wrap`: the one list of the queries for every wrapper. */
+function eachQuery(q: Queries, wrap: QueryWrap): Queries {
   return {
-    metrics: guard(q.metrics),
-    overview: guard(q.overview),
-    insights: guard(q.insights),
-    monthly: guard(q.monthly),
-    projects: guard(q.projects),
-    projectSessions: guard(q.projectSessions),
-    session: guard(q.session),
-    sessions: guard(q.sessions),
-    receipt: guard(q.receipt),
-    knowsRepository: guard(q.knowsRepository),
-    knowsMachine: guard(q.knowsMachine),
-    knowsProject: guard(q.knowsProject),
-    budgets: guard(q.budgets),
-    limits: guard(q.limits),
-    pace: guard(q.pace),
-    repository: guard(q.repository),
-    retention: { dirFiles: guard(q.retention.dirFiles), liveFiles: guard(q.retention.liveFiles), keptFolder: guard(q.retention.keptFolder) },
+    metrics: wrap(q.metrics),
+    overview: wrap(q.overview),
+    insights: wrap(q.insights),
+    monthly: wrap(q.monthly),
+    projects: wrap(q.projects),
+    projectSessions: wrap(q.projectSessions),
+    session: wrap(q.session),
+    sessions: wrap(q.sessions),
+    receipt: wrap(q.receipt),
+    knowsRepository: wrap(q.knowsRepository),
+    knowsMachine: wrap(q.knowsMachine),
+    knowsProject: wrap(q.knowsProject),
+    budgets: wrap(q.budgets),
+    limits: wrap(q.limits),
+    pace: wrap(q.pace),
+    repository: wrap(q.repository),
+    retention: { dirFiles: wrap(q.retention.dirFiles), liveFiles: wrap(q.retention.liveFiles), keptFolder: wrap(q.retention.keptFolder) },
   };
 }
 

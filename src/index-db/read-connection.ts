@@ -53,6 +53,27 @@ export function openReadConnection(file: string): Database.Database {
 }
 
 /**
+ * A function that runs `read` against one state of the file: inside one read transaction, so that a commit of the
+ * writer (another process) cannot land between its statements. Without it an answer could mix two states: a model
+ * read before a commit and the rows of that commit read after it (a reader's overview failed so, once, on CI). The
+ * snapshot is taken at once (a deferred BEGIN would take it at the first read). `read` may return a promise: the
+ * statements of its synchronous part are the ones held to one state. Nested, it runs inside the open transaction.
+ */
+export function snapshotOf(db: Database.Database): <T>(read: () => T) => T {
+  const start = db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').pluck();
+  return (read) => {
+    if (db.inTransaction) return read();
+    db.exec('BEGIN');
+    try {
+      start.get();
+      return read();
+    } finally {
+      db.exec('COMMIT');
+    }
+  };
+}
+
+/**
  * `open()` again every 50 ms while it fails as busy (a writer still creating the file), for at most `waitMs`, and as
  * long as `retry` accepts the failure.
  */

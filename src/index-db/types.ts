@@ -140,6 +140,12 @@ export interface IndexReader {
    * server's result cache is keyed by it and the page is told when it moves.
    */
   generation(): number;
+  /**
+   * Runs `read` (queries, stats, reports) against one state of the file. A reader's statements each see the writer's
+   * latest commit, so an answer that reads more than once runs in one (read-connection.ts snapshotOf); the writer's
+   * connection sees only its own writes, which wait for the turn to end, so it just runs `read`.
+   */
+  snapshot<T>(read: () => T): T;
   /** The command line's reads (src/cli). */
   reports: Reports;
   /** Whether a reprice is under way (meta `reprice`, write/reprice.ts): figures are not final until it is done. */

@@ -17,6 +17,8 @@ export interface IndexKeeper {
   /** The current index's queries (the server reads through this, whatever happens to the file). */
   readonly queries: Queries;
   stats(): IndexStats;
+  /** Runs `read` against one state of the current index (IndexReader.snapshot). */
+  snapshot<T>(read: () => T): T;
   /** Moves whenever an answer may differ: a write or commit of the index, a reopened file, a new price table. */
   generation(): number;
   mode(): 'writer' | 'reader';
@@ -290,6 +292,7 @@ export async function keepIndex(opts: KeeperOptions): Promise<IndexKeeper> {
       return current().queries;
     },
     stats: () => current().stats(),
+    snapshot: (read) => current().snapshot(read),
     generation: nextGeneration,
     mode: () => (writer ? 'writer' : 'reader'),
     writable: () => writer,

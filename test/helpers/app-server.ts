@@ -45,10 +45,14 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   }
 }
 
-/** GET a JSON answer of the server, failing with the status and body otherwise. */
+/** GET a JSON answer of the server, failing with the status and body otherwise (and the server's log after a 5xx). */
 export async function getJson<T>(server: AppServer, route: string): Promise<T> {
   const res = await fetch(server.url + route);
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  if (!res.ok) {
+    // A 500's cause is only in the server's log: without it a failure on CI cannot be told from another.
+    const log = res.status >= 500 ? `\nthe server's log:\n${server.output().slice(-4000)}` : '';
+    throw new Error(`${route}: ${res.status} ${await res.text()}${log}`);
+  }
   return (await res.json()) as T;
 }
 

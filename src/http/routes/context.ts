@@ -11,7 +11,7 @@ import type { ServerConfig } from '../server-config.ts';
 
 export interface RouteContext {
   /** `notes`: what happened to the index file itself (the server's IndexKeeper), for the overview's health. */
-  index: Pick<IndexReader, 'queries' | 'stats' | 'generation'> & { notes?(): string[] };
+  index: Pick<IndexReader, 'queries' | 'stats' | 'generation' | 'snapshot'> & { notes?(): string[] };
   config: ServerConfig;
   cache: ResultCache;
   indexing(): IndexingState;

@@ -64,11 +64,12 @@ function dataRoute(
     // This machine's name scopes its unlabelled dirs (null); absent, every machine.
     const machine = label === null ? undefined : label === ctx.config.machine ? null : label;
     const scope: QueryScope = { range, project, repository, machine, now };
-    const run = () => {
+    // One state of the index for the whole answer (its figures and its health), whoever writes it.
+    const run = () => ctx.index.snapshot(() => {
       if (repository !== null && !ctx.index.queries.knowsRepository(repository)) throw Errors.badRepository();
       if (machine && !ctx.index.queries.knowsMachine(machine)) throw Errors.badMachine();
       return compute({ scope, indexing, final }, req);
-    };
+    });
     const entry = await ctx.cache.get(key, run, indexing.done ? ctx.cache.ttlMs : INDEXING_TTL_MS);
     // In a header too, for the answers that are an array (/api/projects).
     res.setHeader('X-Cost-Final', String(final));
