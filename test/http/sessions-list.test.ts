@@ -100,4 +100,38 @@ t('more sessions than the list shows (and than are looked up by id): the listed 
   for (const x of list.sessions) assert.equal(x.branches, ownBranches.get(x.id), x.id);
 });
 
+t('past the limit, the last listed session is the one the rows put there, not SQLite\'s sum; Warmup still counted', async () => {
+  const root = s.config.projectsDirs[0]!;
+  const day = new Date(Date.now() - 50 * 86_400_000).toISOString().slice(0, 10);
+  const at = (minute: number) => `${day}T12:${String(minute).padStart(2, '0')}:00.000Z`;
+  const project = '-home-dev-near';
+  let n = 0;
+  const usage = (sid: string, usd: number, model = HAIKU, minute = 0, extra: Record<string, unknown> = {}) =>
+    usageLine({ sessionId: sid, model, messageId: `near${++n}`, requestId: `rn${n}`, timestamp: at(minute), extra: { costUSD: usd, ...extra } });
+  const session = (sid: string, ...lines: Record<string, unknown>[]) =>
+    ingestFile(s.index, writeJsonl(path.join(root, project, `${sid}.jsonl`), lines), sessionRole(project, sid));
+  for (let i = 0; i < SESSION_LIST_LIMIT - 1; i++) session(`top${i}`, usage(`top${i}`, 10));
+  for (let i = 0; i < 20; i++) session(`low${i}`, usage(`low${i}`, 0.01));
+  // Its three models' costs summed in the rows' order: 0.6000000000000001. SQLite sums them to 0.6, below 'single'.
+  session('three', usage('three', 0.1, HAIKU, 5), usage('three', 0.2, SONNET, 5), usage('three', 0.3, 'claude-opus-4-1-20250805', 5));
+  // The same cost to the last bit in both sums; the same cost as 'three' by the rows, and an older last activity.
+  session('single', usage('single', 0.6000000000000001, HAIKU, 1));
+  const warm = writeJsonl(path.join(root, project, 'warm2', 'subagents', 'agent-w2.jsonl'), [
+    userLine('Warmup', { sessionId: 'warm2', isSidechain: true, agentId: 'w2', timestamp: at(0) }),
+    usage('warm2', 0.125, HAIKU, 0, { isSidechain: true, agentId: 'w2' }),
+  ]);
+  ingestFile(s.index, warm, { project, session: 'warm2', agentId: 'w2', agentType: null, agentDescription: null });
+  await s.request('/api/refresh', { method: 'POST' });
+  const list = (await s.request(`/api/sessions?from=${day}&to=${day}`)).json<SessionList>();
+  assert.is(list.total, SESSION_LIST_LIMIT - 1 + 20 + 2);
+  assert.is(list.sessions.length, SESSION_LIST_LIMIT);
+  const last = list.sessions.at(-1)!;
+  assert.equal([last.id, last.cost], ['three', 0.6000000000000001], 'a tie on cost goes to the later one');
+  assert.ok(!list.sessions.some((x) => x.id === 'single'));
+  assert.equal(list.warmup, { sessions: 1, cost: 0.125 });
+  // The project's own answer reads every row: the same order.
+  const own = (await s.request(`/api/sessions?from=${day}&to=${day}&project=${project}`)).json<SessionList>();
+  assert.equal(own.sessions.map((x) => x.id), list.sessions.map((x) => x.id));
+});
+
 t.run();

@@ -35,28 +35,69 @@ export function byCost(names: ReadonlyMap<string, number>): string[] {
  */
 export const FEW_SESSIONS = 1000;
 
+/** The folders of @ps. */
+const IN_SCOPE = 'project_id IN (SELECT value FROM json_each(@ps))';
+/** A session (`s`) that is only Claude Code's Warmup side calls: no title, no prompt of its own, a Warmup agent's. */
+export const WARMUP_SQL = "s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup'";
+/** Only the sessions of @only. */
+const OF_ONLY = 'session_id IN (SELECT value FROM json_each(@only))';
+
+/**
+ * The cells of a range (the hourly cells; with partial UTC hours at its edges, a :30 or :45 zone, their entries from
+ * the messages of the files that can hold those of either edge), summed by `group` after `select`, for the folders of
+ * @ps and, with `only`, the sessions of @only. Bound as `boundCells` says. Exported for the test of its plan.
+ */
+export function cellsSql(select: string, group: string, only: boolean): { plain: string; edges: string } {
+  const scope = only ? `${IN_SCOPE} AND ${OF_ONLY}` : IN_SCOPE;
+  // One read per edge, each through the (file_id, ts) index: with both edges' times ORed in one condition SQLite
+  // scanned every message (~0.5 s at 10 GiB, for each answer in a :30 or :45 zone). Their rows then in id order, the
+  // order that scan gave them, so that each cell is summed as before.
+  const edge = `SELECT id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cache_create, cache_read, cost, ts
+    FROM messages WHERE file_id IN (${spanFiles('?', '?', `AND ${IN_SCOPE}`)}) AND ts >= ? AND ts < ? AND ${scope}`;
+  return {
+    plain: `SELECT ${select} FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${scope} GROUP BY ${group}`,
+    edges: `SELECT ${select} FROM (
+      SELECT project_id, session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
+        FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${scope}
+      UNION ALL
+      SELECT project_id, session_id, model_id, sub, 1, input, output, cache_create, cache_read, cost, ts, ts
+        FROM (${edge} UNION ALL ${edge} ORDER BY id))
+    GROUP BY ${group}`,
+  };
+}
+
+/** A pair of cellsSql's statements run for some folders' hours (and sessions: `only`). */
+function boundCells(db: Database.Database, sql: { plain: string; edges: string }) {
+  const plain = db.prepare(sql.plain).raw(true);
+  const edges = db.prepare(sql.edges).raw(true);
+  return (hours: HourSpan, named: Record<string, string>): unknown[] => {
+    const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = hours;
+    return hours.edges.length ? edges.all(h0, h1, ...spanHours(...a), ...a, ...spanHours(...b), ...b, named) : plain.all(h0, h1, named);
+  };
+}
+
+/**
+ * Each session's cost in the hours of some folders, as SQLite sums it: within a rounding of a session row's own
+ * (`createSessionRows`, which sums the cells in another order), and every session that has a row there.
+ */
+export function createSessionCosts(db: Database.Database) {
+  const costs = boundCells(db, cellsSql('session_id, sum(cost)', 'session_id', false));
+  return (pids: readonly number[], hours: HourSpan): [session: number, cost: number][] =>
+    costs(hours, { ps: JSON.stringify(pids) }) as [number, number][];
+}
+
 export function createSessionRows(db: Database.Database, reader: Reader) {
   // Every folder of the scope in one read of each kind (the hourly cells grouped by folder too), bound as a JSON array
   // (@ps): a read per folder scanned the range's hourly rows, and the sessions and files tables, once per folder, which
   // took seconds for the 380 folders of the 10 GiB bench history (bench/RESULTS.md).
-  const inScope = 'project_id IN (SELECT value FROM json_each(@ps))';
+  const inScope = IN_SCOPE;
   const sums = 'project_id, session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
-  const cells = db.prepare(`SELECT ${sums} FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${inScope}
-    GROUP BY project_id, session_id, model_id, sub`).raw(true);
-  // With partial UTC hours at the range's edges (a :30 or :45 zone), their entries come from the messages (the files
-  // that can hold those of either edge).
-  const edgeFiles = `${spanFiles('?', '?', `AND ${inScope}`)} UNION ALL ${spanFiles('?', '?', `AND ${inScope}`)}`;
-  const cellsEdges = db.prepare(`SELECT ${sums} FROM (
-      SELECT project_id, session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
-        FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${inScope}
-      UNION ALL
-      SELECT project_id, session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
-        FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND ${inScope})
-    GROUP BY project_id, session_id, model_id, sub`).raw(true);
+  const group = 'project_id, session_id, model_id, sub';
+  const cells = { every: boundCells(db, cellsSql(sums, group, false)), only: boundCells(db, cellsSql(sums, group, true)) };
   // The titles and whether gone: of the folders' sessions (one pass over each table), or, for a range with few sessions
   // (a day, a week of a long history), of those sessions by their ids (@ids). Each way gives the same answer.
   const titleSql = `SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
-      s.title IS NULL AND s.first_prompt IS NULL AND s.agent_prompt = 'Warmup' AS warmup FROM sessions s WHERE s.${inScope}`;
+      ${WARMUP_SQL} AS warmup FROM sessions s WHERE s.${inScope}`;
   const ofSessions = 'IN (SELECT value FROM json_each(@ids))';
   const sessionInfo = { all: db.prepare(titleSql).raw(true), few: db.prepare(`${titleSql} AND s.id ${ofSessions}`).raw(true) };
   // A session is gone when it has transcripts and every one of them is gone.
@@ -66,12 +107,14 @@ export function createSessionRows(db: Database.Database, reader: Reader) {
     few: db.prepare(`${goneSql} ${ofSessions} GROUP BY session_id`).raw(true),
   };
 
-  /** The sessions of the folders `pids` with usage in the hours, unordered. */
-  return function sessionRows(pids: readonly number[], hours: HourSpan): FolderSessionRow[] {
+  /**
+   * The sessions of the folders `pids` with usage in the hours (of them, those of `only`), in the order their folders
+   * come in `pids`, then by id. A session's row is the same to the last bit whether `only` names it or is left out.
+   */
+  return function sessionRows(pids: readonly number[], hours: HourSpan, only?: readonly number[]): FolderSessionRow[] {
     const models = reader.models();
-    const { from: h0, to: h1, edges: [a = [0, 0], b = [0, 0]] } = hours;
     const ps = { ps: JSON.stringify(pids) };
-    const all = (hours.edges.length ? cellsEdges.all(h0, h1, ...spanHours(...a), ...spanHours(...b), ...a, ...b, ps) : cells.all(h0, h1, ps)) as FolderCell[];
+    const all = (only ? cells.only(hours, { ...ps, only: JSON.stringify(only) }) : cells.every(hours, ps)) as FolderCell[];
     if (!all.length) return [];
     const ids = new Set(all.map((c) => c[1]));
     const way = ids.size <= FEW_SESSIONS ? 'few' : 'all';

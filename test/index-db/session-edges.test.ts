@@ -1,0 +1,89 @@
+// The session rows of a range with partial UTC hours at its edges (a :30 or :45 zone: India, Iran, Nepal, parts of
+// Australia, Newfoundland) read those hours' entries one edge at a time through the (file_id, ts) index. With both
+// edges' times ORed in one condition SQLite scanned every message for each answer (~0.5 s at 10 GiB, even for an
+// empty today). The plan must not scan `messages`, and the cells must be the ones the ORed read gave, to the last bit.
+// Real SQLite file.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openIndex } from '../../src/index-db/index.ts';
+import { cellsSql } from '../../src/index-db/queries/session-rows.ts';
+import { spanFiles, spanHours } from '../../src/index-db/queries/span-files.ts';
+import type { FileRole } from '../../src/index-db/types.ts';
+import { PriceTable } from '../../src/pricing/table.ts';
+import { batchOf } from '../helpers/batches.ts';
+import { tempDir } from '../helpers/jsonl.ts';
+
+const { dir } = tempDir('session-edges-');
+const file = path.join(dir, 'e.db');
+const HOUR = 3_600_000;
+const START = Date.UTC(2026, 8, 1);
+const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'claude-haiku-4-5-20251001'];
+let seed = 7;
+const next = (max: number): number => (seed = (seed * 48271) % 2147483647) % max;
+
+const idx = openIndex(file, { log: () => {} });
+idx.setPrices(PriceTable.builtin());
+for (let p = 0; p < 4; p++) {
+  const project = `-home-u-p${p}`;
+  for (let s = 0; s < 5; s++) {
+    for (const agent of [null, `a${p}${s}`]) {
+      const role: FileRole = { project, session: `s${p}-${s}`, agentId: agent, agentType: null, agentDescription: null };
+      const rows = Array.from({ length: 60 }, (_, i) => ({
+        ts: START + next(48) * HOUR + next(HOUR), messageId: `m${p}-${s}-${agent}-${i}`, requestId: `r${p}-${s}-${agent}-${i}`,
+        model: MODELS[next(MODELS.length)]!, input: 1 + next(99_991), output: 1 + next(9_973), cacheRead: next(999_983), sidechain: agent !== null,
+      }));
+      const f = path.join(dir, 'projects', project, agent ? `s${p}-${s}/subagents/agent-${agent}.jsonl` : `s${p}-${s}.jsonl`);
+      idx.applyBatch(batchOf(f, rows), role, 6000, 1);
+    }
+  }
+}
+idx.close();
+
+const SUMS = 'project_id, session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
+const GROUP = 'project_id, session_id, model_id, sub';
+const IN_SCOPE = 'project_id IN (SELECT value FROM json_each(@ps))';
+/** The read it replaced: both edges' files in one list, their times ORed. */
+const edgeFiles = `${spanFiles('?', '?', `AND ${IN_SCOPE}`)} UNION ALL ${spanFiles('?', '?', `AND ${IN_SCOPE}`)}`;
+const ORED = `SELECT ${SUMS} FROM (
+    SELECT project_id, session_id, model_id, sub, messages, input, output, cache_create, cache_read, cost, first_ts, last_ts
+      FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${IN_SCOPE}
+    UNION ALL
+    SELECT project_id, session_id, model_id, agent_id IS NOT NULL, 1, input, output, cache_create, cache_read, cost, ts, ts
+      FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND ${IN_SCOPE})
+  GROUP BY ${GROUP}`;
+
+const t = suite('session rows at a :30 zone\'s edges');
+
+t('each edge is read through the (file_id, ts) index; the cells are the ORed read\'s to the last bit', () => {
+  const db = new Database(file, { readonly: true });
+  try {
+    const sql = cellsSql(SUMS, GROUP, false).edges;
+    const ps = { ps: JSON.stringify(db.prepare('SELECT id FROM projects').pluck().all()) };
+    const planOf = (text: string, args: unknown[]): string[] =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+    let compared = 0;
+    for (const [first, last] of [[3, 20], [10, 11], [0, 47], [30, 46]] as const) {
+      const a: [number, number] = [START + (first - 1) * HOUR + HOUR / 2, START + first * HOUR];
+      const b: [number, number] = [START + last * HOUR, START + last * HOUR + HOUR / 2];
+      const now = [START / HOUR + first, START / HOUR + last, ...spanHours(...a), ...a, ...spanHours(...b), ...b, ps];
+      const ored = [START / HOUR + first, START / HOUR + last, ...spanHours(...a), ...spanHours(...b), ...a, ...b, ps];
+      const got = db.prepare(sql).raw(true).all(...now);
+      assert.equal(got, db.prepare(ORED).raw(true).all(...ored), `hours ${first}-${last}`);
+      compared += got.length;
+      const plan = planOf(sql, now);
+      assert.not.ok(plan.some((d) => d.startsWith('SCAN messages')), plan.join('; '));
+      assert.ok(planOf(ORED, ored).some((d) => d.startsWith('SCAN messages')), 'the ORed read scanned every message');
+    }
+    assert.ok(compared > 100, `${compared} cells compared`);
+    // The edges' entries count: a cell of an edge hour alone exists.
+    const edgeOnly = db.prepare(sql).raw(true).all(START / HOUR + 5, START / HOUR + 5, ...spanHours(START + 4.5 * HOUR, START + 5 * HOUR),
+      START + 4.5 * HOUR, START + 5 * HOUR, 0, 0, 0, 0, 0, 0, ps) as number[][];
+    assert.ok(edgeOnly.length > 0 && edgeOnly.every((c) => c[4]! >= 1));
+  } finally {
+    db.close();
+  }
+});
+
+t.run();
