@@ -3,7 +3,8 @@
 // rows (the slow read of issue 35), for every project and for a project's folders; over a part of the history the
 // primary key's range of hours. And the figures must be those of the read it replaced (the table in its primary key
 // order, sorted by session and model), to the last bit, after the writer has added to existing rows and after a
-// reprice has changed every cost: SQLite keeps the index, no code of ours does. Real SQLite file.
+// reprice has changed every cost: SQLite keeps the index, no code of ours does. The Sessions view's cost per session
+// over the whole history reads that index too. Real SQLite file.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { SESSION_SQL } from '../../src/index-db/queries/reports.ts';
+import { SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
 import { ROLLUPS } from '../../src/index-db/schema/rollups.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -82,6 +84,10 @@ t('the whole history: the plan reads the index alone and sorts nothing, for ever
     // A part of the history: only its hours are read.
     const part = planOf(SESSION_SQL.part, START / HOUR, START / HOUR + 24);
     assert.ok(part.some((d) => d.startsWith('SEARCH usage_hourly USING PRIMARY KEY (hour>? AND hour<?)')), part.join('; '));
+    // The Sessions view's costs per session over the whole history (session-rows.ts), for every project.
+    const costs = planOf(SESSION_COSTS_SQL.whole.plain.replace(/@ps/g, "'[1,2]'"), 0, 1e9);
+    assert.ok(costs.some((d) => d === `SCAN usage_hourly USING COVERING INDEX ${INDEX}`), costs.join('; '));
+    assert.not.ok(costs.some((d) => d.includes('TEMP B-TREE')), `no sort: ${costs.join('; ')}`);
     // The read it replaced did sort: the test above would catch that read coming back.
     const old = (db.prepare(`EXPLAIN QUERY PLAN ${SORTED_SQL}`).all(0, 1e9) as { detail: string }[]).map((r) => r.detail);
     assert.ok(old.some((d) => d.includes('TEMP B-TREE FOR GROUP BY')), old.join('; '));

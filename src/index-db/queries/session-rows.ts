@@ -5,6 +5,7 @@ import type { HourSpan } from '../../calendar/resolve.ts';
 import type { SessionRow } from '../../shared/api-types.ts';
 import { iso } from '../time.ts';
 import { totalTokens } from '../schema/measures.ts';
+import { ROLLUPS } from '../schema/rollups.ts';
 import type { Reader } from './reader.ts';
 import { spanFiles, spanHours } from './span-files.ts';
 
@@ -76,14 +77,23 @@ function boundCells(db: Database.Database, sql: { plain: string; edges: string }
   };
 }
 
+const costsSql = cellsSql('session_id, sum(cost)', 'session_id', false);
+/** createSessionCosts' reads; exported for the test of their plans. */
+export const SESSION_COSTS_SQL = {
+  part: costsSql,
+  whole: { ...costsSql, plain: costsSql.plain.replace('FROM usage_hourly ', `FROM usage_hourly INDEXED BY ${ROLLUPS.usage_hourly.index.name} `) },
+} as const;
+
 /**
  * Each session's cost in the hours of some folders, as SQLite sums it: within a rounding of a session row's own
- * (`createSessionRows`, which sums the cells in another order), and every session that has a row there.
+ * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. `whole`: the
+ * hours start at or before the folders' first; then their rows are read in the session index's order (schema/rollups.ts),
+ * already grouped, instead of sorted.
  */
 export function createSessionCosts(db: Database.Database) {
-  const costs = boundCells(db, cellsSql('session_id, sum(cost)', 'session_id', false));
-  return (pids: readonly number[], hours: HourSpan): [session: number, cost: number][] =>
-    costs(hours, { ps: JSON.stringify(pids) }) as [number, number][];
+  const costs = { part: boundCells(db, SESSION_COSTS_SQL.part), whole: boundCells(db, SESSION_COSTS_SQL.whole) };
+  return (pids: readonly number[], hours: HourSpan, whole: boolean): [session: number, cost: number][] =>
+    costs[whole ? 'whole' : 'part'](hours, { ps: JSON.stringify(pids) }) as [number, number][];
 }
 
 export function createSessionRows(db: Database.Database, reader: Reader) {

@@ -32,7 +32,8 @@ export function createSessions(db: Database.Database, reader: Reader) {
    * among those read, and every figure is the one the rows of all sessions gave.
    */
   function needed(pids: readonly number[], hours: HourSpan): { only: number[] | undefined; total: number } | null {
-    const costs = sessionCosts(pids, hours);
+    const first = reader.firstHour(null);
+    const costs = sessionCosts(pids, hours, first === null || hours.from <= first);
     if (!costs.length) return null;
     const warm = new Set(warmupSessions.all(JSON.stringify(pids)) as number[]);
     const listed = costs.filter(([id]) => !warm.has(id));

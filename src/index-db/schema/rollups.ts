@@ -83,8 +83,8 @@ export const ATTRIBUTED = `${CAUSE_KEYS.join(' + ')} > 0`;
 export const ROLLUPS = {
   usage_hourly: {
     ...rollup('usage_hourly', 'utc-hour', ['hour', 'project_id', 'session_id', 'model_id', 'sub'], USAGE),
-    // The command line's sessions over the whole history (queries/reports.ts): grouped by session and model in the
-    // index's order instead of a sort of every hourly row. Within a session and model its rows stay in the table's order
+    // The command line's sessions over the whole history (queries/reports.ts), and the Sessions view's cost per session
+    // (queries/session-rows.ts): grouped by session (and model) in the index's order instead of a sort of every hourly row. Within a session and model its rows stay in the table's order
     // (hour, project, sub), the order the sort gave the sums before (migration 017).
     index: {
       name: 'usage_hourly_session',
