@@ -83,6 +83,7 @@ export class RollupDelta {
   private entrypoints = new Map<string, Cell>();
   private causes = new Map<string, Cell>();
   private files = new Map<number, LocalCell>();
+  private branches = new Map<string, LocalCell>();
   private last: Group | null = null;
   /** The group before `last`. */
   private before: Group | null = null;
@@ -116,6 +117,7 @@ export class RollupDelta {
     this.addEntrypoint(m, sign, hour);
     this.addCause(m, sign, hour);
     this.addFile(m, sign);
+    this.addBranch(m, sign, hour);
   }
 
   /**
@@ -130,6 +132,16 @@ export class RollupDelta {
   addFile(m: Msg, sign: 1 | -1): void {
     let c = this.files.get(m.file);
     if (!c) this.files.set(m.file, (c = { pk: [m.file], n: 0, cost: 0 }));
+    c.n += sign;
+    c.cost += sign * m.cost;
+  }
+
+  /** A message's branch cell alone, as its entrypoint cell (`addEntrypoint`); none without a branch (ON_A_BRANCH). */
+  addBranch(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
+    if (m.branch === null) return;
+    const k = `${hour},${m.project},${m.session},${m.branch}`;
+    let c = this.branches.get(k);
+    if (!c) this.branches.set(k, (c = { pk: [hour, m.project, m.session, m.branch], n: 0, cost: 0 }));
     c.n += sign;
     c.cost += sign * m.cost;
   }
@@ -210,6 +222,7 @@ export class RollupDelta {
     write(this.entrypoints.values(), s.of('usage_hourly_entrypoint'));
     write(this.causes.values(), s.of('usage_hourly_cause'));
     write(this.files.values(), s.of('usage_total_file'));
+    write(this.branches.values(), s.of('usage_hourly_branch'));
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
@@ -227,6 +240,7 @@ export class RollupDelta {
     this.entrypoints.clear();
     this.causes.clear();
     this.files.clear();
+    this.branches.clear();
     this.last = null;
     this.before = null;
     this.toolHour = null;

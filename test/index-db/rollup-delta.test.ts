@@ -28,7 +28,8 @@ const OPUS = 'claude-opus-4-5-20251101';
 const MIN = 60_000;
 const { dir } = tempDir('rollup-delta-');
 
-interface Row { ts: number; file_id: number; project_id: number; session_id: number; model_id: number; sub: number; input: number; output: number; cost: number; tools: string }
+interface Row { ts: number; file_id: number; project_id: number; session_id: number; model_id: number; sub: number; input: number; output: number; cost: number; tools: string;
+  branch_id: number | null }
 
 type Cells = Map<string, { n: number; input: number; output: number; cost: number }>;
 
@@ -65,8 +66,8 @@ function assertSame(db: Database.Database, sql: string, want: Cells, what: strin
 function assertRollupsOfMessages(file: string): void {
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare(`SELECT ts, file_id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost, tools
-      FROM messages`).all() as Row[];
+    const rows = db.prepare(`SELECT ts, file_id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cost, tools,
+      branch_id FROM messages`).all() as Row[];
     assert.ok(rows.length > 0);
     const clock = new LocalClock();
     const hour = (r: Row): number => Math.floor(r.ts / HOUR_MS);
@@ -82,6 +83,11 @@ function assertRollupsOfMessages(file: string): void {
       'cost_local_hourly');
     assertSame(db, 'SELECT file_id, messages, 0, 0, cost FROM usage_total_file',
       new Map([...fold(rows, (r) => [r.file_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])), 'usage_total_file');
+    const onBranch = rows.filter((r) => r.branch_id !== null);
+    assert.ok(onBranch.length > 0 && onBranch.length < rows.length, 'usage on branches and on none');
+    assertSame(db, 'SELECT hour, project_id, session_id, branch_id, messages, 0, 0, cost FROM usage_hourly_branch',
+      new Map([...fold(onBranch, (r) => [hour(r), r.project_id, r.session_id, r.branch_id!])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])),
+      'usage_hourly_branch');
     assertSame(db, 'SELECT day, project_id, session_id, messages FROM sessions_daily',
       fold(rows, (r) => [day(r), r.project_id, r.session_id]), 'sessions_daily', false);
     const perTool = rows.flatMap((r) => (r.tools ? r.tools.split(',').map((tool) => ({ ...r, tools: tool })) : []));
@@ -119,6 +125,7 @@ for (const zone of ['UTC', 'Asia/Kathmandu']) {
       input: 10 + i,
       output: 100 + i,
       tools: tools[i % tools.length]!,
+      branch: ['main', 'feat', ''][i % 3]!,
     }));
     // A better copy of m3 later in the same batch replaces the first within the batch.
     rows.push({ ...rows[3]!, output: 900, ts: rows[3]!.ts + MIN });
@@ -164,7 +171,7 @@ Delta('worker-folded batches: copies within and across batches, losers, replaced
   const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu: local midnight inside the first UTC hour
   const main = (i: number, extra: Partial<Parameters<typeof usageLine>[0]> = {}): Line => usageLine({
     sessionId: 's1', messageId: `msg_${i}`, requestId: `req_${i}`, model: i % 3 ? OPUS : HAIKU, input: 10 + i, output: 100 + i,
-    timestamp: at(t0, i * 7), tools: i % 4 ? ['Bash'] : ['Read', 'Edit'], ...extra,
+    timestamp: at(t0, i * 7), tools: i % 4 ? ['Bash'] : ['Read', 'Edit'], extra: i % 3 === 1 ? {} : { gitBranch: i % 3 ? 'feat' : 'main' }, ...extra,
   });
   const s1 = writeJsonl(path.join(root, 's1.jsonl'), [
     ...Array.from({ length: 20 }, (_, i) => main(i)),
@@ -260,7 +267,7 @@ for (const later of ['Asia/Kathmandu', 'UTC']) {
     const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu
     const rows: (Partial<UsageRow> & { ts: number })[] = Array.from({ length: 40 }, (_, i) => ({
       ts: t0 + i * 7 * MIN, messageId: `m${i}`, requestId: `r${i}`, model: i % 3 ? OPUS : HAIKU, agentId: i % 6 === 1 ? 'sub1' : '',
-      sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [],
+      sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [], branch: ['main', '', 'feat'][i % 3]!,
     }));
     idx.applyBatch(batchOf(path.join(root, 'p1', 'a.jsonl'), rows.slice(0, 25)), role('p1', null), 2500, 1);
     idx.applyBatch(batchOf(path.join(root, 'p2', 'b.jsonl'), rows.slice(25)), role('p2', null), 1500, 1);
@@ -309,7 +316,7 @@ Delta('a reprice in chunks with writes between the chunks ends with every cost t
   const t0 = Date.UTC(2026, 10, 15, 18, 0); // 23:45 in Kathmandu
   const rows: (Partial<UsageRow> & { ts: number })[] = Array.from({ length: 48 }, (_, i) => ({
     ts: t0 + i * 7 * MIN, messageId: `m${i}`, requestId: `r${i}`, model: i % 3 ? OPUS : HAIKU, agentId: i % 6 === 1 ? 'sub1' : '',
-    sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [],
+    sessionId: i % 4 === 3 ? 's2' : 's1', input: 10 + i, output: 100 + i, tools: i % 2 ? ['Bash'] : [], branch: ['main', '', 'feat'][i % 3]!,
   }));
   const a = path.join(root, 'p1', 'a.jsonl');
   idx.applyBatch(batchOf(a, rows), role('p1', null), 4800, 1);

@@ -99,7 +99,7 @@ function fill(idx: IndexDb, root: string): void {
     cache1h: 20 * i, cacheRead: 7 + i, webSearch: i % 3, tools: i % 2 ? ['Bash', 'Read'] : i === 4 ? [] : ['Edit'],
     entrypoint: ['cli', 'sdk-ts', '', 'claude-vscode', 'cli'][i]!,
     skill: ['', 'review', 'review', '', 'pdf'][i]!, mcpServer: i === 3 ? 'github' : '', mcpTool: i === 3 ? 'create_issue' : '',
-    agentType: i % 2 ? 'Explore' : '', effort: ['high', '', 'xhigh', 'high', 'low'][i]!,
+    agentType: i % 2 ? 'Explore' : '', effort: ['high', '', 'xhigh', 'high', 'low'][i]!, branch: ['main', '', 'feat', 'main', 'feat'][i]!,
   }));
   idx.applyBatch(batchOf(a, rows.slice(0, 3)), role('p1', 'a'), 300, 1);
   idx.applyBatch(batchOf(a, rows.slice(3), { from: 300 }), role('p1', 'a'), 500, 1);

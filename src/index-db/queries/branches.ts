@@ -1,5 +1,6 @@
 // Cost per git branch of the usage of some project folders (one, or a repository's) in a range, and the branches of
-// each session. Read from those folders' messages (through their files' index: their rows only): no rollup keeps it.
+// each session: read from those folders' messages (through their files' index: their rows only), with their tokens and
+// the usage recorded on no branch. The Sessions view's branches of some sessions: from their rollup.
 import type Database from 'better-sqlite3';
 import type { BranchRow } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
@@ -56,25 +57,23 @@ export function createBranches(db: Database.Database) {
 }
 
 /**
- * The branches of some sessions of some project folders in a range, by session: only their messages are read, through
- * their files (a message's session is its file's, or its file has none: span-files.ts), instead of every message of
- * the folders, which over a 10 GiB history's every folder took seconds (bench/RESULTS.md).
+ * The branches of some sessions of some project folders in a range, by session, from the hourly rollup of their costs
+ * (usage_hourly_branch): reading those sessions' messages took ~150 ms for a long range's 300 dearest at 10 GiB. The
+ * same hours as `createBranches` reads (whole UTC hours) and the same groups; the sums are the rollup's, which may
+ * differ from the messages' in the last bit, so two branches of one session that cost the same to within a rounding
+ * may come in either order.
  */
 export function createSessionBranches(db: Database.Database) {
   const ids = (param: string): string => `(SELECT value FROM json_each(@${param}))`;
-  // The same groups, the same sums and the same hour bounds as `createBranches` for these sessions.
-  const cells = db.prepare(`SELECT m.session_id, b.name, sum(m.cost)
-    FROM messages m LEFT JOIN branches b ON b.id = m.branch_id
-    WHERE m.file_id IN (SELECT id FROM files WHERE session_id IN ${ids('sessions')} AND project_id IN ${ids('projects')}
-        UNION ALL SELECT id FROM files WHERE session_id IS NULL AND project_id IN ${ids('projects')})
-      AND m.session_id IN ${ids('sessions')} AND m.ts >= @from AND m.ts < @to
-    GROUP BY m.session_id, m.branch_id`).raw(true);
+  const cells = db.prepare(`SELECT c.session_id, b.name, sum(c.cost)
+    FROM usage_hourly_branch c JOIN branches b ON b.id = c.branch_id
+    WHERE c.hour >= @from AND c.hour < @to AND c.session_id IN ${ids('sessions')} AND c.project_id IN ${ids('projects')}
+    GROUP BY c.session_id, c.branch_id`).raw(true);
 
   return function sessionBranches(projects: readonly number[], hourFrom: number, hourTo: number, sessions: readonly number[]): Map<number, string[]> {
     const perSession = new Map<number, { name: string; cost: number }[]>();
-    const rows = cells.all({ projects: JSON.stringify(projects), sessions: JSON.stringify(sessions), from: hourFrom * HOUR_MS, to: hourTo * HOUR_MS });
-    for (const [session, name, cost] of rows as [number, string | null, number][]) {
-      if (name === null) continue;
+    const rows = cells.all({ projects: JSON.stringify(projects), sessions: JSON.stringify(sessions), from: hourFrom, to: hourTo });
+    for (const [session, name, cost] of rows as [number, string, number][]) {
       const list = perSession.get(session) ?? [];
       list.push({ name, cost });
       perSession.set(session, list);

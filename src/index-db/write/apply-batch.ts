@@ -131,6 +131,7 @@ export class BatchApplier {
       delta.addEntrypoint(m, 1);
       delta.addCause(m, 1);
       delta.addFile(m, 1);
+      delta.addBranch(m, 1);
       const placed = this.copies.place(m, file, true);
       if (placed === 'kept') {
         delta.add(m, -1);
