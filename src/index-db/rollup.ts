@@ -84,6 +84,7 @@ export class RollupDelta {
   private causes = new Map<string, Cell>();
   private files = new Map<number, LocalCell>();
   private branches = new Map<string, LocalCell>();
+  private lastBranch: LocalCell | null = null;
   private last: Group | null = null;
   /** The group before `last`. */
   private before: Group | null = null;
@@ -139,9 +140,14 @@ export class RollupDelta {
   /** A message's branch cell alone, as its entrypoint cell (`addEntrypoint`); none without a branch (ON_A_BRANCH). */
   addBranch(m: Msg, sign: 1 | -1, hour = Math.floor(m.ts / HOUR_MS)): void {
     if (m.branch === null) return;
-    const k = `${hour},${m.project},${m.session},${m.branch}`;
-    let c = this.branches.get(k);
-    if (!c) this.branches.set(k, (c = { pk: [hour, m.project, m.session, m.branch], n: 0, cost: 0 }));
+    // A session's messages mostly come in a run on one branch within an hour: the last cell, without a key built.
+    let c = this.lastBranch;
+    if (!c || c.pk[0] !== hour || c.pk[1] !== m.project || c.pk[2] !== m.session || c.pk[3] !== m.branch) {
+      const k = `${hour},${m.project},${m.session},${m.branch}`;
+      c = this.branches.get(k) ?? null;
+      if (!c) this.branches.set(k, (c = { pk: [hour, m.project, m.session, m.branch], n: 0, cost: 0 }));
+      this.lastBranch = c;
+    }
     c.n += sign;
     c.cost += sign * m.cost;
   }
@@ -241,6 +247,7 @@ export class RollupDelta {
     this.causes.clear();
     this.files.clear();
     this.branches.clear();
+    this.lastBranch = null;
     this.last = null;
     this.before = null;
     this.toolHour = null;
