@@ -11,8 +11,8 @@ export type Grain = 'utc-hour' | 'local-hour' | 'local-day' | 'all-time';
 
 /**
  * A key column: its name says what it holds (ids are the index's integers; sub is 0 main thread, 1 subagent;
- * entrypoint_id 0 none; branch_id an id of the branches table, never none: see usage_hourly_branch; the cause keys, skill_id
- * ... effort_id, ids of the causes table, 0 none: direct).
+ * entrypoint_id 0 none; branch_id an id of the branches table, never none (usage_hourly_branch holds only the messages
+ * on a branch); the cause keys, skill_id ... effort_id, ids of the causes table, 0 none: direct).
  */
 export type Key = 'hour' | 'lhour' | 'day' | 'project_id' | 'session_id' | 'model_id' | 'sub' | 'tool' | 'entrypoint_id'
   | 'file_id' | 'branch_id' | CauseKey;
@@ -88,8 +88,9 @@ export const ROLLUPS = {
   usage_hourly: {
     ...rollup('usage_hourly', 'utc-hour', ['hour', 'project_id', 'session_id', 'model_id', 'sub'], USAGE),
     // The command line's sessions over the whole history (queries/reports.ts), and the Sessions view's cost per session
-    // (queries/session-rows.ts): grouped by session (and model) in the index's order instead of a sort of every hourly row. Within a session and model its rows stay in the table's order
-    // (hour, project, sub), the order the sort gave the sums before (migration 017).
+    // (queries/session-rows.ts): grouped by session (and model) in the index's order instead of a sort of every hourly
+    // row. Within a session and model its rows stay in the table's order (hour, project, sub), the order the sort gave
+    // the sums before (migration 017).
     index: {
       name: 'usage_hourly_session',
       columns: ['session_id', 'model_id', 'hour', 'project_id', 'sub', 'messages', 'input', 'output', 'cache_create', 'cache_read', 'cost', 'first_ts', 'last_ts'],
@@ -125,7 +126,10 @@ export const ROLLUPS = {
   // The cost of each session's git branches by hour: the Sessions view lists each session's branches, the dearest first
   // (queries/branches.ts createSessionBranches), and read from the messages those of a long range's 300 dearest sessions
   // took ~150 ms at 10 GiB (migration 021). Only the messages recorded on a branch (a key cannot be NULL).
-  usage_hourly_branch: { ...rollup('usage_hourly_branch', 'utc-hour', ['hour', 'project_id', 'session_id', 'branch_id'], [MESSAGES, COST]), only: ON_A_BRANCH },
+  usage_hourly_branch: {
+    ...rollup('usage_hourly_branch', 'utc-hour', ['hour', 'project_id', 'session_id', 'branch_id'], [MESSAGES, COST]),
+    only: ON_A_BRANCH,
+  },
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */
