@@ -102,10 +102,10 @@ export type OnUnreadable = (dir: string, code: string) => void;
 export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable) => Promise<FolderEntry[][]>;
 
 /**
- * Folders read (synchronously, as every folder is read here) between two turns of the event loop. A first index's listing waits for nothing
- * else, and asynchronous reads cost it much more: each folder's read a promise and a trip through libuv's threads,
- * which on two cores take CPU from the main thread and the starting parse workers (bench/RESULTS.md has the figures).
- * This many keep a turn short enough for a request that waits behind it.
+ * Folders read (synchronously, as every folder is read here) between two turns of the event loop. A first index's
+ * listing waits for nothing else, and asynchronous reads cost it much more: each folder's read a promise and a trip
+ * through libuv's threads, which on two cores take CPU from the main thread and the starting parse workers
+ * (bench/RESULTS.md has the figures). This many keep a turn short enough for a request that waits behind it.
  */
 const FOLDERS_PER_TURN = 64;
 

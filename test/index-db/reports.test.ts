@@ -13,6 +13,7 @@ import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { sequence } from '../helpers/sequence.ts';
 
 const { dir } = tempDir('index-reports-');
 const file = path.join(dir, 'r.db');
@@ -21,9 +22,7 @@ const START = Date.UTC(2026, 9, 1, 6);
 const NOW = START + 20 * DAY;
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101'];
 
-// Deterministic token counts whose costs have long binary fractions.
-let seed = 7;
-const next = (max: number): number => (seed = (seed * 48271) % 2147483647) % max;
+const next = sequence(7);
 
 const idx = openIndex(file, { log: () => {} });
 idx.setPrices(PriceTable.builtin());

@@ -15,6 +15,7 @@ import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { sequence } from '../helpers/sequence.ts';
 
 const { dir } = tempDir('session-counts-');
 const file = path.join(dir, 's.db');
@@ -22,8 +23,7 @@ const HOUR = 3_600_000;
 const START = Date.UTC(2026, 6, 1);
 const INDEX = ROLLUPS.sessions_daily.index.name;
 
-let seed = 7;
-const next = (max: number): number => (seed = (seed * 48271) % 2147483647) % max;
+const next = sequence(7);
 
 // 8 projects x 6 sessions, each with lines over 90 days, some sessions over a few days only.
 const idx = openIndex(file, { log: () => {} });

@@ -14,14 +14,14 @@ import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { sequence } from '../helpers/sequence.ts';
 
 const { dir } = tempDir('session-edges-');
 const file = path.join(dir, 'e.db');
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 8, 1);
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'claude-haiku-4-5-20251001'];
-let seed = 7;
-const next = (max: number): number => (seed = (seed * 48271) % 2147483647) % max;
+const next = sequence(7);
 
 const idx = openIndex(file, { log: () => {} });
 idx.setPrices(PriceTable.builtin());

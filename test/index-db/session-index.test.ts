@@ -18,6 +18,7 @@ import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
+import { sequence } from '../helpers/sequence.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
 
 const { dir } = tempDir('session-index-');
@@ -27,9 +28,7 @@ const START = Date.UTC(2026, 8, 1);
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'claude-haiku-4-5-20251001'];
 const INDEX = ROLLUPS.usage_hourly.index.name;
 
-// Deterministic token counts whose costs have long binary fractions.
-let seed = 11;
-const next = (max: number): number => (seed = (seed * 48271) % 2147483647) % max;
+const next = sequence(11);
 
 /** `n` more lines in each session's file and its subagent's, spread over many hours, written from `at` on. */
 function write(idx: IndexDb, round: number, n: number): void {

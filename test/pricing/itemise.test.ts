@@ -9,6 +9,7 @@ import { LONG_CONTEXT_THRESHOLD } from '../../src/pricing/cost.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import type { CostInput, CostMode } from '../../src/pricing/types.ts';
 import { PRICES_FILE } from '../helpers/paths.ts';
+import { sequence } from '../helpers/sequence.ts';
 
 const catalogue: unknown = JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8'));
 const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
@@ -19,8 +20,7 @@ type Req = Omit<CostInput, 'cacheCreate' | 'cache1h'> & { cache5m: number; cache
 function requests(): Req[] {
   const models = ['claude-sonnet-4-5-20250929', 'claude-opus-4-6', 'claude-haiku-4-5-20251001', 'claude-mystery-9', '<synthetic>'];
   const out: Req[] = [];
-  let n = 7;
-  const next = (max: number): number => (n = (n * 48271) % 2147483647) % max;
+  const next = sequence(7);
   for (let i = 0; i < 200; i++) {
     const long = i % 5 === 0;
     out.push({

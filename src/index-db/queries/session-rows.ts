@@ -100,18 +100,17 @@ export function createSessionRows(db: Database.Database, reader: Reader) {
   // Every folder of the scope in one read of each kind (the hourly cells grouped by folder too), bound as a JSON array
   // (@ps): a read per folder scanned the range's hourly rows, and the sessions and files tables, once per folder, which
   // took seconds for the 380 folders of the 10 GiB bench history (bench/RESULTS.md).
-  const inScope = IN_SCOPE;
   const sums = 'project_id, session_id, model_id, sub, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), min(first_ts), max(last_ts)';
   const group = 'project_id, session_id, model_id, sub';
   const cells = { every: boundCells(db, cellsSql(sums, group, false)), only: boundCells(db, cellsSql(sums, group, true)) };
   // The titles and whether gone: of the folders' sessions (one pass over each table), or, for a range with few sessions
   // (a day, a week of a long history), of those sessions by their ids (@ids). Each way gives the same answer.
   const titleSql = `SELECT s.id, s.sid, coalesce(s.title, nullif(trim(s.first_prompt), ''), s.agent_prompt || ' · subagent', s.sid) AS title,
-      ${WARMUP_SQL} AS warmup FROM sessions s WHERE s.${inScope}`;
+      ${WARMUP_SQL} AS warmup FROM sessions s WHERE s.${IN_SCOPE}`;
   const ofSessions = 'IN (SELECT value FROM json_each(@ids))';
   const sessionInfo = { all: db.prepare(titleSql).raw(true), few: db.prepare(`${titleSql} AND s.id ${ofSessions}`).raw(true) };
   // A session is gone when it has transcripts and every one of them is gone.
-  const goneSql = `SELECT session_id, min(gone) FROM files WHERE ${inScope} AND session_id`;
+  const goneSql = `SELECT session_id, min(gone) FROM files WHERE ${IN_SCOPE} AND session_id`;
   const goneInfo = {
     all: db.prepare(`${goneSql} IS NOT NULL GROUP BY session_id`).raw(true),
     few: db.prepare(`${goneSql} ${ofSessions} GROUP BY session_id`).raw(true),
