@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { cellsSql } from '../../src/index-db/queries/session-rows.ts';
-import { spanFiles, spanHours } from '../../src/index-db/queries/span-files.ts';
+import { cellsSql, createSessionCosts, SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
+import { coversMost, spanFiles, spanHours } from '../../src/index-db/queries/span-files.ts';
 import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
@@ -84,6 +84,50 @@ t('each edge is read through the (file_id, ts) index; the cells are the ORed rea
   } finally {
     db.close();
   }
+});
+
+t('each session\'s cost over most of the history: by the session index, the edges\' entries added apart', () => {
+  const db = new Database(file, { readonly: true });
+  try {
+    const pids = db.prepare('SELECT id FROM projects').pluck().all() as number[];
+    const costs = createSessionCosts(db);
+    let compared = 0;
+    for (const [first, last] of [[3, 47], [1, 40], [0, 48]] as const) {
+      const edges: [number, number][] = [
+        [START + (first - 1) * HOUR + HOUR / 2, START + first * HOUR],
+        [START + last * HOUR, START + last * HOUR + HOUR / 2],
+      ];
+      const hours = { from: START / HOUR + first, to: START / HOUR + last, edges };
+      const sorted = new Map(costs(pids, hours, false));
+      const byIndex = costs(pids, hours, true);
+      assert.equal(byIndex.map(([id]) => id).sort(), [...sorted.keys()].sort(), `hours ${first}-${last}: the same sessions`);
+      for (const [id, cost] of byIndex) {
+        const want = sorted.get(id)!;
+        assert.ok(Math.abs(cost - want) <= 1e-12 * Math.max(1, want), `session ${id}: ${cost} vs ${want}`);
+      }
+      compared += byIndex.length;
+    }
+    assert.is(compared, 3 * 20);
+    // Neither read sorts the hourly rows nor scans the messages.
+    const plan = (sql: string, args: unknown[]): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+    const ps = { ps: JSON.stringify(pids) };
+    const indexed = plan(SESSION_COSTS_SQL.whole.plain, [0, 1e9, ps]);
+    assert.ok(indexed.includes('SCAN usage_hourly USING COVERING INDEX usage_hourly_session') && !indexed.includes('TEMP B-TREE'), indexed);
+    const edgeRows = plan(SESSION_COSTS_SQL.whole.edgesOnly, [...spanHours(START, START + HOUR / 2), START, START + HOUR / 2, 0, 0, 0, 0, 0, 0, ps]);
+    assert.not.ok(edgeRows.includes('SCAN messages'), edgeRows);
+  } finally {
+    db.close();
+  }
+});
+
+t('most of the history: at least half of its hours', () => {
+  assert.ok(coversMost(0, 100, 0, 99), 'all of it');
+  assert.ok(coversMost(50, 1000, 0, 99), 'its second half');
+  assert.not.ok(coversMost(51, 1000, 0, 99), 'less than half');
+  assert.ok(coversMost(-10, 50, 0, 99), 'its first half');
+  assert.not.ok(coversMost(200, 300, 0, 99), 'after it');
+  assert.not.ok(coversMost(20, 60, 0, 99), 'two fifths in the middle');
 });
 
 t.run();

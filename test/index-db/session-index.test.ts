@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { SESSION_SQL } from '../../src/index-db/queries/reports.ts';
-import { SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
+import { GONE_SQL, SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
 import { ROLLUPS } from '../../src/index-db/schema/rollups.ts';
 import type { FileRole, IndexDb } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -90,6 +90,23 @@ t('the whole history: the plan reads the index alone and sorts nothing, for ever
     // The read it replaced did sort: the test above would catch that read coming back.
     const old = (db.prepare(`EXPLAIN QUERY PLAN ${SORTED_SQL}`).all(0, 1e9) as { detail: string }[]).map((r) => r.detail);
     assert.ok(old.some((d) => d.includes('TEMP B-TREE FOR GROUP BY')), old.join('; '));
+  });
+});
+
+t('whether the listed sessions\' files are gone: found by session, not by every session x folder pair', () => {
+  withDb((db) => {
+    const pids = db.prepare('SELECT id FROM projects').pluck().all() as number[];
+    const ids = db.prepare('SELECT id FROM sessions').pluck().all() as number[];
+    const named = { ps: JSON.stringify(pids), ids: JSON.stringify(ids.slice(0, 10)) };
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${GONE_SQL.few}`).all(named) as { detail: string }[]).map((r) => r.detail);
+    assert.ok(plan.includes('SEARCH files USING INDEX files_session (session_id=?)'), plan.join('; '));
+    // The same answer as the read of every session's, for those sessions, and for some of the folders.
+    const few = (pids: number[]): unknown[] => db.prepare(GONE_SQL.few).raw(true).all({ ps: JSON.stringify(pids), ids: JSON.stringify(ids) });
+    const all = (pids: number[]): unknown[] => db.prepare(GONE_SQL.all).raw(true).all({ ps: JSON.stringify(pids) });
+    assert.equal(few(pids), all(pids));
+    assert.ok(all(pids).length >= 24, 'every session');
+    assert.equal(few(pids.slice(0, 2)), all(pids.slice(0, 2)));
+    assert.ok(all(pids.slice(0, 2)).length < all(pids).length, 'two folders hold fewer');
   });
 });
 

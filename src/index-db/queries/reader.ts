@@ -191,6 +191,7 @@ export class Reader {
       GROUP BY hour ORDER BY hour DESC`,
       'SELECT hour, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ? ORDER BY hour DESC');
     this.scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT min(hour) FROM usage_hourly_all');
+    this.scoped('lastHour', `SELECT max(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT max(hour) FROM usage_hourly_all');
     // In time order, ties in id order (the order of the former index by time: the blocks' sums add up alike).
     this.scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
       WHERE file_id IN (${spanFiles('?', '?', AND_SCOPE)}) AND ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts, id`);
@@ -317,6 +318,11 @@ export class Reader {
   /** First hour with usage (for the 'all' range), null when there is none. */
   firstHour(scope: ProjectSet): number | null {
     return (this.all('firstHour', scope) as [number | null][])[0]?.[0] ?? null;
+  }
+
+  /** Last hour with usage, null when there is none. */
+  lastHour(scope: ProjectSet): number | null {
+    return (this.all('lastHour', scope) as [number | null][])[0]?.[0] ?? null;
   }
 
   /** The most used tools over the span. */

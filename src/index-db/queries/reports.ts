@@ -16,7 +16,7 @@ import { addRow, emptyTotals, totalsOf } from './fold.ts';
 import { HOUR_COL, type ModelInfo, projectName, Reader } from './reader.ts';
 import { resolveScope, type ProjectSet } from './scope.ts';
 import { sliceOf } from './slice.ts';
-import { spanFiles, spanHours } from './span-files.ts';
+import { coversMost, spanFiles, spanHours } from './span-files.ts';
 
 export interface ModelUsage extends Totals {
   model: string;
@@ -85,10 +85,10 @@ const sessionSql = (from: string): string => `SELECT session_id, model_id, ${SUM
   FROM ${from} WHERE hour >= ? AND hour < ? GROUP BY session_id, model_id ORDER BY session_id, model_id`;
 
 /**
- * A range's usage per session and model from the hourly rollup. The whole history (a range from its first hour on):
- * through the index declared for it (schema/rollups.ts), whose rows come grouped, instead of a sort of every hourly
- * row. A part of it: the primary key's range of hours, sorted, since a few days' rows cost less to sort than the whole
- * index costs to read. Both sum the same rows in the same order. Exported for the test of their plans.
+ * A range's usage per session and model from the hourly rollup. Most of the history (span-files.ts coversMost):
+ * through the index declared for it (schema/rollups.ts), whose rows come grouped, instead of a sort of the range's
+ * hourly rows. A shorter part: the primary key's range of hours, sorted, since a few days' rows cost less to sort than
+ * the whole index costs to read. Both sum the same rows in the same order. Exported for the test of their plans.
  */
 export const SESSION_SQL = {
   whole: sessionSql(`usage_hourly INDEXED BY ${ROLLUPS.usage_hourly.index.name}`),
@@ -200,9 +200,10 @@ export function createReports(db: Database.Database): Reports {
     // The whole UTC hours of the range from the rollup, its partial hours (a :30 or :45 zone) from the entries.
     const { hours } = rangeSpan(range, systemZone);
     const first = reader.firstHour(pid);
-    const whole = first === null || hours.from <= first;
+    const newest = reader.lastHour(pid);
+    const byIndex = first === null || newest === null || coversMost(hours.from, hours.to, first, newest);
     const models = reader.models();
-    const statement = whole ? perSession : perSessionPart;
+    const statement = byIndex ? perSession : perSessionPart;
     const rows = pid === null ? statement[0].iterate(hours.from, hours.to) : statement[1].iterate(hours.from, hours.to, JSON.stringify(pid));
     // One pass over the rows, which come by session (the entries' rows of partial hours after them, in any order):
     // each session's sums in one object, its visible models' cells in a short array, no object per row kept.

@@ -48,7 +48,7 @@ const OF_ONLY = 'session_id IN (SELECT value FROM json_each(@only))';
  * the messages of the files that can hold those of either edge), summed by `group` after `select`, for the folders of
  * @ps and, with `only`, the sessions of @only. Bound as `boundCells` says. Exported for the test of its plan.
  */
-export function cellsSql(select: string, group: string, only: boolean): { plain: string; edges: string } {
+export function cellsSql(select: string, group: string, only: boolean): CellsSql {
   const scope = only ? `${IN_SCOPE} AND ${OF_ONLY}` : IN_SCOPE;
   // One read per edge, each through the (file_id, ts) index: with both edges' times ORed in one condition SQLite
   // scanned every message (~0.5 s at 10 GiB, for each answer in a :30 or :45 zone). Their rows then in id order, the
@@ -64,11 +64,23 @@ export function cellsSql(select: string, group: string, only: boolean): { plain:
       SELECT project_id, session_id, model_id, sub, 1, input, output, cache_create, cache_read, cost, ts, ts
         FROM (${edge} UNION ALL ${edge} ORDER BY id))
     GROUP BY ${group}`,
+    edgesOnly: `SELECT ${select} FROM (
+      SELECT project_id, session_id, model_id, sub, 1 AS messages, input, output, cache_create, cache_read, cost, ts AS first_ts,
+        ts AS last_ts
+        FROM (${edge} UNION ALL ${edge}))
+    GROUP BY ${group}`,
   };
 }
 
+/** A range's cells: `plain` without partial hours, `edges` with them, `edgesOnly` the partial hours' entries alone. */
+interface CellsSql {
+  plain: string;
+  edges: string;
+  edgesOnly: string;
+}
+
 /** A pair of cellsSql's statements run for some folders' hours (and sessions: `only`). */
-function boundCells(db: Database.Database, sql: { plain: string; edges: string }) {
+function boundCells(db: Database.Database, sql: CellsSql) {
   const plain = db.prepare(sql.plain).raw(true);
   const edges = db.prepare(sql.edges).raw(true);
   return (hours: HourSpan, named: Record<string, string>): unknown[] => {
@@ -86,15 +98,39 @@ export const SESSION_COSTS_SQL = {
 
 /**
  * Each session's cost in the hours of some folders, as SQLite sums it: within a rounding of a session row's own
- * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. `whole`: the
- * hours start at or before the folders' first; then their rows are read in the session index's order (schema/rollups.ts),
- * already grouped, instead of sorted.
+ * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. `byIndex`: the
+ * hours cover most of the history (span-files.ts coversMost); then their rows are read in the session index's order
+ * (schema/rollups.ts), already grouped, instead of sorted, and the entries of partial hours (a :30 or :45 zone) are
+ * summed apart and added: a sort of their union with the hourly rows cost as much as the sort saved.
  */
 export function createSessionCosts(db: Database.Database) {
-  const costs = { part: boundCells(db, SESSION_COSTS_SQL.part), whole: boundCells(db, SESSION_COSTS_SQL.whole) };
-  return (pids: readonly number[], hours: HourSpan, whole: boolean): [session: number, cost: number][] =>
-    costs[whole ? 'whole' : 'part'](hours, { ps: JSON.stringify(pids) }) as [number, number][];
+  const part = boundCells(db, SESSION_COSTS_SQL.part);
+  const indexed = db.prepare(SESSION_COSTS_SQL.whole.plain).raw(true);
+  const edgesOnly = db.prepare(SESSION_COSTS_SQL.whole.edgesOnly).raw(true);
+  return (pids: readonly number[], hours: HourSpan, byIndex: boolean): [session: number, cost: number][] => {
+    const named = { ps: JSON.stringify(pids) };
+    if (!byIndex) return part(hours, named) as [number, number][];
+    const costs = indexed.all(hours.from, hours.to, named) as [number, number][];
+    if (!hours.edges.length) return costs;
+    const [a = [0, 0], b = [0, 0]] = hours.edges;
+    const bySession = new Map(costs);
+    for (const [id, cost] of edgesOnly.all(...spanHours(...a), ...a, ...spanHours(...b), ...b, named) as [number, number][]) {
+      bySession.set(id, (bySession.get(id) ?? 0) + cost);
+    }
+    return [...bySession];
+  };
 }
+
+/**
+ * Whether each session's files are gone (the least `gone` of its files in the folders of @ps): of every session there,
+ * or of those of @ids. The latter finds the files by session and then checks their folder (the unary +): with both
+ * lists as terms of the (session, folder) index SQLite looked up every pair, 300 x 400 at 10 GiB, ~23 ms of each long
+ * range's answer. Exported for the test of their plans.
+ */
+export const GONE_SQL = {
+  all: `SELECT session_id, min(gone) FROM files WHERE ${IN_SCOPE} AND session_id IS NOT NULL GROUP BY session_id`,
+  few: `SELECT session_id, min(gone) FROM files WHERE session_id IN (SELECT value FROM json_each(@ids)) AND +${IN_SCOPE} GROUP BY session_id`,
+} as const;
 
 export function createSessionRows(db: Database.Database, reader: Reader) {
   // Every folder of the scope in one read of each kind (the hourly cells grouped by folder too), bound as a JSON array
@@ -110,11 +146,7 @@ export function createSessionRows(db: Database.Database, reader: Reader) {
   const ofSessions = 'IN (SELECT value FROM json_each(@ids))';
   const sessionInfo = { all: db.prepare(titleSql).raw(true), few: db.prepare(`${titleSql} AND s.id ${ofSessions}`).raw(true) };
   // A session is gone when it has transcripts and every one of them is gone.
-  const goneSql = `SELECT session_id, min(gone) FROM files WHERE ${IN_SCOPE} AND session_id`;
-  const goneInfo = {
-    all: db.prepare(`${goneSql} IS NOT NULL GROUP BY session_id`).raw(true),
-    few: db.prepare(`${goneSql} ${ofSessions} GROUP BY session_id`).raw(true),
-  };
+  const goneInfo = { all: db.prepare(GONE_SQL.all).raw(true), few: db.prepare(GONE_SQL.few).raw(true) };
 
   /**
    * The sessions of the folders `pids` with usage in the hours (of them, those of `only`), in the order their folders

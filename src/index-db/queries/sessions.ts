@@ -8,6 +8,7 @@ import { resolveScope } from './scope.ts';
 import { sliceOf } from './slice.ts';
 import { createSessionBranches } from './branches.ts';
 import { createSessionCosts, createSessionRows, WARMUP_SQL } from './session-rows.ts';
+import { coversMost } from './span-files.ts';
 import type { SpannedScope } from './spans.ts';
 import type { HourSpan } from '../../calendar/resolve.ts';
 
@@ -33,7 +34,8 @@ export function createSessions(db: Database.Database, reader: Reader) {
    */
   function needed(pids: readonly number[], hours: HourSpan): { only: number[] | undefined; total: number } | null {
     const first = reader.firstHour(null);
-    const costs = sessionCosts(pids, hours, first === null || hours.from <= first);
+    const newest = reader.lastHour(null);
+    const costs = sessionCosts(pids, hours, first === null || newest === null || coversMost(hours.from, hours.to, first, newest));
     if (!costs.length) return null;
     const warm = new Set(warmupSessions.all(JSON.stringify(pids)) as number[]);
     const listed = costs.filter(([id]) => !warm.has(id));
