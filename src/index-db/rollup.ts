@@ -233,6 +233,7 @@ export class RollupDelta {
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
     write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.usage_hourly_all), s.of('usage_hourly_all'));
+    write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.cost_hourly_model), s.of('cost_hourly_model'));
     write(coarsen(this.localHours.values(), ROLLUPS.cost_local_hourly, ROLLUPS.cost_local_hourly_all), s.of('cost_local_hourly_all'));
     write(coarsen(this.toolsDaily.values(), ROLLUPS.tools_daily, ROLLUPS.tools_daily_all), s.of('tools_daily_all'));
     write(coarsen(this.entrypoints.values(), ROLLUPS.usage_hourly_entrypoint, ROLLUPS.usage_total_entrypoint), s.of('usage_total_entrypoint'));

@@ -21,6 +21,7 @@ import { sql as fileTotals } from './018-file-totals.ts';
 import { sql as sessionsByProject } from './019-sessions-by-project.ts';
 import { narrowerKeys } from './020-narrower-keys.ts';
 import { sql as branchRollup } from './021-branch-rollup.ts';
+import { sql as hourModels } from './022-hour-models.ts';
 
 /** SQL, or a function for a migration that needs the writer's own code (020 packs and hashes keys as the writer does). */
 export type Migration = string | ((db: Database.Database) => void);
@@ -28,5 +29,5 @@ export type Migration = string | ((db: Database.Database) => void);
 export const migrations: readonly Migration[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
   entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject, narrowerKeys,
-  branchRollup,
+  branchRollup, hourModels,
 ];

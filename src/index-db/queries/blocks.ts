@@ -13,8 +13,8 @@
 // are the plan limit hits that fall inside them (a block that ended in a hit says so).
 import type { Block, BlockHit, BurnRate, Totals } from '../../shared/api-types.ts';
 import { HOUR_MS, iso } from '../time.ts';
-import { addRow, emptyTotals } from './fold.ts';
-import { ENTRY_COL, HOUR_COL, type ModelInfo, type Reader } from './reader.ts';
+import { addRow, addTokens, emptyTotals } from './fold.ts';
+import { ENTRY_COL, HOUR_COL, type HourRow, type ModelInfo, type Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 import { byCost } from './session-rows.ts';
 
@@ -23,13 +23,17 @@ export const BLOCK_MS = 5 * HOUR_MS;
 /** Hours read per step when walking back to the last gap (doubled on each step). */
 const WALK_HOURS = 7 * 24;
 
-/** A block while the walk adds to it: its sums and times as numbers (a Block, with ISO times, is made for the blocks listed). */
+/**
+ * A block while the walk adds to it: its sums and times as numbers (a Block, with ISO times, is made for the blocks
+ * listed). Its cost is whole; its messages and tokens are those of the entries read one by one until the block is
+ * listed, when those of its whole hours are added (`listBlocks`): most blocks of a walk are only counted or costed.
+ */
 export interface BlockSums extends Totals {
   start: number;
   last: number;
   /** Models of the entries read one by one, with what they cost. */
   models: Map<number, number>;
-  /** The hours whose every entry is in the block (their models are read for the blocks listed). */
+  /** The hours whose every entry is in the block (their models, messages and tokens are read for the blocks listed). */
   hours: number[];
 }
 
@@ -62,12 +66,11 @@ export function walkBlocks(reader: Reader, project: ProjectSet, fromMs: number, 
   const endHour = Math.floor((toMs - 1) / HOUR_MS) + 6;
   const out: BlockSums[] = [];
   let cur: BlockSums | null = null;
-  // A row's sums go straight into its block: an object per hour row made a year's walk allocate thousands.
-  for (const r of reader.hours(anchor, endHour, project)) {
-    const hour = r[HOUR_COL.hour];
+  // A row's cost goes straight into its block: an object per hour row made a year's walk allocate thousands.
+  for (const [hour, cost, firstTs, lastTs] of reader.hourCosts(anchor, endHour, project)) {
     const hourStart = hour * HOUR_MS;
-    const first = r[HOUR_COL.first] ?? hourStart;
-    const last = r[HOUR_COL.last] ?? first;
+    const first = firstTs ?? hourStart;
+    const last = lastTs ?? first;
     if (cur && first - cur.last <= BLOCK_MS && first - cur.start <= BLOCK_MS && last - cur.start > BLOCK_MS) {
       // The hour where the block ends: entry by entry.
       for (const e of reader.entries(hourStart, hourStart + HOUR_MS, project)) {
@@ -78,7 +81,7 @@ export function walkBlocks(reader: Reader, project: ProjectSet, fromMs: number, 
       }
     } else {
       cur = blockAt(out, cur, first, last);
-      addRow(cur, r, HOUR_COL);
+      cur.cost += cost;
       cur.hours.push(hour);
     }
   }
@@ -107,9 +110,16 @@ export function listBlocks(
   const inRange = overlapping(walk, fromMs, toMs);
   const picked = inRange.slice(0, limit);
   const named = picked.flatMap((a) => a.hours);
-  const hourModels = named.length ? reader.hourModels(Math.min(...named), Math.max(...named) + 1, project) : new Map<number, [number, number][]>();
+  const [h0, h1] = named.length ? [Math.min(...named), Math.max(...named) + 1] : [0, 0];
+  const hourModels = named.length ? reader.hourModels(h0, h1, project) : new Map<number, [number, number][]>();
+  const hourSums = new Map<number, HourRow>();
+  if (named.length) for (const r of reader.hours(h0, h1, project)) hourSums.set(r[HOUR_COL.hour], r);
   const hits = picked.length ? reader.limitHits(picked[picked.length - 1]!.start, picked[0]!.start + BLOCK_MS) : [];
-  const blocks = picked.map((a): Block => {
+  const blocks = picked.map((walked): Block => {
+    // Listed: the messages and tokens of its whole hours too (integers: the same sums in any order), into a copy, so
+    // that the walk's block stays as walked.
+    const a = { ...walked };
+    for (const h of a.hours) addTokens(a, hourSums.get(h)!, HOUR_COL);
     const end = a.start + BLOCK_MS;
     const active = isActive(a, now);
     const names = new Map<string, number>();

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { exactHours } from '../../calendar/resolve.ts';
 import type { LimitAlert, LimitHitData, LimitReadingData, LimitsData, LimitWindow } from '../../shared/api-types.ts';
 import { limitSettingsReader } from '../limit-settings.ts';
-import { HOUR_COL, type Reader } from './reader.ts';
+import type { Reader } from './reader.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -110,7 +110,7 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
   const costBetween = (fromMs: number, toMs: number): number => {
     const span = exactHours(fromMs, toMs);
     let cost = 0;
-    if (span.from < span.to) for (const r of reader.hours(span.from, span.to, null)) cost += r[HOUR_COL.cost];
+    if (span.from < span.to) for (const [, hourCost] of reader.hourCosts(span.from, span.to, null)) cost += hourCost;
     for (const [a, b] of span.edges) for (const e of reader.entries(a, b, null)) cost += e[ENTRY_COST];
     return cost;
   };
