@@ -81,6 +81,8 @@ function assertRollupsOfMessages(file: string): void {
     assertSame(db, 'SELECT lhour, project_id, model_id, messages, 0, 0, cost FROM cost_local_hourly',
       new Map([...fold(rows, (r) => [clock.lhour(r.ts), r.project_id, r.model_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])),
       'cost_local_hourly');
+    assertSame(db, 'SELECT project_id, session_id, messages, 0, 0, cost FROM cost_total_session',
+      new Map([...fold(rows, (r) => [r.project_id, r.session_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])), 'cost_total_session');
     assertSame(db, 'SELECT hour, model_id, messages, 0, 0, cost FROM cost_hourly_model',
       new Map([...fold(rows, (r) => [hour(r), r.model_id])].map(([k, c]) => [k, { ...c, input: 0, output: 0 }])), 'cost_hourly_model');
     assertSame(db, 'SELECT file_id, messages, 0, 0, cost FROM usage_total_file',

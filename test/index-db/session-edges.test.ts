@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { cellsSql, createSessionCosts, SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
+import { cellsSql, createSessionCosts, SESSION_COSTS_SQL, SESSION_TOTAL_SQL } from '../../src/index-db/queries/session-rows.ts';
 import { coversMost, spanFiles, spanHours } from '../../src/index-db/queries/span-files.ts';
 import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -86,28 +86,39 @@ t('each edge is read through the (file_id, ts) index; the cells are the ORed rea
   }
 });
 
-t('each session\'s cost over most of the history: by the session index, the edges\' entries added apart', () => {
+t('each session\'s cost over most of the history: by the session index or all time less the hours before, the edges\' entries added apart', () => {
   const db = new Database(file, { readonly: true });
   try {
     const pids = db.prepare('SELECT id FROM projects').pluck().all() as number[];
     const costs = createSessionCosts(db);
+    const last = db.prepare('SELECT max(hour) FROM usage_hourly').pluck().get() as number;
+    assert.is(last, START / HOUR + 47);
     let compared = 0;
-    for (const [first, last] of [[3, 47], [1, 40], [0, 48]] as const) {
+    // [how, first hour, end hour]: the all-time reads reach past the last hour (48 on).
+    const cases = [['index', 3, 47], ['index', 1, 40], ['index', 0, 48], ['total', 3, 60], ['total', 20, 60], ['total', 0, 60]] as const;
+    for (const [read, first, end] of cases) {
       const edges: [number, number][] = [
         [START + (first - 1) * HOUR + HOUR / 2, START + first * HOUR],
-        [START + last * HOUR, START + last * HOUR + HOUR / 2],
+        [START + end * HOUR, START + end * HOUR + HOUR / 2],
       ];
-      const hours = { from: START / HOUR + first, to: START / HOUR + last, edges };
-      const sorted = new Map(costs(pids, hours, false));
-      const byIndex = costs(pids, hours, true);
-      assert.equal(byIndex.map(([id]) => id).sort(), [...sorted.keys()].sort(), `hours ${first}-${last}: the same sessions`);
-      for (const [id, cost] of byIndex) {
+      const hours = { from: START / HOUR + first, to: START / HOUR + end, edges };
+      const sorted = new Map(costs(pids, hours, 'part'));
+      const got = costs(pids, hours, read);
+      assert.equal(got.map(([id]) => id).sort(), [...sorted.keys()].sort(), `${read} ${first}-${end}: the same sessions`);
+      for (const [id, cost] of got) {
         const want = sorted.get(id)!;
-        assert.ok(Math.abs(cost - want) <= 1e-12 * Math.max(1, want), `session ${id}: ${cost} vs ${want}`);
+        assert.ok(Math.abs(cost - want) <= 1e-12 * Math.max(1, want), `${read} ${first}-${end}, session ${id}: ${cost} vs ${want}`);
       }
-      compared += byIndex.length;
+      compared += got.length;
+      // Some folders only.
+      const two = pids.slice(0, 2);
+      assert.equal(new Map(costs(two, hours, read)).size, new Map(costs(two, hours, 'part')).size, `${read} ${first}-${end}: two folders`);
     }
-    assert.is(compared, 3 * 20);
+    assert.ok(compared >= 6 * 15, `${compared} sessions compared`);
+    // A session whose usage all lies before the range is not listed with a cost of a rounding.
+    const late = (from: number) => ({ from: START / HOUR + from, to: START / HOUR + 60, edges: [] });
+    assert.equal(costs(pids, late(48), 'total'), []);
+    assert.equal(costs(pids, late(47), 'total').map(([id]) => id).sort(), costs(pids, late(47), 'part').map(([id]) => id).sort());
     // Neither read sorts the hourly rows nor scans the messages.
     const plan = (sql: string, args: unknown[]): string =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
@@ -116,6 +127,10 @@ t('each session\'s cost over most of the history: by the session index, the edge
     assert.ok(indexed.includes('SCAN usage_hourly USING COVERING INDEX usage_hourly_session') && !indexed.includes('TEMP B-TREE'), indexed);
     const edgeRows = plan(SESSION_COSTS_SQL.whole.edgesOnly, [...spanHours(START, START + HOUR / 2), START, START + HOUR / 2, 0, 0, 0, 0, 0, 0, ps]);
     assert.not.ok(edgeRows.includes('SCAN messages'), edgeRows);
+    const total = plan(SESSION_TOTAL_SQL.all, [ps]);
+    assert.ok(total.includes('SEARCH cost_total_session USING PRIMARY KEY (project_id=?)') && !total.includes('TEMP B-TREE'), total);
+    const before = plan(SESSION_TOTAL_SQL.before, [{ ...ps, from: START / HOUR + 3 }]);
+    assert.ok(before.includes('SEARCH usage_hourly USING PRIMARY KEY (hour<?)'), before);
   } finally {
     db.close();
   }

@@ -97,23 +97,57 @@ export const SESSION_COSTS_SQL = {
 } as const;
 
 /**
+ * How `createSessionCosts` reads: the range's hourly rows sorted (`part`), the session index over every hour, dropping
+ * those outside (`index`: the range covers most of the history, span-files.ts coversMost), or the all-time rows less
+ * the hours before the range (`total`: it reaches past the newest hour and starts near the first, readsAsTotal).
+ */
+export type SessionCostsRead = 'part' | 'index' | 'total';
+
+/**
+ * What `total` reads: each session's all-time messages and cost per folder, and the same of the hours before @from.
+ * Exported for the test of their plans.
+ */
+export const SESSION_TOTAL_SQL = {
+  all: `SELECT session_id, messages, cost FROM ${ROLLUPS.cost_total_session.table} WHERE ${IN_SCOPE}`,
+  // The primary key's range of hours: by the session index SQLite would read every hour.
+  before: `SELECT session_id, sum(messages), sum(cost) FROM usage_hourly INDEXED BY sqlite_autoindex_usage_hourly_1
+    WHERE hour < @from AND ${IN_SCOPE} GROUP BY session_id`,
+} as const;
+
+/**
  * Each session's cost in the hours of some folders, as SQLite sums it: within a rounding of a session row's own
- * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. `byIndex`: the
- * hours cover most of the history (span-files.ts coversMost); then their rows are read in the session index's order
- * (schema/rollups.ts), already grouped, instead of sorted, and the entries of partial hours (a :30 or :45 zone) are
- * summed apart and added: a sort of their union with the hourly rows cost as much as the sort saved.
+ * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. Read as
+ * `SessionCostsRead` says; by `index` or `total`, the entries of partial hours (a :30 or :45 zone) are summed apart
+ * and added (their union with the hourly rows needed a sort again). These costs only pick the sessions whose rows
+ * are read (sessions.ts), within a margin far above a rounding, so they need not be summed in the rows' order.
  */
 export function createSessionCosts(db: Database.Database) {
   const part = boundCells(db, SESSION_COSTS_SQL.part);
   const indexed = db.prepare(SESSION_COSTS_SQL.whole.plain).raw(true);
   const edgesOnly = db.prepare(SESSION_COSTS_SQL.whole.edgesOnly).raw(true);
-  return (pids: readonly number[], hours: HourSpan, byIndex: boolean): [session: number, cost: number][] => {
+  const total = db.prepare(SESSION_TOTAL_SQL.all).raw(true);
+  const before = db.prepare(SESSION_TOTAL_SQL.before).raw(true);
+  return (pids: readonly number[], hours: HourSpan, read: SessionCostsRead): [session: number, cost: number][] => {
     const named = { ps: JSON.stringify(pids) };
-    if (!byIndex) return part(hours, named) as [number, number][];
-    const costs = indexed.all(hours.from, hours.to, named) as [number, number][];
-    if (!hours.edges.length) return costs;
+    if (read === 'part') return part(hours, named) as [number, number][];
+    const bySession = new Map<number, number>();
+    if (read === 'index') {
+      for (const [id, cost] of indexed.all(hours.from, hours.to, named) as [number, number][]) bySession.set(id, cost);
+    } else {
+      // A session in two folders (the same id) has a row in each.
+      const kept = new Map<number, [messages: number, cost: number]>();
+      for (const [id, messages, cost] of total.all(named) as [number, number, number][]) {
+        const k = kept.get(id);
+        kept.set(id, k ? [k[0] + messages, k[1] + cost] : [messages, cost]);
+      }
+      for (const [id, messages, cost] of before.all({ ...named, from: hours.from }) as [number, number, number][]) {
+        const k = kept.get(id)!;
+        kept.set(id, [k[0] - messages, k[1] - cost]);
+      }
+      for (const [id, [messages, cost]] of kept) if (messages > 0) bySession.set(id, cost);
+    }
+    if (!hours.edges.length) return [...bySession];
     const [a = [0, 0], b = [0, 0]] = hours.edges;
-    const bySession = new Map(costs);
     for (const [id, cost] of edgesOnly.all(...spanHours(...a), ...a, ...spanHours(...b), ...b, named) as [number, number][]) {
       bySession.set(id, (bySession.get(id) ?? 0) + cost);
     }

@@ -7,8 +7,8 @@ import type { Reader } from './reader.ts';
 import { resolveScope } from './scope.ts';
 import { sliceOf } from './slice.ts';
 import { createSessionBranches } from './branches.ts';
-import { createSessionCosts, createSessionRows, WARMUP_SQL } from './session-rows.ts';
-import { coversMost } from './span-files.ts';
+import { createSessionCosts, createSessionRows, WARMUP_SQL, type SessionCostsRead } from './session-rows.ts';
+import { coversMost, readsAsTotal } from './span-files.ts';
 import type { SpannedScope } from './spans.ts';
 import type { HourSpan } from '../../calendar/resolve.ts';
 
@@ -35,7 +35,10 @@ export function createSessions(db: Database.Database, reader: Reader) {
   function needed(pids: readonly number[], hours: HourSpan): { only: number[] | undefined; total: number } | null {
     const first = reader.firstHour(null);
     const newest = reader.lastHour(null);
-    const costs = sessionCosts(pids, hours, first === null || newest === null || coversMost(hours.from, hours.to, first, newest));
+    const read: SessionCostsRead = first === null || newest === null ? 'part'
+      : readsAsTotal(hours.from, hours.to, first, newest) ? 'total'
+      : coversMost(hours.from, hours.to, first, newest) ? 'index' : 'part';
+    const costs = sessionCosts(pids, hours, read);
     if (!costs.length) return null;
     const warm = new Set(warmupSessions.all(JSON.stringify(pids)) as number[]);
     const listed = costs.filter(([id]) => !warm.has(id));

@@ -60,14 +60,14 @@ export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
   | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
   | 'usage_hourly_entrypoint' | 'usage_total_entrypoint' | 'usage_hourly_cause' | 'usage_total_file' | 'usage_hourly_branch'
-  | 'cost_hourly_model';
+  | 'cost_hourly_model' | 'cost_total_session';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
 /** usage_hourly_all: the 5-hour blocks' figures, which need only the kinds of a total of tokens. */
 const HOURLY_ALL: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST, FIRST_TS, LAST_TS];
-/** The cost rollups' measures (local hours', and cost_hourly_model's). */
-const LOCAL_COST: readonly Measure[] = [MESSAGES, COST];
+/** What the cost rollups sum: messages and cost. */
+const COSTS: readonly Measure[] = [MESSAGES, COST];
 /** usage_hourly_entrypoint: what /api/overview's byEntrypoint sums (per model too, as the other usage rollups). */
 const BY_ENTRYPOINT: readonly Measure[] = [MESSAGES, ...TOTAL_KINDS, COST];
 /** usage_hourly_cause: what /api/insights' bySkill, byMcpServer, byAgent and byEffort sum. */
@@ -102,12 +102,12 @@ export const ROLLUPS = {
   usage_hourly_all: rollup('usage_hourly_all', 'utc-hour', ['hour'], HOURLY_ALL, 'usage_hourly_model'),
   // The models of the 5-hour blocks an answer lists (queries/blocks.ts), every project's: a row per hour and model,
   // where grouping the projects' rows took ~10 ms of a year's insights at 10 GiB (migration 022).
-  cost_hourly_model: rollup('cost_hourly_model', 'utc-hour', ['hour', 'model_id'], LOCAL_COST, 'usage_hourly_model'),
+  cost_hourly_model: rollup('cost_hourly_model', 'utc-hour', ['hour', 'model_id'], COSTS, 'usage_hourly_model'),
   usage_total: rollup('usage_total', 'all-time', ['project_id', 'model_id'], USAGE, 'usage_hourly_model'),
   usage_daily: rollup('usage_daily', 'local-day', ['day', 'project_id', 'model_id', 'sub'], USAGE),
   usage_daily_all: rollup('usage_daily_all', 'local-day', ['day', 'model_id', 'sub'], USAGE, 'usage_daily'),
-  cost_local_hourly: rollup('cost_local_hourly', 'local-hour', ['lhour', 'project_id', 'model_id'], LOCAL_COST),
-  cost_local_hourly_all: rollup('cost_local_hourly_all', 'local-hour', ['lhour'], LOCAL_COST, 'cost_local_hourly'),
+  cost_local_hourly: rollup('cost_local_hourly', 'local-hour', ['lhour', 'project_id', 'model_id'], COSTS),
+  cost_local_hourly_all: rollup('cost_local_hourly_all', 'local-hour', ['lhour'], COSTS, 'cost_local_hourly'),
   tools_hourly: rollup('tools_hourly', 'utc-hour', ['hour', 'project_id', 'tool'], [USES]),
   tools_daily: rollup('tools_daily', 'local-day', ['day', 'project_id', 'tool'], [USES]),
   tools_daily_all: rollup('tools_daily_all', 'local-day', ['day', 'tool'], [USES], 'tools_daily'),
@@ -135,6 +135,10 @@ export const ROLLUPS = {
     ...rollup('usage_hourly_branch', 'utc-hour', ['hour', 'project_id', 'session_id', 'branch_id'], [MESSAGES, COST]),
     only: ON_A_BRANCH,
   },
+  // Each session's cost, all time, keyed by folder first (a folder's sessions are a range of the key): the Sessions
+  // view's cost per session over a year or all time (queries/session-rows.ts), less the hours before a year, reads a
+  // row per session instead of every hourly row (migration 023).
+  cost_total_session: rollup('cost_total_session', 'all-time', ['project_id', 'session_id'], COSTS, 'usage_hourly'),
 } as const satisfies Record<RollupName, Rollup>;
 
 /** The measure whose reaching zero empties a row: the row is then deleted. */
