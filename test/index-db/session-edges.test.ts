@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
-import { cellsSql, createSessionCosts, SESSION_COSTS_SQL, SESSION_TOTAL_SQL } from '../../src/index-db/queries/session-rows.ts';
+import { cellsSql, createSessionCosts, SESSION_COSTS_SQL } from '../../src/index-db/queries/session-rows.ts';
 import { coversMost, spanFiles, spanHours } from '../../src/index-db/queries/span-files.ts';
 import type { FileRole } from '../../src/index-db/types.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
@@ -123,13 +123,13 @@ t('each session\'s cost over most of the history: by the session index or all ti
     const plan = (sql: string, args: unknown[]): string =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
     const ps = { ps: JSON.stringify(pids) };
-    const indexed = plan(SESSION_COSTS_SQL.whole.plain, [0, 1e9, ps]);
+    const indexed = plan(SESSION_COSTS_SQL.index, [0, 1e9, ps]);
     assert.ok(indexed.includes('SCAN usage_hourly USING COVERING INDEX usage_hourly_session') && !indexed.includes('TEMP B-TREE'), indexed);
-    const edgeRows = plan(SESSION_COSTS_SQL.whole.edgesOnly, [...spanHours(START, START + HOUR / 2), START, START + HOUR / 2, 0, 0, 0, 0, 0, 0, ps]);
+    const edgeRows = plan(SESSION_COSTS_SQL.edges, [...spanHours(START, START + HOUR / 2), START, START + HOUR / 2, 0, 0, 0, 0, 0, 0, ps]);
     assert.not.ok(edgeRows.includes('SCAN messages'), edgeRows);
-    const total = plan(SESSION_TOTAL_SQL.all, [ps]);
+    const total = plan(SESSION_COSTS_SQL.total, [ps]);
     assert.ok(total.includes('SEARCH cost_total_session USING PRIMARY KEY (project_id=?)') && !total.includes('TEMP B-TREE'), total);
-    const before = plan(SESSION_TOTAL_SQL.before, [{ ...ps, from: START / HOUR + 3 }]);
+    const before = plan(SESSION_COSTS_SQL.before, [{ ...ps, from: START / HOUR + 3 }]);
     assert.ok(before.includes('SEARCH usage_hourly USING PRIMARY KEY (hour<?)'), before);
   } finally {
     db.close();

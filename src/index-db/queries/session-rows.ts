@@ -44,17 +44,23 @@ export const WARMUP_SQL = "s.title IS NULL AND s.first_prompt IS NULL AND s.agen
 const OF_ONLY = 'session_id IN (SELECT value FROM json_each(@only))';
 
 /**
+ * The entries of one partial hour of a range (one edge) in the folders of @ps that meet `scope`, through the (file_id,
+ * ts) index: with both edges' times ORed in one condition SQLite scanned every message (~0.5 s at 10 GiB, for each
+ * answer in a :30 or :45 zone). Bound: spanHours() of the edge, then the edge.
+ */
+const edgeSql = (scope: string): string => `SELECT id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output,
+    cache_create, cache_read, cost, ts
+  FROM messages WHERE file_id IN (${spanFiles('?', '?', `AND ${IN_SCOPE}`)}) AND ts >= ? AND ts < ? AND ${scope}`;
+
+/**
  * The cells of a range (the hourly cells; with partial UTC hours at its edges, a :30 or :45 zone, their entries from
  * the messages of the files that can hold those of either edge), summed by `group` after `select`, for the folders of
  * @ps and, with `only`, the sessions of @only. Bound as `boundCells` says. Exported for the test of its plan.
  */
-export function cellsSql(select: string, group: string, only: boolean): CellsSql {
+export function cellsSql(select: string, group: string, only: boolean): { plain: string; edges: string } {
   const scope = only ? `${IN_SCOPE} AND ${OF_ONLY}` : IN_SCOPE;
-  // One read per edge, each through the (file_id, ts) index: with both edges' times ORed in one condition SQLite
-  // scanned every message (~0.5 s at 10 GiB, for each answer in a :30 or :45 zone). Their rows then in id order, the
-  // order that scan gave them, so that each cell is summed as before.
-  const edge = `SELECT id, project_id, session_id, model_id, agent_id IS NOT NULL AS sub, input, output, cache_create, cache_read, cost, ts
-    FROM messages WHERE file_id IN (${spanFiles('?', '?', `AND ${IN_SCOPE}`)}) AND ts >= ? AND ts < ? AND ${scope}`;
+  // The edges' rows in id order, the order a scan of the messages gave them, so that each cell is summed as before.
+  const edge = edgeSql(scope);
   return {
     plain: `SELECT ${select} FROM usage_hourly WHERE hour >= ? AND hour < ? AND ${scope} GROUP BY ${group}`,
     edges: `SELECT ${select} FROM (
@@ -64,23 +70,11 @@ export function cellsSql(select: string, group: string, only: boolean): CellsSql
       SELECT project_id, session_id, model_id, sub, 1, input, output, cache_create, cache_read, cost, ts, ts
         FROM (${edge} UNION ALL ${edge} ORDER BY id))
     GROUP BY ${group}`,
-    edgesOnly: `SELECT ${select} FROM (
-      SELECT project_id, session_id, model_id, sub, 1 AS messages, input, output, cache_create, cache_read, cost, ts AS first_ts,
-        ts AS last_ts
-        FROM (${edge} UNION ALL ${edge}))
-    GROUP BY ${group}`,
   };
 }
 
-/** A range's cells: `plain` without partial hours, `edges` with them, `edgesOnly` the partial hours' entries alone. */
-interface CellsSql {
-  plain: string;
-  edges: string;
-  edgesOnly: string;
-}
-
 /** A pair of cellsSql's statements run for some folders' hours (and sessions: `only`). */
-function boundCells(db: Database.Database, sql: CellsSql) {
+function boundCells(db: Database.Database, sql: { plain: string; edges: string }) {
   const plain = db.prepare(sql.plain).raw(true);
   const edges = db.prepare(sql.edges).raw(true);
   return (hours: HourSpan, named: Record<string, string>): unknown[] => {
@@ -89,13 +83,6 @@ function boundCells(db: Database.Database, sql: CellsSql) {
   };
 }
 
-const costsSql = cellsSql('session_id, sum(cost)', 'session_id', false);
-/** createSessionCosts' reads; exported for the test of their plans. */
-export const SESSION_COSTS_SQL = {
-  part: costsSql,
-  whole: { ...costsSql, plain: costsSql.plain.replace('FROM usage_hourly ', `FROM usage_hourly INDEXED BY ${ROLLUPS.usage_hourly.index.name} `) },
-} as const;
-
 /**
  * How `createSessionCosts` reads: the range's hourly rows sorted (`part`), the session index over every hour, dropping
  * those outside (`index`: the range covers most of the history, span-files.ts coversMost), or the all-time rows less
@@ -103,15 +90,19 @@ export const SESSION_COSTS_SQL = {
  */
 export type SessionCostsRead = 'part' | 'index' | 'total';
 
-/**
- * What `total` reads: each session's all-time messages and cost per folder, and the same of the hours before @from.
- * Exported for the test of their plans.
- */
-export const SESSION_TOTAL_SQL = {
-  all: `SELECT session_id, messages, cost FROM ${ROLLUPS.cost_total_session.table} WHERE ${IN_SCOPE}`,
-  // The primary key's range of hours: by the session index SQLite would read every hour.
+const costsSql = cellsSql('session_id, sum(cost)', 'session_id', false);
+/** createSessionCosts' reads; exported for the test of their plans. */
+export const SESSION_COSTS_SQL = {
+  part: costsSql,
+  /** The range's whole hours by the session index: its rows come grouped. */
+  index: costsSql.plain.replace('FROM usage_hourly ', `FROM usage_hourly INDEXED BY ${ROLLUPS.usage_hourly.index.name} `),
+  /** Each session's all-time messages and cost per folder. */
+  total: `SELECT session_id, messages, cost FROM ${ROLLUPS.cost_total_session.table} WHERE ${IN_SCOPE}`,
+  /** The same of the hours before @from, by the primary key's range of hours (by the session index SQLite read every hour). */
   before: `SELECT session_id, sum(messages), sum(cost) FROM usage_hourly INDEXED BY sqlite_autoindex_usage_hourly_1
     WHERE hour < @from AND ${IN_SCOPE} GROUP BY session_id`,
+  /** The partial hours' entries alone, added to `index`'s or `total`'s sums. */
+  edges: `SELECT session_id, sum(cost) FROM (${edgeSql(IN_SCOPE)} UNION ALL ${edgeSql(IN_SCOPE)}) GROUP BY session_id`,
 } as const;
 
 /**
@@ -123,10 +114,10 @@ export const SESSION_TOTAL_SQL = {
  */
 export function createSessionCosts(db: Database.Database) {
   const part = boundCells(db, SESSION_COSTS_SQL.part);
-  const indexed = db.prepare(SESSION_COSTS_SQL.whole.plain).raw(true);
-  const edgesOnly = db.prepare(SESSION_COSTS_SQL.whole.edgesOnly).raw(true);
-  const total = db.prepare(SESSION_TOTAL_SQL.all).raw(true);
-  const before = db.prepare(SESSION_TOTAL_SQL.before).raw(true);
+  const indexed = db.prepare(SESSION_COSTS_SQL.index).raw(true);
+  const total = db.prepare(SESSION_COSTS_SQL.total).raw(true);
+  const before = db.prepare(SESSION_COSTS_SQL.before).raw(true);
+  const edges = db.prepare(SESSION_COSTS_SQL.edges).raw(true);
   return (pids: readonly number[], hours: HourSpan, read: SessionCostsRead): [session: number, cost: number][] => {
     const named = { ps: JSON.stringify(pids) };
     if (read === 'part') return part(hours, named) as [number, number][];
@@ -141,14 +132,14 @@ export function createSessionCosts(db: Database.Database) {
         kept.set(id, k ? [k[0] + messages, k[1] + cost] : [messages, cost]);
       }
       for (const [id, messages, cost] of before.all({ ...named, from: hours.from }) as [number, number, number][]) {
-        const k = kept.get(id)!;
-        kept.set(id, [k[0] - messages, k[1] - cost]);
+        const k = kept.get(id);
+        if (k) kept.set(id, [k[0] - messages, k[1] - cost]);
       }
       for (const [id, [messages, cost]] of kept) if (messages > 0) bySession.set(id, cost);
     }
     if (!hours.edges.length) return [...bySession];
     const [a = [0, 0], b = [0, 0]] = hours.edges;
-    for (const [id, cost] of edgesOnly.all(...spanHours(...a), ...a, ...spanHours(...b), ...b, named) as [number, number][]) {
+    for (const [id, cost] of edges.all(...spanHours(...a), ...a, ...spanHours(...b), ...b, named) as [number, number][]) {
       bySession.set(id, (bySession.get(id) ?? 0) + cost);
     }
     return [...bySession];
