@@ -132,7 +132,7 @@ export const ROLLUPS = {
   // (queries/branches.ts createSessionBranches), and read from the messages those of a long range's 300 dearest sessions
   // took ~150 ms at 10 GiB (migration 021). Only the messages recorded on a branch (a key cannot be NULL).
   usage_hourly_branch: {
-    ...rollup('usage_hourly_branch', 'utc-hour', ['hour', 'project_id', 'session_id', 'branch_id'], [MESSAGES, COST]),
+    ...rollup('usage_hourly_branch', 'utc-hour', ['hour', 'project_id', 'session_id', 'branch_id'], COSTS),
     only: ON_A_BRANCH,
   },
   // Each session's cost, all time, keyed by folder first (a folder's sessions are a range of the key): the Sessions
