@@ -1,10 +1,10 @@
-// The command line's sessions (queries/reports.ts SESSION_SQL) over the whole history read usage_hourly through its
+// The command line's sessions (queries/reports.ts SESSION_SQL) over most of the history read usage_hourly through its
 // declared index (usage_hourly_session, migration 017): the plan must use that index alone, with no sort of the hourly
-// rows (the slow read of issue 35), for every project and for a project's folders; over a part of the history the
-// primary key's range of hours. And the figures must be those of the read it replaced (the table in its primary key
-// order, sorted by session and model), to the last bit, after the writer has added to existing rows and after a
-// reprice has changed every cost: SQLite keeps the index, no code of ours does. The Sessions view's cost per session
-// over the whole history reads that index too. Real SQLite file.
+// rows (the slow read of issue 35), for every project and for a project's folders; over a shorter part the primary
+// key's range of hours. And the figures must be those of the read it replaced (the table in its primary key order,
+// sorted by session and model), to the last bit, after the writer has added to existing rows and after a reprice has
+// changed every cost: SQLite keeps the index, no code of ours does. The Sessions view's cost per session over most of
+// the history reads that index too, and the listed sessions' gone files are found by session. Real SQLite file.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
