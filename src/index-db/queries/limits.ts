@@ -16,8 +16,6 @@ const READINGS_MS = 35 * DAY_MS;
 /** Readings whose resets differ by less than this belong to one period (sources round the reset differently). */
 const SAME_RESET_MS = 10 * 60_000;
 const HITS_LISTED = 500;
-/** EntryRow's cost column (reader.ts). */
-const ENTRY_COST = 6;
 
 interface Row {
   window: string;
@@ -106,14 +104,8 @@ export function createLimits(db: Database.Database, reader: Reader): (now: numbe
   const lastCredits = db.prepare(`SELECT amount, used_percent AS percent, observed_at AS observedAt FROM limit_readings
     WHERE window = 'extra_usage' AND amount IS NOT NULL ORDER BY observed_at DESC LIMIT 1`);
 
-  /** The index's API-equivalent cost of [fromMs, toMs): whole UTC hours from the rollup, the edges from the entries. */
-  const costBetween = (fromMs: number, toMs: number): number => {
-    const span = exactHours(fromMs, toMs);
-    let cost = 0;
-    if (span.from < span.to) for (const [, hourCost] of reader.hourCosts(span.from, span.to, null)) cost += hourCost;
-    for (const [a, b] of span.edges) for (const e of reader.entries(a, b, null)) cost += e[ENTRY_COST];
-    return cost;
-  };
+  /** The index's API-equivalent cost of [fromMs, toMs). */
+  const costBetween = (fromMs: number, toMs: number): number => reader.spanCost(exactHours(fromMs, toMs), null);
   const costPerPercent = (periods: Row[][]): number | null => {
     let cost = 0;
     let percent = 0;

@@ -7,6 +7,7 @@
 // this process's (a zone change the writer has not caught up with yet, or a reader in another zone): reads never
 // rebuild a table, the writer does (at open and at its next write or periodic pass).
 import type Database from 'better-sqlite3';
+import type { HourSpan } from '../../calendar/resolve.ts';
 import { HOUR_MS, isProcessZone, LocalClock } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
@@ -304,6 +305,14 @@ export class Reader {
   /** [hour, cost, first ts, last ts] per hour of [hourFrom, hourTo) with usage, ordered by hour: `hours()` in short. */
   hourCosts(hourFrom: number, hourTo: number, scope: ProjectSet): HourCostRow[] {
     return this.all('hour-costs', scope, hourFrom, hourTo) as HourCostRow[];
+  }
+
+  /** The cost of an exact span: its whole UTC hours from the rollup, then its edges' entries. */
+  spanCost(span: HourSpan, scope: ProjectSet): number {
+    let cost = 0;
+    if (span.from < span.to) for (const [, hourCost] of this.hourCosts(span.from, span.to, scope)) cost += hourCost;
+    for (const [a, b] of span.edges) for (const e of this.entries(a, b, scope)) cost += e[ENTRY_COL.cost];
+    return cost;
   }
 
   /** The models of each hour with usage in [hourFrom, hourTo), with what each cost in the hour: [model id, cost]. */

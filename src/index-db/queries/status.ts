@@ -7,7 +7,7 @@ import type { Block } from '../../shared/api-types.ts';
 import { todaySpan } from '../../calendar/resolve.ts';
 import { systemZone } from '../../calendar/zone.ts';
 import { blocksOverlapping } from './blocks.ts';
-import { ENTRY_COL, Reader } from './reader.ts';
+import { Reader } from './reader.ts';
 
 /** One session's cost (null when the index does not know it), today's, the active block. */
 export interface StatusFigures {
@@ -42,10 +42,7 @@ export function createStatusQueries(db: Database.Database): StatusQueries {
     status(sessionId, now) {
       const s = sessionId ? (sessionByName.get(sessionId) as [number, number] | undefined) : undefined;
       const session = s ? (sessionCost.get({ session: s[0], project: s[1] }) as number) : null;
-      const day = todaySpan(now, systemZone).hours;
-      let today = 0;
-      for (const [, cost] of reader.hourCosts(day.from, day.to, null)) today += cost;
-      for (const [from, to] of day.edges) for (const e of reader.entries(from, to, null)) today += e[ENTRY_COL.cost];
+      const today = reader.spanCost(todaySpan(now, systemZone).hours, null);
       const block = blocksOverlapping(reader, null, reader.models(), now, now + 1, now).blocks.find((b) => b.active) ?? null;
       const since = finalSince.get() as string | undefined;
       const todayFinal = (!since || Date.parse(since) <= todaySpan(now, systemZone).fromMs) && repricing.get() === undefined;
