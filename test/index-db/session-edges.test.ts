@@ -54,6 +54,11 @@ const ORED = `SELECT ${SUMS} FROM (
       FROM messages WHERE file_id IN (${edgeFiles}) AND (ts >= ? AND ts < ? OR ts >= ? AND ts < ?) AND ${IN_SCOPE})
   GROUP BY ${GROUP}`;
 
+/** The steps of a statement's query plan. */
+function planOf(db: Database.Database, sql: string, args: unknown[]): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+}
+
 const t = suite('session rows at a :30 zone\'s edges');
 
 t('each edge is read through the (file_id, ts) index; the cells are the ORed read\'s to the last bit', () => {
@@ -61,8 +66,6 @@ t('each edge is read through the (file_id, ts) index; the cells are the ORed rea
   try {
     const sql = cellsSql(SUMS, GROUP, false).edges;
     const ps = { ps: JSON.stringify(db.prepare('SELECT id FROM projects').pluck().all()) };
-    const planOf = (text: string, args: unknown[]): string[] =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...args) as { detail: string }[]).map((r) => r.detail);
     let compared = 0;
     for (const [first, last] of [[3, 20], [10, 11], [0, 47], [30, 46]] as const) {
       const a: [number, number] = [START + (first - 1) * HOUR + HOUR / 2, START + first * HOUR];
@@ -72,9 +75,9 @@ t('each edge is read through the (file_id, ts) index; the cells are the ORed rea
       const got = db.prepare(sql).raw(true).all(...now);
       assert.equal(got, db.prepare(ORED).raw(true).all(...ored), `hours ${first}-${last}`);
       compared += got.length;
-      const plan = planOf(sql, now);
+      const plan = planOf(db, sql, now);
       assert.not.ok(plan.some((d) => d.startsWith('SCAN messages')), plan.join('; '));
-      assert.ok(planOf(ORED, ored).some((d) => d.startsWith('SCAN messages')), 'the ORed read scanned every message');
+      assert.ok(planOf(db, ORED, ored).some((d) => d.startsWith('SCAN messages')), 'the ORed read scanned every message');
     }
     assert.ok(compared > 100, `${compared} cells compared`);
     // The edges' entries count: a cell of an edge hour alone exists.
@@ -120,9 +123,8 @@ t('each session\'s cost over most of the history: by the session index or all ti
     assert.equal(costs(pids, late(48), 'total'), []);
     assert.equal(costs(pids, late(47), 'total').map(([id]) => id).sort(), costs(pids, late(47), 'part').map(([id]) => id).sort());
     // Neither read sorts the hourly rows nor scans the messages.
-    const plan = (sql: string, args: unknown[]): string =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
     const ps = { ps: JSON.stringify(pids) };
+    const plan = (sql: string, args: unknown[]): string => planOf(db, sql, args).join('; ');
     const indexed = plan(SESSION_COSTS_SQL.index, [0, 1e9, ps]);
     assert.ok(indexed.includes('SCAN usage_hourly USING COVERING INDEX usage_hourly_session') && !indexed.includes('TEMP B-TREE'), indexed);
     const edgeRows = plan(SESSION_COSTS_SQL.edges, [...spanHours(START, START + HOUR / 2), START, START + HOUR / 2, 0, 0, 0, 0, 0, 0, ps]);
