@@ -232,6 +232,7 @@ export class RollupDelta {
     // Folded from the cells above: [day, project, model, sub] -> [day, model, sub] and [project, model], and so on.
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_daily_all), s.of('usage_daily_all'));
     write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total), s.of('usage_total'));
+    write(coarsen(this.daily.values(), ROLLUPS.usage_daily, ROLLUPS.usage_total_model), s.of('usage_total_model'));
     write(coarsen(this.full.values(), ROLLUPS.usage_hourly, ROLLUPS.cost_total_session), s.of('cost_total_session'));
     write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.usage_hourly_all), s.of('usage_hourly_all'));
     write(coarsen(this.byModel.values(), ROLLUPS.usage_hourly_model, ROLLUPS.cost_hourly_model), s.of('cost_hourly_model'));

@@ -250,6 +250,7 @@ function assertTotalsOfMessages(file: string): void {
     const clock = new LocalClock();
     assertSame(db, 'SELECT hour, messages, input, output, cost FROM usage_hourly_all', fold(rows, (r) => [Math.floor(r.ts / HOUR_MS)]), 'usage_hourly_all');
     assertSame(db, 'SELECT project_id, model_id, messages, input, output, cost FROM usage_total', fold(rows, (r) => [r.project_id, r.model_id]), 'usage_total');
+    assertSame(db, 'SELECT model_id, sub, messages, input, output, cost FROM usage_total_model', fold(rows, (r) => [r.model_id, r.sub]), 'usage_total_model');
     assertSame(db, 'SELECT day, model_id, sub, messages, input, output, cost FROM usage_daily_all',
       fold(rows, (r) => [clock.day(r.ts), r.model_id, r.sub]), 'usage_daily_all');
     assertSame(db, 'SELECT lhour, messages, 0, 0, cost FROM cost_local_hourly_all',

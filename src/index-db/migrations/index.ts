@@ -23,6 +23,7 @@ import { narrowerKeys } from './020-narrower-keys.ts';
 import { sql as branchRollup } from './021-branch-rollup.ts';
 import { sql as hourModels } from './022-hour-models.ts';
 import { sql as sessionTotals } from './023-session-totals.ts';
+import { sql as modelTotals } from './024-model-totals.ts';
 
 /** SQL, or a function for a migration that needs the writer's own code (020 packs and hashes keys as the writer does). */
 export type Migration = string | ((db: Database.Database) => void);
@@ -30,5 +31,5 @@ export type Migration = string | ((db: Database.Database) => void);
 export const migrations: readonly Migration[] = [
   init, localDays, outOfRange, history, machines, settings, grainRollups, filesSession, narrowMessages, keyDump, limits,
   entrypoints, priceRules, causes, rootAgentPrompts, entrypointTotal, sessionIndex, fileTotals, sessionsByProject, narrowerKeys,
-  branchRollup, hourModels, sessionTotals,
+  branchRollup, hourModels, sessionTotals, modelTotals,
 ];

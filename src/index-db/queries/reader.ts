@@ -12,6 +12,7 @@ import { HOUR_MS, isProcessZone, LocalClock } from '../time.ts';
 import { dayOf, systemZone } from '../../calendar/zone.ts';
 import type { ProjectSet } from './scope.ts';
 import { changeMark, untilChange } from './until-change.ts';
+import { lessBefore, type RowShape } from './less-before.ts';
 import { hoursOf, readsAsTotal, spanFiles, spanHours } from './span-files.ts';
 import { TOTAL_TOKENS_SQL } from '../schema/measures.ts';
 import { derivedRows } from '../schema/rollup-sql.ts';
@@ -110,6 +111,10 @@ function localHourNow(ms: number): number {
 /** Padding around a local unit's UTC bounds: no zone is more than 14 h from UTC. */
 const ZONE_PAD_MS = 15 * HOUR_MS;
 
+/** A group row as lessBefore takes it: per project x model (`groups()`), per model x main/subagent (`modelGroups()`). */
+const GROUP_ROWS: RowShape = { keys: [ROLL_COL.project, ROLL_COL.model], messages: ROLL_COL.messages, sums: [ROLL_COL.messages, ROLL_COL.input, ROLL_COL.output, ROLL_COL.cacheCreate, ROLL_COL.cacheRead, ROLL_COL.cost] };
+const MODEL_ROWS: RowShape = { ...GROUP_ROWS, keys: [ROLL_COL.model, ROLL_COL.sub], sums: [...GROUP_ROWS.sums, ROLL_COL.cache1h] };
+
 /** Every local day a timestamp the index stores can fall on (workers/fold.ts MAX_TS). */
 const EVERY_DAY: Span = { unit: 'day', from: -1e8, to: 1e8 };
 
@@ -153,6 +158,10 @@ export class Reader {
       sum(cache_1h)`;
     this.scoped('models-day', `SELECT ${modelCols} FROM {usage_daily} WHERE day >= ? AND day < ? ${AND_SCOPE} GROUP BY model_id, sub`,
       `SELECT ${modelCols} FROM {usage_daily_all} WHERE day >= ? AND day < ? GROUP BY model_id, sub`);
+    // All time, and the days before local day ? (lessBefore): every project's only.
+    this.sql.set('models-total', `SELECT 0, model_id, messages, input, output, cache_create, cache_read, cost, last_ts, sub, cache_1h
+      FROM ${ROLLUPS.usage_total_model.table}`);
+    this.sql.set('models-before', `SELECT ${modelCols} FROM usage_daily_all WHERE day < ? GROUP BY model_id, sub`);
     this.scoped('models-hour', `SELECT ${modelCols} FROM usage_hourly_model WHERE hour >= ? AND hour < ? ${AND_SCOPE} GROUP BY model_id, sub`);
     // Web search and fetch requests per model, from the rows that have any: grouping a year of rows with every measure
     // needed a sort that cost an overview more than all its other rollup reads but one (issue 35).
@@ -230,33 +239,17 @@ export class Reader {
    */
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
-    const history = this.localMatches() ? this.history() : null;
-    if (history && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay)) return this.groupsSince(span.from, scope);
+    if (this.readsAsTotal(span)) return lessBefore(this.all('groups-total', scope) as RollRow[], this.all('groups-before', scope, span.from) as RollRow[], GROUP_ROWS);
     return this.local('groups-day', scope, span) as RollRow[];
-  }
-
-  /** All time less the local days before `day`, per project x model; a group with no message left is dropped. */
-  private groupsSince(day: number, scope: ProjectSet): RollRow[] {
-    const before = new Map<number, Map<number, RollRow>>();
-    for (const b of this.all('groups-before', scope, day) as RollRow[]) {
-      const project = b[ROLL_COL.project]!;
-      let models = before.get(project);
-      if (!models) before.set(project, (models = new Map()));
-      models.set(b[ROLL_COL.model]!, b);
-    }
-    const out: RollRow[] = [];
-    for (const r of this.all('groups-total', scope) as RollRow[]) {
-      const b = before.get(r[ROLL_COL.project]!)?.get(r[ROLL_COL.model]!);
-      if (r[ROLL_COL.messages]! <= (b?.[ROLL_COL.messages] ?? 0)) continue;
-      if (b) for (let c = ROLL_COL.messages; c <= ROLL_COL.cost; c++) r[c]! -= b[c]!;
-      out.push(r);
-    }
-    return out;
   }
 
   /** Sums per model x main/subagent over the span (all of ROLL_COL's columns, project 0). */
   modelGroups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('models-hour', scope, span.from, span.to) as RollRow[];
+    // Every project's year or all time: a row per model x main/subagent less the days before (a folder's days are few).
+    if (scope === null && this.readsAsTotal(span)) {
+      return lessBefore(this.all('models-total', null) as RollRow[], this.all('models-before', null, span.from) as RollRow[], MODEL_ROWS);
+    }
     return this.local('models-day', scope, span) as RollRow[];
   }
 
@@ -378,6 +371,15 @@ export class Reader {
       this.zoneStored = stored;
     }
     return this.zoneMatches;
+  }
+
+  /**
+   * Whether a span of local days reads best as all time less the days before it (span-files.ts readsAsTotal): the
+   * dashboard's year or all time, while the local rollups are of this zone.
+   */
+  private readsAsTotal(span: Span): boolean {
+    const history = span.unit === 'day' && this.localMatches() ? this.history() : null;
+    return history !== null && readsAsTotal(span.from, span.to, history.firstDay, history.lastDay);
   }
 
   /** The local days of the first and the newest hour with usage (the latter an upper bound of the newest entry's day). */

@@ -6,6 +6,7 @@ import type { SessionRow } from '../../shared/api-types.ts';
 import { iso } from '../time.ts';
 import { totalTokens } from '../schema/measures.ts';
 import { ROLLUPS } from '../schema/rollups.ts';
+import { lessBefore, type RowShape } from './less-before.ts';
 import type { Reader } from './reader.ts';
 import { spanFiles, spanHours } from './span-files.ts';
 
@@ -105,6 +106,10 @@ export const SESSION_COSTS_SQL = {
   edges: `SELECT session_id, sum(cost) FROM (${edgeSql(IN_SCOPE)} UNION ALL ${edgeSql(IN_SCOPE)}) GROUP BY session_id`,
 } as const;
 
+/** [session, messages, cost]: a row of SESSION_COSTS_SQL's `total` and `before`. */
+type SessionTotal = [session: number, messages: number, cost: number];
+const SESSION_TOTALS: RowShape = { keys: [0], messages: 1, sums: [1, 2] };
+
 /**
  * Each session's cost in the hours of some folders, as SQLite sums it: within a rounding of a session row's own
  * (`createSessionRows`, which sums the cells in another order), and every session that has a row there. Read as
@@ -125,17 +130,9 @@ export function createSessionCosts(db: Database.Database) {
     if (read === 'index') {
       for (const [id, cost] of indexed.all(hours.from, hours.to, named) as [number, number][]) bySession.set(id, cost);
     } else {
-      // A session in two folders (the same id) has a row in each.
-      const kept = new Map<number, [messages: number, cost: number]>();
-      for (const [id, messages, cost] of total.all(named) as [number, number, number][]) {
-        const k = kept.get(id);
-        kept.set(id, k ? [k[0] + messages, k[1] + cost] : [messages, cost]);
-      }
-      for (const [id, messages, cost] of before.all({ ...named, from: hours.from }) as [number, number, number][]) {
-        const k = kept.get(id);
-        if (k) kept.set(id, [k[0] - messages, k[1] - cost]);
-      }
-      for (const [id, [messages, cost]] of kept) if (messages > 0) bySession.set(id, cost);
+      // A session in two folders (the same id) has a row in each: lessBefore adds them.
+      const rows = lessBefore(total.all(named) as SessionTotal[], before.all({ ...named, from: hours.from }) as SessionTotal[], SESSION_TOTALS);
+      for (const [id, , cost] of rows) bySession.set(id, cost);
     }
     if (!hours.edges.length) return [...bySession];
     const [a = [0, 0], b = [0, 0]] = hours.edges;

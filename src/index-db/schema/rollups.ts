@@ -60,7 +60,7 @@ export type RollupName =
   | 'usage_hourly' | 'usage_hourly_model' | 'usage_hourly_all' | 'usage_daily' | 'usage_daily_all' | 'usage_total'
   | 'cost_local_hourly' | 'cost_local_hourly_all' | 'tools_hourly' | 'tools_daily' | 'tools_daily_all' | 'sessions_daily'
   | 'usage_hourly_entrypoint' | 'usage_total_entrypoint' | 'usage_hourly_cause' | 'usage_total_file' | 'usage_hourly_branch'
-  | 'cost_hourly_model' | 'cost_total_session';
+  | 'cost_hourly_model' | 'cost_total_session' | 'usage_total_model';
 
 /** What a usage rollup sums: messages, every token kind, cost and the first and last message time. */
 const USAGE: readonly Measure[] = [MESSAGES, ...TOKEN_KINDS, COST, FIRST_TS, LAST_TS];
@@ -104,6 +104,10 @@ export const ROLLUPS = {
   // where grouping the projects' rows took ~10 ms of a year's insights at 10 GiB (migration 022).
   cost_hourly_model: rollup('cost_hourly_model', 'utc-hour', ['hour', 'model_id'], COSTS, 'usage_hourly_model'),
   usage_total: rollup('usage_total', 'all-time', ['project_id', 'model_id'], USAGE, 'usage_hourly_model'),
+  // Every project's sums per model x main/subagent, all time: a year's or all time's insights (token composition, cache
+  // savings, subagent share) read these rows less the days before the range instead of grouping every day's rows
+  // (queries/reader.ts modelGroups; migration 024).
+  usage_total_model: rollup('usage_total_model', 'all-time', ['model_id', 'sub'], USAGE, 'usage_hourly_model'),
   usage_daily: rollup('usage_daily', 'local-day', ['day', 'project_id', 'model_id', 'sub'], USAGE),
   usage_daily_all: rollup('usage_daily_all', 'local-day', ['day', 'model_id', 'sub'], USAGE, 'usage_daily'),
   cost_local_hourly: rollup('cost_local_hourly', 'local-hour', ['lhour', 'project_id', 'model_id'], COSTS),
