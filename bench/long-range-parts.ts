@@ -34,7 +34,7 @@ const db = new Database(file, { readonly: true, fileMustExist: true });
 const table = PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')), PRICES_FILE);
 const prices = (): PriceTable => table;
 const reader = new Reader(db);
-const entrypoints = createEntrypoints(db);
+const entrypoints = createEntrypoints(db, reader);
 const causes = createCauses(db);
 const estimatedFast = createEstimatedFast(db, prices);
 const now = Date.now();

@@ -2,16 +2,22 @@
 // the whole UTC hours of the range from usage_hourly_entrypoint, and the messages of an hour the range cuts (a local
 // day in a :30 or :45 zone, a rolling range) through the (file_id, ts) index (span-files.ts). Hours that reach past
 // the newest one and start closer to the first hour than to their end (a year, all time) are read as
-// usage_total_entrypoint less the hours before them: a few rows per project x model instead of every hour's (issue 35).
+// usage_total_entrypoint less the hours before them (less-before.ts): a few rows per project x model instead of every
+// hour's (issue 35).
 import type Database from 'better-sqlite3';
 import type { EntrypointCost } from '../../shared/api-types.ts';
 import { isProgrammatic } from '../../shared/entrypoints.ts';
 import { totalTokens } from '../schema/measures.ts';
 import { HOUR_MS } from '../time.ts';
+import { lessBefore, type RowShape } from './less-before.ts';
+import type { Reader } from './reader.ts';
 import type { ProjectSet } from './scope.ts';
 import { readsAsTotal, spanFiles, spanHours } from './span-files.ts';
 
 type Cell = [entrypoint: string | null, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
+/** A Cell by entrypoint id, as `sums()` reads it. */
+type SumRow = [entrypoint: number, messages: number, input: number, output: number, cacheCreate: number, cacheRead: number, cost: number];
+const SUM_ROWS: RowShape = { keys: [0], messages: 1, sums: [1, 2, 3, 4, 5, 6] };
 
 export type Entrypoints = (fromMs: number, toMs: number, projects: ProjectSet) => EntrypointCost[];
 
@@ -23,7 +29,7 @@ const sums = (table: string, where: string): string => `SELECT entrypoint_id, su
   sum(output) AS output, sum(cache_create) AS cache_create, sum(cache_read) AS cache_read, sum(cost) AS cost
   FROM ${table} WHERE ${where} GROUP BY entrypoint_id`;
 
-export function createEntrypoints(db: Database.Database): Entrypoints {
+export function createEntrypoints(db: Database.Database, reader: Reader): Entrypoints {
   // Summed per entrypoint first, then named: an all-time range reads every row of the rollup, and a name looked up
   // per row cost more than the sums.
   const hours = (scope: string): Database.Statement => db.prepare(`SELECT e.name, r.messages, r.input, r.output, r.cache_create,
@@ -34,22 +40,22 @@ export function createEntrypoints(db: Database.Database): Entrypoints {
     FROM messages m LEFT JOIN entrypoints e ON e.id = m.entrypoint_id
     WHERE m.file_id IN (${spanFiles('?', '?', scope)}) AND m.ts >= ? AND m.ts < ? ${scope.replace('project_id', 'm.project_id')}
     GROUP BY m.entrypoint_id`).raw(true);
-  const since = (scope: string): Database.Statement => db.prepare(`SELECT e.name, t.messages - coalesce(b.messages, 0),
-      t.input - coalesce(b.input, 0), t.output - coalesce(b.output, 0), t.cache_create - coalesce(b.cache_create, 0),
-      t.cache_read - coalesce(b.cache_read, 0), t.cost - coalesce(b.cost, 0)
-    FROM (${sums('usage_total_entrypoint', `1 ${scope}`)}) t
-    LEFT JOIN (${sums('usage_hourly_entrypoint', `hour < ? ${scope}`)}) b ON b.entrypoint_id = t.entrypoint_id
-    LEFT JOIN entrypoints e ON e.id = t.entrypoint_id
-    WHERE t.messages > coalesce(b.messages, 0)`).raw(true);
-  const every = { hours: hours(''), since: since(''), messages: messages('') };
-  const some = { hours: hours(SET), since: since(SET), messages: messages(SET) };
-  // The ends of the hourly rollup's primary key: where the history starts and ends.
-  const bounds = db.prepare(`SELECT (SELECT hour FROM usage_hourly_entrypoint ORDER BY hour LIMIT 1),
-    (SELECT hour FROM usage_hourly_entrypoint ORDER BY hour DESC LIMIT 1)`).raw(true);
-  /** Whether the hours [h0, h1) are read best as all time less the hours before h0. */
+  // All time, and the hours before ? (lessBefore), per entrypoint id.
+  const total = (scope: string): Database.Statement => db.prepare(sums('usage_total_entrypoint', `1 ${scope}`)).raw(true);
+  const before = (scope: string): Database.Statement => db.prepare(sums('usage_hourly_entrypoint', `hour < ? ${scope}`)).raw(true);
+  const names = db.prepare('SELECT id, name FROM entrypoints').raw(true);
+  const every = { hours: hours(''), total: total(''), before: before(''), messages: messages('') };
+  const some = { hours: hours(SET), total: total(SET), before: before(SET), messages: messages(SET) };
+  /** Whether the hours [h0, h1) are read best as all time less the hours before h0 (the history's every message has a row here). */
   const fromTotal = (h0: number, h1: number): boolean => {
-    const [first, last] = bounds.get() as [number | null, number | null];
+    const first = reader.firstHour(null);
+    const last = reader.lastHour(null);
     return first !== null && last !== null && readsAsTotal(h0, h1, first, last);
+  };
+  /** The all-time sums less the hours before h0, named. */
+  const since = (s: typeof every, h0: number, p: unknown[]): Cell[] => {
+    const byId = new Map(names.all() as [number, string][]);
+    return lessBefore(s.total.all(...p) as SumRow[], s.before.all(h0, ...p) as SumRow[], SUM_ROWS).map(([id, ...measures]) => [byId.get(id) ?? null, ...measures]);
   };
 
   /** Most expensive first; `entrypoint` null for the entries whose line names none. */
@@ -64,7 +70,7 @@ export function createEntrypoints(db: Database.Database): Entrypoints {
     const h1 = Math.floor(toMs / HOUR_MS);
     if (h0 < h1) {
       exact(fromMs, h0 * HOUR_MS);
-      cells.push(...((fromTotal(h0, h1) ? s.since.all(h0, ...p) : s.hours.all(h0, h1, ...p)) as Cell[]));
+      cells.push(...(fromTotal(h0, h1) ? since(s, h0, p) : (s.hours.all(h0, h1, ...p) as Cell[])));
       exact(h1 * HOUR_MS, toMs);
     } else {
       exact(fromMs, toMs);
