@@ -55,7 +55,8 @@ export function createEntrypoints(db: Database.Database, reader: Reader): Entryp
   /** The all-time sums less the hours before h0, named. */
   const since = (s: typeof every, h0: number, p: unknown[]): Cell[] => {
     const byId = new Map(names.all() as [number, string][]);
-    return lessBefore(s.total.all(...p) as SumRow[], s.before.all(h0, ...p) as SumRow[], SUM_ROWS).map(([id, ...measures]) => [byId.get(id) ?? null, ...measures]);
+    const rows = lessBefore(s.total.all(...p) as SumRow[], s.before.all(h0, ...p) as SumRow[], SUM_ROWS);
+    return rows.map(([id, ...measures]) => [byId.get(id) ?? null, ...measures]);
   };
 
   /** Most expensive first; `entrypoint` null for the entries whose line names none. */

@@ -112,7 +112,11 @@ function localHourNow(ms: number): number {
 const ZONE_PAD_MS = 15 * HOUR_MS;
 
 /** A group row as lessBefore takes it: per project x model (`groups()`), per model x main/subagent (`modelGroups()`). */
-const GROUP_ROWS: RowShape = { keys: [ROLL_COL.project, ROLL_COL.model], messages: ROLL_COL.messages, sums: [ROLL_COL.messages, ROLL_COL.input, ROLL_COL.output, ROLL_COL.cacheCreate, ROLL_COL.cacheRead, ROLL_COL.cost] };
+const GROUP_ROWS: RowShape = {
+  keys: [ROLL_COL.project, ROLL_COL.model],
+  messages: ROLL_COL.messages,
+  sums: [ROLL_COL.messages, ROLL_COL.input, ROLL_COL.output, ROLL_COL.cacheCreate, ROLL_COL.cacheRead, ROLL_COL.cost],
+};
 const MODEL_ROWS: RowShape = { ...GROUP_ROWS, keys: [ROLL_COL.model, ROLL_COL.sub], sums: [...GROUP_ROWS.sums, ROLL_COL.cache1h] };
 
 /** Every local day a timestamp the index stores can fall on (workers/fold.ts MAX_TS). */
@@ -239,7 +243,9 @@ export class Reader {
    */
   groups(span: Span, scope: ProjectSet): RollRow[] {
     if (span.unit === 'hour') return this.all('groups-hour', scope, span.from, span.to) as RollRow[];
-    if (this.readsAsTotal(span)) return lessBefore(this.all('groups-total', scope) as RollRow[], this.all('groups-before', scope, span.from) as RollRow[], GROUP_ROWS);
+    if (this.readsAsTotal(span)) {
+      return lessBefore(this.all('groups-total', scope) as RollRow[], this.all('groups-before', scope, span.from) as RollRow[], GROUP_ROWS);
+    }
     return this.local('groups-day', scope, span) as RollRow[];
   }
 
