@@ -48,9 +48,8 @@ export function createEntrypoints(db: Database.Database, reader: Reader): Entryp
   const some = { hours: hours(SET), total: total(SET), before: before(SET), messages: messages(SET) };
   /** Whether the hours [h0, h1) are read best as all time less the hours before h0 (the history's every message has a row here). */
   const fromTotal = (h0: number, h1: number): boolean => {
-    const first = reader.firstHour(null);
-    const last = reader.lastHour(null);
-    return first !== null && last !== null && readsAsTotal(h0, h1, first, last);
+    const history = reader.historyHours(null);
+    return history !== null && readsAsTotal(h0, h1, history.first, history.last);
   };
   /** The all-time sums less the hours before h0, named. */
   const since = (s: typeof every, h0: number, p: unknown[]): Cell[] => {

@@ -143,8 +143,6 @@ export class Reader {
     this.projects = untilChange(mark, () => this.readProjects());
     this.s.localZone = p("SELECT value FROM meta WHERE key = 'daily_tz'").pluck();
     this.s.limitHits = p('SELECT at, window, resets_at FROM limit_hits WHERE at >= ? AND at <= ? ORDER BY at').raw(true);
-    // The ends of the hourly primary key: where the history starts and ends.
-    this.s.hourBounds = p('SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)').raw(true);
 
     const projectCols = 'project_id, model_id, sum(messages), sum(input), sum(output), sum(cache_create), sum(cache_read), sum(cost), max(last_ts)';
     // Per project x model.
@@ -211,7 +209,10 @@ export class Reader {
       GROUP BY hour ORDER BY hour DESC`,
       'SELECT hour, first_ts, last_ts FROM usage_hourly_all WHERE hour >= ? AND hour < ? ORDER BY hour DESC');
     this.scoped('firstHour', `SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT min(hour) FROM usage_hourly_all');
-    this.scoped('lastHour', `SELECT max(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}`, 'SELECT max(hour) FROM usage_hourly_all');
+    // Where the history starts and ends: every project's, the ends of the hourly primary key.
+    this.scoped('hourBounds', `SELECT (SELECT min(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE}),
+      (SELECT max(hour) FROM usage_hourly_model WHERE 1 ${AND_SCOPE})`,
+      'SELECT (SELECT hour FROM usage_hourly_all ORDER BY hour LIMIT 1), (SELECT hour FROM usage_hourly_all ORDER BY hour DESC LIMIT 1)');
     // In time order, ties in id order (the order of the former index by time: the blocks' sums add up alike).
     this.scoped('entries', `SELECT ts, 1, input, output, cache_create, cache_read, cost, model_id FROM messages
       WHERE file_id IN (${spanFiles('?', '?', AND_SCOPE)}) AND ts >= ? AND ts < ? ${AND_SCOPE} ORDER BY ts, id`);
@@ -339,9 +340,10 @@ export class Reader {
     return (this.all('firstHour', scope) as [number | null][])[0]?.[0] ?? null;
   }
 
-  /** Last hour with usage, null when there is none. */
-  lastHour(scope: ProjectSet): number | null {
-    return (this.all('lastHour', scope) as [number | null][])[0]?.[0] ?? null;
+  /** The first and the last hour with usage, null when there is none. */
+  historyHours(scope: ProjectSet): { first: number; last: number } | null {
+    const [first, last] = (this.all('hourBounds', scope) as [number | null, number | null][])[0]!;
+    return first === null || last === null ? null : { first, last };
   }
 
   /** The most used tools over the span. */
@@ -390,9 +392,9 @@ export class Reader {
 
   /** The local days of the first and the newest hour with usage (the latter an upper bound of the newest entry's day). */
   private history(): { firstDay: number; lastDay: number } | null {
-    const [first, last] = this.s.hourBounds!.get() as [number | null, number | null];
-    if (first === null || last === null) return null;
-    return { firstDay: dayOf(systemZone, first * HOUR_MS), lastDay: dayOf(systemZone, (last + 1) * HOUR_MS - 1) };
+    const hours = this.historyHours(null);
+    if (hours === null) return null;
+    return { firstDay: dayOf(systemZone, hours.first * HOUR_MS), lastDay: dayOf(systemZone, (hours.last + 1) * HOUR_MS - 1) };
   }
 
   /** A read of a local rollup: the table when it is of this zone, else the same rows derived from the messages. */

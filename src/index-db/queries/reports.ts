@@ -199,9 +199,8 @@ export function createReports(db: Database.Database): Reports {
     if (pid === undefined) return [];
     // The whole UTC hours of the range from the rollup, its partial hours (a :30 or :45 zone) from the entries.
     const { hours } = rangeSpan(range, systemZone);
-    const first = reader.firstHour(pid);
-    const newest = reader.lastHour(pid);
-    const byIndex = first === null || newest === null || coversMost(hours.from, hours.to, first, newest);
+    const history = reader.historyHours(pid);
+    const byIndex = history === null || coversMost(hours.from, hours.to, history.first, history.last);
     const models = reader.models();
     const statement = byIndex ? perSession : perSessionPart;
     const rows = pid === null ? statement[0].iterate(hours.from, hours.to) : statement[1].iterate(hours.from, hours.to, JSON.stringify(pid));

@@ -33,11 +33,10 @@ export function createSessions(db: Database.Database, reader: Reader) {
    * among those read, and every figure is the one the rows of all sessions gave.
    */
   function needed(pids: readonly number[], hours: HourSpan): { only: number[] | undefined; total: number } | null {
-    const first = reader.firstHour(null);
-    const newest = reader.lastHour(null);
-    const read: SessionCostsRead = first === null || newest === null ? 'part'
-      : readsAsTotal(hours.from, hours.to, first, newest) ? 'total'
-      : coversMost(hours.from, hours.to, first, newest) ? 'index' : 'part';
+    const history = reader.historyHours(null);
+    const read: SessionCostsRead = history === null ? 'part'
+      : readsAsTotal(hours.from, hours.to, history.first, history.last) ? 'total'
+      : coversMost(hours.from, hours.to, history.first, history.last) ? 'index' : 'part';
     const costs = sessionCosts(pids, hours, read);
     if (!costs.length) return null;
     const warm = new Set(warmupSessions.all(JSON.stringify(pids)) as number[]);
