@@ -50,6 +50,8 @@ export interface ServerDeps {
   /** Built dashboard (index.html + assets). */
   uiDir: string;
   now?: () => number;
+  /** Told when a request comes and when it is answered: the background work gives way meanwhile (ingest/turns.ts). */
+  requestSeen?: () => void;
   /** The result cache's monotonic clock in ms (default performance.now; tests step it). */
   cacheClock?: () => number;
   log: (message: string) => void;
@@ -144,7 +146,12 @@ export function createServer(deps: ServerDeps): DashboardServer {
 
   let answered = (): void => {};
   const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+  const seen = deps.requestSeen;
   const handler: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (seen) {
+      seen();
+      res.once('close', seen);
+    }
     if (req.url?.startsWith('/api/')) res.once('finish', answered);
     void app.handler(req as Request, res, undefined as never);
   };

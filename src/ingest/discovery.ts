@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRole } from '../index-db/types.ts';
+import { nextTurn, type Turn } from './turns.ts';
 
 /**
  * Sync tools keep their own files and folders beside the synced ones, all named with a leading dot (temporary
@@ -99,7 +100,7 @@ export type OnUnreadable = (dir: string, code: string) => void;
  * Where the walk gets the entries of one level of folders (one array per folder, in name order): `readFolders` reads
  * them; a cache (src/ingest/folder-listings.ts) may answer for folders that did not change since it read them.
  */
-export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable) => Promise<FolderEntry[][]>;
+export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable, turn?: Turn) => Promise<FolderEntry[][]>;
 
 /**
  * Folders read (synchronously, as every folder is read here) between two turns of the event loop. A first index's
@@ -110,10 +111,10 @@ export type FolderSource = (dirs: readonly string[], unreadable?: OnUnreadable) 
 const FOLDERS_PER_TURN = 64;
 
 /** The entries of each folder, read now (none for a folder that cannot be read). */
-export const readFolders: FolderSource = async (dirs, unreadable) => {
+export const readFolders: FolderSource = async (dirs, unreadable, turn = nextTurn) => {
   const out: FolderEntry[][] = [];
   for (const [i, dir] of dirs.entries()) {
-    if (i > 0 && i % FOLDERS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (i > 0 && i % FOLDERS_PER_TURN === 0) await turn();
     out.push(readFolder(dir, unreadable) ?? []);
   }
   return out;
@@ -166,8 +167,8 @@ export class TranscriptPaths {
   /** The folders the last `list` could not read, with the error's code: none of their transcripts is listed. */
   readonly unreadable = new Map<string, string>();
 
-  /** Walks the projects dirs breadth-first, each level in name order. */
-  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders): Promise<FoundFile[]> {
+  /** Walks the projects dirs breadth-first, each level in name order, awaiting `turn` between slices. */
+  async list(projectsDirs: readonly string[], folders: FolderSource = readFolders, turn: Turn = nextTurn): Promise<FoundFile[]> {
     const out: FoundFile[] = [];
     this.unreadable.clear();
     const unreadable: OnUnreadable = (dir, code) => this.unreadable.set(dir, code);
@@ -179,7 +180,7 @@ export class TranscriptPaths {
       if (real !== null && this.claimDir(real, dir)) level.push({ dir, real });
     }
     while (level.length) {
-      const listed = await folders(level.map((d) => d.dir), unreadable);
+      const listed = await folders(level.map((d) => d.dir), unreadable, turn);
       const next: typeof level = [];
       for (const [i, { dir, real }] of level.entries()) {
         for (const e of listed[i]!) {
@@ -193,7 +194,7 @@ export class TranscriptPaths {
           } else {
             const found = transcriptAt(p);
             if (found !== null && this.claimFile(r, p)) out.push(found);
-            if (++stats % STATS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+            if (++stats % STATS_PER_TURN === 0) await turn();
           }
         }
       }

@@ -3,6 +3,7 @@
 // that only asks "is this session ahead of the index?" loads nothing more.
 import type { FileStateRow, Reports } from '../index-db/queries/reports.ts';
 import type { FoundFile } from './discovery.ts';
+import { nextTurn, type Turn } from './turns.ts';
 
 /** A file to read, or (no stat: it vanished) a known file to mark gone. */
 export function needsRead(
@@ -39,7 +40,7 @@ const STATES_PER_TURN = 1000;
  * Cursors written between two slices are read as they are then: the re-check compares them with a listing that took
  * many turns too, and ingest reads a file it names from its cursor of the moment.
  */
-export async function fileStatesByTurns(reports: Pick<Reports, 'fileStatesAfter'>, perTurn = STATES_PER_TURN): Promise<Map<string, FileStateRow>> {
+export async function fileStatesByTurns(reports: Pick<Reports, 'fileStatesAfter'>, turn: Turn = nextTurn, perTurn = STATES_PER_TURN): Promise<Map<string, FileStateRow>> {
   const out = new Map<string, FileStateRow>();
   let after = 0;
   for (;;) {
@@ -47,6 +48,6 @@ export async function fileStatesByTurns(reports: Pick<Reports, 'fileStatesAfter'
     for (const r of states) out.set(r[0], r);
     if (last === null || states.length < perTurn) return out;
     after = last;
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
   }
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { IndexDb } from '../index-db/types.ts';
 import type { FileStateRow } from '../index-db/queries/reports.ts';
-import { TranscriptPaths, fileRoles, type FoundFile } from './discovery.ts';
+import { TranscriptPaths, fileRoles, readFolders, type FoundFile } from './discovery.ts';
 import { resolveRepositories } from './repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createPool, type WorkerPool } from './pool.ts';
@@ -12,6 +12,7 @@ import { newestFirst } from './scan-order.ts';
 import { watchProjects, type Watcher } from './watcher.ts';
 import type { Log } from './log.ts';
 import type { TranscriptKeeper } from './keep-transcripts.ts';
+import { nextTurn, type Turn } from './turns.ts';
 
 export interface Pipeline {
   ingest: Ingest;
@@ -37,6 +38,11 @@ export interface PipelineOptions {
   prepared?: Promise<PreparedScan | null>;
   /** --keep-transcripts: keeps every transcript listed or changed. */
   keeper?: Pick<TranscriptKeeper, 'keep' | 'keepAll'>;
+  /**
+   * Awaited between two slices of the background work after the start-up scan (the watcher's walk, the re-checks,
+   * the stored keys read ahead): the server's gives way to requests (turns.ts). Default: the next turn.
+   */
+  turn?: Turn;
 }
 
 /** The start-up scan's listing and the pool sized by it. */
@@ -82,7 +88,7 @@ const RECHECK_MS = 30_000;
 const KEY_SLICE = 2_000;
 
 export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
-  const { projectsDirs, index, log } = opts;
+  const { projectsDirs, index, log, turn = nextTurn } = opts;
   const roles = fileRoles(projectsDirs, opts.machines);
   // Each project folder's repository, resolved once, when its first cwd is stored (and at start for folders an older
   // version indexed): never per request.
@@ -118,13 +124,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       // A time zone changed while nothing was written: the local rollups are rebuilt here, never by a query (or at the
       // next re-check, or the next write, while a compaction holds the writes).
       if (!index.writesHeld()) index.syncTimeZone();
-      const files = await paths.list(projectsDirs);
+      const files = await paths.list(projectsDirs, readFolders, turn);
       if (closed) return;
       reportUnreadable(paths, logged, log);
       watchLinked();
       // Against every cursor, read a slice a turn: a check per file (a second stat and a cursor query each) held the
       // main thread for a long stretch on a big history, at every pass, and so did one read of them all.
-      const states = await fileStatesByTurns(index.reports);
+      const states = await fileStatesByTurns(index.reports, turn);
       if (closed) return;
       // Newest first, as the start-up scan: after a long sleep the recent days are current first.
       for (const f of newestFirst(changedTranscripts(files, states))) {
@@ -149,7 +155,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
       log(`reading the stored dedup keys ahead failed (the next write reads them): ${(err as Error).message}`);
       return;
     }
-    if (!done) setImmediate(preloadKeys);
+    if (!done) void turn().then(preloadKeys);
   };
   const gone = (file: string): void => {
     // the path of a second link to a file that is still there is not the file going
@@ -181,6 +187,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
         removedFolder: (dir) => paths.filesUnder(dir).forEach(gone),
       },
       log,
+      turn,
     );
     watchLinked();
     await watcher.ready;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { isHiddenName, isTranscript, readFolder, readFolders } from './discovery.ts';
 import type { Log } from './log.ts';
+import { nextTurn, type Turn } from './turns.ts';
 
 export interface Watcher {
   /** Resolves once chokidar has walked the folders and watches them. */
@@ -76,7 +77,8 @@ function entryCount(dir: string): number {
   }
 }
 
-export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log): Watcher {
+/** `turn`: awaited before each slice of the walk (the server gives way to requests with it: turns.ts). */
+export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: Log, turn: Turn = nextTurn): Watcher {
   const present = dirs.filter((d) => fs.existsSync(d)).map((d) => fs.realpathSync.native(d));
   // A projects folder that does not exist yet is watched from its parent, so a first session is picked up; one that
   // is itself a link is watched at its real path.
@@ -141,7 +143,9 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
       const dirs = [...new Set((fresh ? freshQueue : startQueue).splice(0, WALK_SLICE))].filter((dir) => !owners.has(dir));
       for (const slice of slicesByEntries(dirs)) {
         const unwatched = slice.filter((dir) => !owners.has(dir));
-        if (!closed && unwatched.length) await watchSlice(unwatched, fresh);
+        if (!unwatched.length) continue;
+        await turn();
+        if (!closed) await watchSlice(unwatched, fresh);
       }
       if (!startQueue.length) startWalked();
     }

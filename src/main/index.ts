@@ -16,6 +16,7 @@ import { createRetentionService } from './retention.ts';
 import { createKeeping } from './keeping.ts';
 import { createLimitsService } from './limits.ts';
 import { prepareFirstScan, startPipeline, type PreparedScan } from '../ingest/pipeline.ts';
+import { createGivingWay } from '../ingest/turns.ts';
 import { createLifecycle, exitOnSignals } from './lifecycle.ts';
 import { log } from '../ingest/log.ts';
 import { keepHeapNearLive } from './heap.ts';
@@ -88,6 +89,9 @@ async function main(): Promise<void> {
 
   const keeping = createKeeping({ dir: config.keepTranscripts, projectsDirs: config.projectsDirs, log });
 
+  // The background work after the start-up scan gives way to the requests (ingest/turns.ts).
+  const givingWay = createGivingWay();
+
   // One writer per index file: a second process on the same file serves it read-only and takes over
   // when the writer stops. Busy, read-only or unopenable files end the process with one clear line.
   const index = await keepIndex({
@@ -98,7 +102,9 @@ async function main(): Promise<void> {
     compactMinMessages: Number(process.env.COST_COMPACT_MIN_MESSAGES) || undefined,
     compactTestGate: process.env.COST_COMPACT_TEST_GATE || undefined,
     startPipeline: async (db) => {
-      const pipeline = await startPipeline({ projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper });
+      const pipeline = await startPipeline({
+        projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper, turn: givingWay.turn,
+      });
       // Not before: collecting the heap at every 30% cost a first index's first answers GC time, and a restart's
       // requests during its re-check (heap.ts).
       void Promise.race([pipeline.ingest.weekFinal(), pipeline.watching]).then(keepHeapNearLive);
@@ -140,6 +146,7 @@ async function main(): Promise<void> {
     }),
     limitSettings: limits,
     uiDir: uiDir(),
+    requestSeen: givingWay.seen,
     log,
   });
   const port = await server.listen();

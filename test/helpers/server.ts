@@ -64,6 +64,8 @@ export interface ServerOptions {
   uiDir?: string;
   /** The folder the transcripts are kept in, as --keep-transcripts gives it (default: keeping off). */
   keepDir?: string;
+  /** Told of each request, at its start and its end (the server's background turns: ingest/turns.ts). */
+  requestSeen?: () => void;
 }
 
 /** Sends one request with exactly the headers given (Host defaults to localhost:<port>). */
@@ -138,6 +140,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     uiDir: opts.uiDir ?? uiDir,
     now: opts.now,
     cacheClock: opts.cacheClock,
+    requestSeen: opts.requestSeen,
     log: (m) => logs.push(m),
   });
   const port = await server.listen();

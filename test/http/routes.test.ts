@@ -10,6 +10,7 @@ import type { Insights, Monthly, Overview, Pricing, ProjectRow, ProjectSessions,
 import { createUsageProbe } from '../../src/usage-probe/probe.ts';
 import { usageLine, writeJsonl } from '../helpers/jsonl.ts';
 import { ingestFile, INDEXING_DONE, sessionRole, startServer, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
 const PROJECT = '-home-dev-proj';
@@ -265,6 +266,22 @@ meta('usage-limits/recent: null until the probe answers, then its answer for 5 m
     assert.is(await recent(), null, 'older than 5 minutes');
     const cross = await t.request('/api/usage-limits/recent', { headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' } });
     assert.is(cross.status, 403);
+  } finally {
+    await t.close();
+  }
+});
+
+meta('each request is told to the background\'s turns when it comes and when it is answered, a refused or static one too', async () => {
+  const seen: number[] = [];
+  const t = await startServer({ requestSeen: () => seen.push(performance.now()) });
+  try {
+    await t.request('/api/pricing');
+    await waitFor(() => seen.length === 2, 'one API answer told at its start and its end');
+    await t.request('/');
+    await t.request('/api/pricing', { headers: { host: 'evil.example' } });
+    await waitFor(() => seen.length === 6, 'the page and a request the host guard refused, each told twice');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.is(seen.length, 6, 'no request told more than twice');
   } finally {
     await t.close();
   }

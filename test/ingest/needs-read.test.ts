@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openIndex } from '../../src/index-db/index.ts';
 import { fileStatesByTurns, needsRead, rowNeedsRead } from '../../src/ingest/needs-read.ts';
+import { nextTurn } from '../../src/ingest/turns.ts';
 import { PriceTable } from '../../src/pricing/table.ts';
 import { batchOf } from '../helpers/batches.ts';
 import { tempDir } from '../helpers/jsonl.ts';
@@ -48,11 +49,11 @@ t('the server\'s re-check reads every cursor a slice a turn, the same cursors as
     const whole = idx.reports.fileStates();
     assert.is(whole.size, 7);
     const turns = countTurns();
-    const sliced = await fileStatesByTurns(idx.reports, 2);
+    const sliced = await fileStatesByTurns(idx.reports, nextTurn, 2);
     turns.stop();
     assert.equal([...sliced.entries()].sort(), [...whole.entries()].sort());
     assert.ok(turns.turns >= 3, `a turn between each of the four slices (${turns.turns})`);
-    assert.equal(await fileStatesByTurns(idx.reports, 7), whole, 'a last slice that is full');
+    assert.equal(await fileStatesByTurns(idx.reports, nextTurn, 7), whole, 'a last slice that is full');
   } finally {
     idx.close();
     cleanup();

@@ -78,4 +78,40 @@ Walk('lines, transcripts and folders written while the watcher walks are all ind
   }
 });
 
+Walk('the walk and the re-check after it wait on the pipeline\'s turn; the start-up scan does not', async () => {
+  const { dir, cleanup } = tempDir('cost-walk-turn-');
+  const projects = path.join(dir, 'projects');
+  // 3 folders of 90 transcripts: the walk is one slice, and the re-check's listing takes a turn after 250 stats
+  for (let p = 0; p < 3; p++) {
+    fs.mkdirSync(path.join(projects, `-t${p}`), { recursive: true });
+    for (let f = 0; f < 90; f++) fs.writeFileSync(path.join(projects, `-t${p}`, `t${p}-${f}.jsonl`), line(`t${p}-${f}`));
+  }
+  const index = openIndex(path.join(dir, 'index.db'), { log: () => undefined });
+  index.setPrices(PriceTable.fromCatalogue(JSON.parse(fs.readFileSync(PRICES_FILE, 'utf8')) as unknown, 'fixture', 'auto'));
+  let turns = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const turn = async (): Promise<void> => {
+    turns++;
+    await opened;
+  };
+  const pipeline = await startPipeline({ projectsDirs: [projects], index, log: () => undefined, threads: 1, recheckMs: 600_000, turn });
+  try {
+    await pipeline.ingest.idle();
+    assert.is(index.stats().lines, 270, 'the start-up scan read every line while the turn held');
+    let live = false;
+    void pipeline.watching.then(() => (live = true));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.not.ok(live, 'the watcher is not live while its walk waits on the turn');
+    assert.is(turns, 1, 'the walk\'s one slice waited on the turn');
+    open();
+    await pipeline.watching;
+    assert.ok(turns > 1, 'the re-check after the walk listed the folders a slice a turn');
+  } finally {
+    await pipeline.close();
+    index.close();
+    cleanup();
+  }
+});
+
 Walk.run();
