@@ -1,7 +1,7 @@
 // How the server's background work takes its turns on the main thread (issue 35: no answer waits on a big one). The
 // watcher's walk, the re-checks and the stored keys read ahead run a slice at a time; a request arriving mid-slice
 // waits for the rest of it. At 10 GiB the walk alone (chokidar's lstat of every entry) spent ~1 s of main-thread CPU
-// in a warm start's first seconds, and a 7-day overview answered in 1.5 ms settled took 9-11 ms (p50) then
+// in a warm start's first seconds, and a 7-day overview answered in 1.5 ms settled took 7-11 ms (p50) then
 // (bench/RESULTS.md). So while requests keep coming, a slice waits until they pause, within a bound that still lets
 // the background have a share of the time: a second of work in the background never starves, it goes slower.
 
@@ -25,14 +25,14 @@ export interface GivingWayOptions {
   factor?: number;
   /** The longest wait of one turn. */
   maxWaitMs?: number;
-  clock?: () => number;
 }
 
 /**
  * 40 ms of quiet: a dashboard's page asks its questions in one burst; under a stream of requests the background keeps
  * a twentieth of the time (factor 19), each turn waiting at most 2 s.
  */
-export function createGivingWay({ quietMs = 40, factor = 19, maxWaitMs = 2_000, clock = () => performance.now() }: GivingWayOptions = {}): GivingWay {
+export function createGivingWay({ quietMs = 40, factor = 19, maxWaitMs = 2_000 }: GivingWayOptions = {}): GivingWay {
+  const clock = (): number => performance.now();
   let lastSeen = Number.NEGATIVE_INFINITY;
   let released = clock();
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
