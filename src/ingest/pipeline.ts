@@ -163,6 +163,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     roles.forget(file);
     ingest.removed(file);
   };
+  /** The start-up listing's paths: a transcript the watcher's walk finds besides these was made since. */
+  const scanned = new Set(listed.map((f) => f.path));
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     // The scan's workers go before the watcher's walk, not 30 s idle after it: a worker that built part of a big index
@@ -185,12 +187,15 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
         },
         removed: (p) => gone(paths.canonical(p)),
         removedFolder: (dir) => paths.filesUnder(dir).forEach(gone),
+        // The walk lists real paths; under a linked projects folder the listing's are the link's.
+        listed: (p) => scanned.has(p) || scanned.has(paths.canonical(p)),
       },
       log,
       turn,
     );
     watchLinked();
     await watcher.ready;
+    scanned.clear();
     await recheck();
     timer = setInterval(() => void recheck(), opts.recheckMs ?? RECHECK_MS).unref();
     preloadKeys();

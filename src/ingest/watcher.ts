@@ -28,6 +28,11 @@ export interface Watcher {
 
 export interface WatchHandlers {
   changed(path: string): void;
+  /**
+   * Whether the start-up scan listed the file: one it did not (made since) is reported when the walk lists its folder,
+   * not left to the re-check after the whole walk. Absent: every file the walk lists is taken as listed.
+   */
+  listed?(path: string): boolean;
   removed(path: string): void;
   /** A watched folder went (deleted, or moved away with what it holds): the transcripts that were in it went too. */
   removedFolder(path: string): void;
@@ -127,7 +132,7 @@ export function watchProjects(dirs: readonly string[], on: WatchHandlers, log: L
       for (const e of listings[i]!) {
         const p = path.join(dir, e.name);
         if (e.kind === 'dir') (fresh ? freshQueue : startQueue).push(p);
-        else if (e.kind === 'file' && fresh) report(p);
+        else if (e.kind === 'file' && (fresh || on.listed?.(p) === false)) report(p);
       }
     });
   };

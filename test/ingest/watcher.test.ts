@@ -44,6 +44,25 @@ async function sentinel(w: Watching, file: string): Promise<void> {
 
 const Watch = suite('watcher');
 
+Watch('the walk reports the transcripts the start-up scan did not list (made since), not those it did', async () => {
+  const { dir, cleanup } = tempDir('cost-watch-');
+  const projects = path.join(dir, 'projects');
+  const scanned = put(path.join(projects, '-a', 's1.jsonl'));
+  const since = put(path.join(projects, '-a', 's2.jsonl'));
+  const deep = put(path.join(projects, '-a', 's1', 'subagents', 'agent-y.jsonl'));
+  const changed: string[] = [];
+  const listed = new Set([scanned]);
+  const handlers = { changed: (p: string) => changed.push(p), removed: () => {}, removedFolder: () => {}, listed: (p: string) => listed.has(p) };
+  const watcher = watchProjects([projects], handlers, () => {});
+  try {
+    await watcher.ready;
+    assert.equal(changed.sort(), [since, deep].sort(), 'each file the scan did not list, once');
+  } finally {
+    await watcher.close();
+    cleanup();
+  }
+});
+
 Watch('new, appended and removed transcripts are reported; other names are not', async () => {
   const { dir, cleanup } = tempDir('cost-watch-');
   const projects = path.join(dir, 'projects');
