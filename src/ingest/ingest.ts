@@ -273,22 +273,23 @@ export function createIngest(deps: IngestDeps): Ingest {
     startScan(files, current = () => false) {
       scan.started = true;
       scan.active = files.length > 0;
-      const ordered = newestFirst(files);
-      const toRead: string[] = [];
-      for (const f of ordered) {
+      const toRead: ScanFile[] = [];
+      for (const f of files) {
         scan.bytesTotal += f.size;
         if (current(f)) {
           scan.filesDone++;
           scan.bytesDone += f.size;
         } else {
           scan.files.set(f.path, f.size);
-          toRead.push(f.path);
+          toRead.push(f);
         }
       }
-      frontier = new FinalFrontier(ordered, (path) => !scan.files.has(path));
+      // Only the files to read are ordered: a file read already bounds nothing, and sorting a restart's every file
+      // (14k at 10 GiB, twice) held the main thread ~50 ms in one stretch (bench/RESULTS.md, stop 31).
+      frontier = new FinalFrontier(toRead, (path) => !scan.files.has(path));
       if (!scan.active) log('no transcripts found');
       else if (!toRead.length) endScan();
-      for (const path of toRead) enqueue(path);
+      for (const f of newestFirst(toRead)) enqueue(f.path);
     },
     idle() {
       if (!queue.size && !inFlight.size) return Promise.resolve();
