@@ -163,8 +163,6 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     roles.forget(file);
     ingest.removed(file);
   };
-  /** The start-up listing's paths: a transcript the watcher's walk finds besides these was made since. */
-  const scanned = new Set(listed.map((f) => f.path));
   const watching = ingest.idle().then(async () => {
     if (closed) return;
     // The scan's workers go before the watcher's walk, not 30 s idle after it: a worker that built part of a big index
@@ -177,6 +175,9 @@ export async function startPipeline(opts: PipelineOptions): Promise<Pipeline> {
     // Writes wait for it (the ingest's, the reprice's, the settings'): appends the watcher reports land after it. A
     // failure is logged and leaves the file as it was.
     void index.compactInBackground();
+    // The start-up listing's paths, made when the walk starts (not on the start-up path): a transcript the walk finds
+    // besides these was made since.
+    const scanned = new Set(listed.map((f) => f.path));
     watcher = watchProjects(
       projectsDirs,
       {
