@@ -177,14 +177,32 @@ export async function abBench(opts: { ref: string; aRef?: string; dirs: string[]
   }
 }
 
-/** The report: per figure, each build's median, the median difference and every pair's difference. */
+/**
+ * How often B came out below and above A, and the two-sided exact sign test's p: the chance of a split at least this
+ * lopsided between two builds that do not differ. Ties are left out. Two runs of one commit against itself at 100 MiB
+ * (8 pairs) put the cold index 8.8% apart with 6 of 8 pairs on one side (bench/RESULTS.md, stop 32): a median
+ * difference alone says little about so few pairs.
+ */
+export function signTest(diffs: readonly number[]): { below: number; above: number; p: number } {
+  const below = diffs.filter((d) => d < 0).length;
+  const above = diffs.filter((d) => d > 0).length;
+  const n = below + above;
+  let tail = 0;
+  for (let i = 0, c = 1; i <= Math.min(below, above); c = (c * (n - i)) / (i + 1), i++) tail += c;
+  return { below, above, p: n ? Math.min(1, (2 * tail) / 2 ** n) : 1 };
+}
+
+/** The report: per figure, each build's median, the median difference, the sign test and every pair's difference. */
 export function describeAb(r: AbResult): string[] {
   const lines = [`A/B over ${r.dirs.join(', ')}: A = ${r.a.label}, B = ${r.b.label} (${r.b.commit.slice(0, 7)}), ${r.pairs.length} pairs, order per pair ${r.pairs.map((p) => p.order.join('')).join(' ')}`];
-  lines.push(`${'figure'.padEnd(36)} ${'A median'.padStart(10)} ${'B median'.padStart(10)} ${'B-A median'.padStart(20)}  B-A per pair`);
+  lines.push(`${'figure'.padEnd(36)} ${'A median'.padStart(10)} ${'B median'.padStart(10)} ${'B-A median'.padStart(20)}  ${'B<A B>A sign p'.padEnd(16)}  B-A per pair`);
   for (const [name, m] of Object.entries(r.medians)) {
-    const perPair = r.pairs.map((p) => (figuresOf(p.b)[name]! - figuresOf(p.a)[name]!).toFixed(1)).join(', ');
+    const diffs = r.pairs.map((p) => figuresOf(p.b)[name]! - figuresOf(p.a)[name]!);
+    const perPair = diffs.map((d) => d.toFixed(1)).join(', ');
     const diff = `${m.diff.toFixed(1)}${m.a ? ` (${((m.diff / m.a) * 100).toFixed(1)}%)` : ''}`;
-    lines.push(`${name.padEnd(36)} ${m.a.toFixed(1).padStart(10)} ${m.b.toFixed(1).padStart(10)} ${diff.padStart(20)}  ${perPair}`);
+    const s = signTest(diffs);
+    const signs = `${String(s.below).padStart(3)} ${String(s.above).padStart(3)} ${s.p.toFixed(2).padStart(6)}`;
+    lines.push(`${name.padEnd(36)} ${m.a.toFixed(1).padStart(10)} ${m.b.toFixed(1).padStart(10)} ${diff.padStart(20)}  ${signs.padEnd(16)}  ${perPair}`);
   }
   return lines;
 }

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tempDir } from '../helpers/jsonl.ts';
 import { ROOT, SHARED } from '../helpers/paths.ts';
+import { signTest } from '../../bench/ab.ts';
 
 const test = suite('bench --ab');
 
@@ -53,12 +54,29 @@ test('builds the ref apart, runs both builds in interleaved pairs, prints median
   for (const name of FIGURES) {
     const row = lines.find((l) => l.startsWith(name.padEnd(36)));
     assert.ok(row, `a row for ${name}`);
-    const m = /^\s*(-?\d+\.\d)\s+(-?\d+\.\d)\s+(-?\d+\.\d)(?: \(-?\d+\.\d%\))?\s+(-?\d+\.\d), (-?\d+\.\d)$/.exec(row.slice(36));
+    const m = /^\s*(-?\d+\.\d)\s+(-?\d+\.\d)\s+(-?\d+\.\d)(?: \(-?\d+\.\d%\))?\s+(\d)\s+(\d)\s+(\d\.\d\d)\s+(-?\d+\.\d), (-?\d+\.\d)$/.exec(row.slice(36));
     assert.ok(m, `the row of ${name}: ${row}`);
-    const [a, b, diff, p1, p2] = m.slice(1).map(Number) as [number, number, number, number, number];
+    const [a, b, diff, below, above, p, p1, p2] = m.slice(1).map(Number) as [number, number, number, number, number, number, number, number];
     assert.ok(a > 0 && b > 0, `${name}: both builds measured`);
     assert.is(diff, Math.min(p1, p2), `${name}: the median of the per-pair differences`);
+    // The pairs on each side (a difference printed as 0.0 may be a small one of either sign), and the sign test of
+    // that split (two pairs: never below 0.5).
+    for (const d of [p1, p2]) if (d !== 0) assert.ok(d < 0 ? below > 0 : above > 0, `${name}: the pair of ${d} counted`);
+    assert.ok(below + above <= 2);
+    assert.is(p, signTest([...Array<number>(below).fill(-1), ...Array<number>(above).fill(1)]).p);
   }
+});
+
+test('the sign test: the exact two-sided p of the split, ties left out', () => {
+  assert.equal(signTest([]), { below: 0, above: 0, p: 1 });
+  assert.equal(signTest([1, -1, 0]), { below: 1, above: 1, p: 1 });
+  // 8 of 8 on one side: 2 / 256.
+  assert.equal(signTest([-1, -2, -3, -4, -5, -6, -7, -8]), { below: 8, above: 0, p: 2 / 256 });
+  // 6 of 8: 2 * (1 + 8 + 28) / 256 = 0.289...
+  assert.is(signTest([-1, -1, -1, -1, -1, -1, 2, 2]).p, (2 * 37) / 256);
+  // 7 of 8: 2 * 9 / 256.
+  assert.is(signTest([5, 5, 5, 5, 5, 5, 5, -5]).p, 18 / 256);
+  assert.equal(signTest([3, 4]), { below: 0, above: 2, p: 0.5 });
 });
 
 test.run();
