@@ -1,6 +1,6 @@
 // The figures of issue 35 that the rest of the bench does not take: how soon a first index makes today and the last 7
 // days final, how long a request can wait while a new catalogue reprices the history, query latency while a warm start
-// re-checks every file, and `session --json`.
+// re-checks every file and while re-check passes follow each other, and `session --json`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import type { Overview } from '../src/shared/api-types.ts';
 import { DIST_MAIN, PRICES_FILE } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv, type ServerProcess } from '../test/helpers/server-process.ts';
 import { clearServerCache, percentile, timedCleared } from './common.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const serverArgs = (dirs: string[], indexFile: string, prices: string): string[] =>
   ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', prices];
@@ -101,6 +102,44 @@ export async function latencyDuringRecheck(dirs: string[], indexFile: string, ro
       for (const route of routes) times[route]!.push(await timedCleared(base, route));
     }
     return Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }]));
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A re-check pass after another: the interval (COST_RECHECK_MS) is shorter than a pass of a big history. */
+const PASSES_BACK_TO_BACK_MS = 200;
+/** Past a warm start's own background work: the watcher's walk and the pass after it (~6 s at 10 GiB, stop 31). */
+const AFTER_START_MS = 20_000;
+
+/**
+ * Query latency during re-check passes in the steady state (issue 35's "during a re-check pass", without a start's
+ * first answers, which latencyDuringRecheck times): the server re-checks every file pass after pass
+ * (COST_RECHECK_MS), each route has answered since its start, and the start's walk is over. `runs` requests per route,
+ * cache cleared; `passesBusy`, the share of the main thread the passes alone take (2 s with no request, before).
+ */
+export async function latencyDuringRechecks(dirs: string[], indexFile: string, routes: string[], runs = 100, afterStartMs = AFTER_START_MS): Promise<{
+  latency: Record<string, { p50: number; p95: number; n: number }>;
+  passesBusy: number;
+}> {
+  const server = await spawnServer({
+    args: serverArgs(dirs, indexFile, PRICES_FILE),
+    env: standaloneEnv({ TZ: 'UTC', COST_RECHECK_MS: String(PASSES_BACK_TO_BACK_MS) }),
+    readyTimeoutMs: 120_000,
+  });
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    for (const route of routes) for (let i = 0; i < 3; i++) await timedCleared(base, route);
+    await sleep(afterStartMs);
+    const before = threadCpu(server.child.pid!).mainMs;
+    await sleep(2000);
+    const passesBusy = (threadCpu(server.child.pid!).mainMs - before) / 2000;
+    const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
+    for (let i = 0; i < runs; i++) for (const route of routes) times[route]!.push(await timedCleared(base, route));
+    return {
+      latency: Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }])),
+      passesBusy,
+    };
   } finally {
     await server.stop();
   }

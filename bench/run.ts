@@ -29,7 +29,7 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 import { abBench, describeAb } from './ab.ts';
-import { latencyDuringRecheck, repriceStall, sessionJson, timeToFinal, type FirstFinal } from './first-answers.ts';
+import { latencyDuringRecheck, latencyDuringRechecks, repriceStall, sessionJson, timeToFinal, type FirstFinal } from './first-answers.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -278,7 +278,11 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
     if (!skipUi) out.ui = await browserBench(warm.port);
     out.warmPeakRssMb = peakRssMb(warm.child.pid!);
     await warm.stop();
-    if (!skipFirst) out.duringRecheck = await latencyDuringRecheck(dirs, indexFile, ['/api/overview?range=7', '/api/overview?range=all', '/metrics']);
+    if (!skipFirst) {
+      const routes = ['/api/overview?range=7', '/api/overview?range=all', '/metrics'];
+      out.duringRecheck = await latencyDuringRecheck(dirs, indexFile, routes);
+      out.duringRechecks = await latencyDuringRechecks(dirs, indexFile, routes);
+    }
 
     if (!skipCli) {
       let bin: string | null = null;
@@ -336,6 +340,11 @@ function report(r: Record<string, unknown>): void {
   }
   const during = r.duringRecheck as Record<string, { p50: number; p95: number; n: number }> | undefined;
   for (const [route, v] of Object.entries(during ?? {})) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during a warm start's re-check (${v.n} requests)`);
+  const passes = r.duringRechecks as { latency: Record<string, { p50: number; p95: number; n: number }>; passesBusy: number } | undefined;
+  if (passes) {
+    console.log(`re-check passes     one after another, after the start's first answers: alone they keep the main thread ${(passes.passesBusy * 100).toFixed(0)}% busy`);
+    for (const [route, v] of Object.entries(passes.latency)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during re-check passes (${v.n} requests)`);
+  }
   const first = r.firstFinal as FirstFinal | undefined;
   if (first) {
     console.log(`first index         today final after ${fmt(first.todayMs)}, 7 days after ${fmt(first.sevenDaysMs)}, indexed after ${fmt(first.indexedMs)} (from spawn)`);

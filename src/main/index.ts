@@ -104,6 +104,8 @@ async function main(): Promise<void> {
     startPipeline: async (db) => {
       const pipeline = await startPipeline({
         projectsDirs: config.projectsDirs, machines: config.dirMachines, index: db, log, prepared: takePrepared(), keeper: keeping.keeper, turn: givingWay.turn,
+        // The bench: requests during re-check passes that follow each other (bench/first-answers.ts).
+        recheckMs: Number(process.env.COST_RECHECK_MS) || undefined,
       });
       // Not before: collecting the heap at every 30% cost a first index's first answers GC time, and a restart's
       // requests during its re-check (heap.ts).
