@@ -41,7 +41,7 @@ export function bucketSeries<P extends Point>(points: readonly P[], bucket: 'hou
       out.push(b);
     }
     b.cost += p.cost;
-    for (const [m, c] of Object.entries(p.byModel)) b.byModel[m] = (b.byModel[m] ?? 0) + c;
+    for (const m in p.byModel) b.byModel[m] = (b.byModel[m] ?? 0) + p.byModel[m]!;
   }
   return { unit, points: out };
 }

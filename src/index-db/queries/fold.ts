@@ -117,7 +117,7 @@ export function costSeries(slice: Slice, { range, span, zone }: SpannedScope, st
  * with each machine's share. `localMachine` names the unlabelled dirs' machine (--machine).
  */
 export function projectRows(rows: RollRow[], sessions: Map<number, number>, projects: ReadonlyMap<number, ProjectInfo>, models: ReadonlyMap<number, ModelInfo>, localMachine: string): ProjectRow[] {
-  const acc = new Map<string, { row: ProjectRow; last: number; byModel: Map<number, number>; byMachine: Map<string, number>; pids: Set<number> }>();
+  const acc = new Map<string, ProjectAcc>();
   for (const r of rows) {
     const pid = r[ROLL_COL.project]!;
     const p = projects.get(pid);
@@ -127,31 +127,58 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
       a = {
         row: { id, name: p?.name ?? String(pid), repository: p?.repository ?? { id: String(pid), name: String(pid) }, cost: 0, sessions: 0, messages: 0, totalTokens: 0, lastActivity: null, topModel: null, machines: [] },
         last: -Infinity,
-        byModel: new Map(),
-        byMachine: new Map(),
-        pids: new Set(),
+        pids: [],
+        modelIds: [],
+        modelCosts: [],
       };
       acc.set(id, a);
     }
     // A session belongs to one project id, so the machines' counts add up.
-    if (!a.pids.has(pid)) {
-      a.pids.add(pid);
+    if (!a.pids.includes(pid)) {
+      a.pids.push(pid);
       a.row.sessions += sessions.get(pid) ?? 0;
     }
-    a.row.cost += r[ROLL_COL.cost]!;
+    const cost = r[ROLL_COL.cost]!;
+    a.row.cost += cost;
     a.row.messages += r[ROLL_COL.messages]!;
     a.row.totalTokens += totalOfRow(r, ROLL_COL);
     a.last = Math.max(a.last, r[ROLL_COL.last] ?? -Infinity);
-    if (!models.get(r[ROLL_COL.model]!)?.hidden) a.byModel.set(r[ROLL_COL.model]!, (a.byModel.get(r[ROLL_COL.model]!) ?? 0) + r[ROLL_COL.cost]!);
+    const model = r[ROLL_COL.model]!;
+    if (!models.get(model)?.hidden) {
+      const at = a.modelIds.indexOf(model);
+      if (at < 0) {
+        a.modelIds.push(model);
+        a.modelCosts.push(0 + cost);
+      } else {
+        a.modelCosts[at]! += cost;
+      }
+    }
     const machine = p?.machine ?? localMachine;
-    a.byMachine.set(machine, (a.byMachine.get(machine) ?? 0) + r[ROLL_COL.cost]!);
+    const m = a.row.machines.find((x) => x.machine === machine);
+    if (m) m.cost += cost;
+    else a.row.machines.push({ machine, cost: 0 + cost });
   }
-  return [...acc.values()]
-    .map(({ row, last, byModel, byMachine }) => {
-      let top: number | null = null;
-      for (const [m, cost] of byModel) if (top === null || cost > byModel.get(top)!) top = m;
-      const machines = [...byMachine].map(([machine, cost]) => ({ machine, cost })).sort((a, b) => b.cost - a.cost || a.machine.localeCompare(b.machine));
-      return { ...row, lastActivity: Number.isFinite(last) ? iso(last) : null, topModel: top === null ? null : models.get(top)!.name, machines };
-    })
-    .sort((a, b) => b.cost - a.cost || a.id.localeCompare(b.id));
+  const out: ProjectRow[] = [];
+  for (const { row, last, modelIds, modelCosts } of acc.values()) {
+    let top = -1;
+    for (let i = 0; i < modelIds.length; i++) if (top < 0 || modelCosts[i]! > modelCosts[top]!) top = i;
+    row.lastActivity = Number.isFinite(last) ? iso(last) : null;
+    row.topModel = top < 0 ? null : models.get(modelIds[top]!)!.name;
+    row.machines.sort((a, b) => b.cost - a.cost || a.machine.localeCompare(b.machine));
+    out.push(row);
+  }
+  return out.sort((a, b) => b.cost - a.cost || a.id.localeCompare(b.id));
+}
+
+/**
+ * A project's sums as its rows come, summed into its row itself: its folders (one per machine), and its visible
+ * models' costs in the order first seen (a few per project: arrays, where a Map and a Set per project made a year's
+ * overview at 10 GiB allocate ~0.9 MB for 380 projects).
+ */
+interface ProjectAcc {
+  row: ProjectRow;
+  last: number;
+  pids: number[];
+  modelIds: number[];
+  modelCosts: number[];
 }
