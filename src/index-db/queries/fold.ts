@@ -148,7 +148,7 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
       const at = a.modelIds.indexOf(model);
       if (at < 0) {
         a.modelIds.push(model);
-        a.modelCosts.push(0 + cost);
+        a.modelCosts.push(cost);
       } else {
         a.modelCosts[at]! += cost;
       }
@@ -156,7 +156,7 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
     const machine = p?.machine ?? localMachine;
     const m = a.row.machines.find((x) => x.machine === machine);
     if (m) m.cost += cost;
-    else a.row.machines.push({ machine, cost: 0 + cost });
+    else a.row.machines.push({ machine, cost });
   }
   const out: ProjectRow[] = [];
   for (const { row, last, modelIds, modelCosts } of acc.values()) {
