@@ -13,8 +13,22 @@ import { threadCpu } from './thread-cpu.ts';
 const serverArgs = (dirs: string[], indexFile: string, prices: string): string[] =>
   ['--dir', dirs.join(','), '--port', '0', '--index', indexFile, '--offline', '--prices', prices];
 
-const start = (dirs: string[], indexFile: string, prices = PRICES_FILE): Promise<ServerProcess> =>
-  spawnServer({ args: serverArgs(dirs, indexFile, prices), env: standaloneEnv({ TZ: 'UTC' }), readyTimeoutMs: 120_000 });
+const start = (dirs: string[], indexFile: string, prices = PRICES_FILE, env: Record<string, string> = {}): Promise<ServerProcess> =>
+  spawnServer({ args: serverArgs(dirs, indexFile, prices), env: standaloneEnv({ TZ: 'UTC', ...env }), readyTimeoutMs: 120_000 });
+
+/** A route's requests: their p50 and p95 in ms, and how many. */
+export interface RouteLatency {
+  p50: number;
+  p95: number;
+  n: number;
+}
+
+/** Rounds of one request to each route (cache cleared before each) while `more` says so; each route's figures. */
+async function timeRoutes(base: string, routes: string[], more: (times: Record<string, number[]>) => boolean): Promise<Record<string, RouteLatency>> {
+  const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
+  while (more(times)) for (const route of routes) times[route]!.push(await timedCleared(base, route));
+  return Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }]));
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -91,17 +105,12 @@ export async function timeToFinal(dirs: string[], indexFile: string): Promise<Fi
 }
 
 /** Query latency (cache cleared before each) from a warm start until its re-check of every file is done. */
-export async function latencyDuringRecheck(dirs: string[], indexFile: string, routes: string[]): Promise<Record<string, { p50: number; p95: number; n: number }>> {
+export async function latencyDuringRecheck(dirs: string[], indexFile: string, routes: string[]): Promise<Record<string, RouteLatency>> {
   const server = await start(dirs, indexFile);
   try {
     let done = false;
     void server.logged(/indexed \d+ files|no transcripts found/).then(() => (done = true), () => (done = true));
-    const base = `http://127.0.0.1:${server.port}`;
-    const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
-    while (!done || routes.some((r) => times[r]!.length < 20)) {
-      for (const route of routes) times[route]!.push(await timedCleared(base, route));
-    }
-    return Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }]));
+    return await timeRoutes(`http://127.0.0.1:${server.port}`, routes, (times) => !done || routes.some((r) => times[r]!.length < 20));
   } finally {
     await server.stop();
   }
@@ -119,14 +128,10 @@ const AFTER_START_MS = 20_000;
  * cache cleared; `passesBusy`, the share of the main thread the passes alone take (2 s with no request, before).
  */
 export async function latencyDuringRechecks(dirs: string[], indexFile: string, routes: string[], runs = 100, afterStartMs = AFTER_START_MS): Promise<{
-  latency: Record<string, { p50: number; p95: number; n: number }>;
+  latency: Record<string, RouteLatency>;
   passesBusy: number;
 }> {
-  const server = await spawnServer({
-    args: serverArgs(dirs, indexFile, PRICES_FILE),
-    env: standaloneEnv({ TZ: 'UTC', COST_RECHECK_MS: String(PASSES_BACK_TO_BACK_MS) }),
-    readyTimeoutMs: 120_000,
-  });
+  const server = await start(dirs, indexFile, PRICES_FILE, { COST_RECHECK_MS: String(PASSES_BACK_TO_BACK_MS) });
   try {
     const base = `http://127.0.0.1:${server.port}`;
     for (const route of routes) for (let i = 0; i < 3; i++) await timedCleared(base, route);
@@ -134,12 +139,7 @@ export async function latencyDuringRechecks(dirs: string[], indexFile: string, r
     const before = threadCpu(server.child.pid!).mainMs;
     await sleep(2000);
     const passesBusy = (threadCpu(server.child.pid!).mainMs - before) / 2000;
-    const times: Record<string, number[]> = Object.fromEntries(routes.map((r) => [r, []]));
-    for (let i = 0; i < runs; i++) for (const route of routes) times[route]!.push(await timedCleared(base, route));
-    return {
-      latency: Object.fromEntries(routes.map((r) => [r, { p50: percentile(times[r]!, 50), p95: percentile(times[r]!, 95), n: times[r]!.length }])),
-      passesBusy,
-    };
+    return { latency: await timeRoutes(base, routes, (times) => times[routes[0]!]!.length < runs), passesBusy };
   } finally {
     await server.stop();
   }

@@ -29,7 +29,7 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 import { abBench, describeAb } from './ab.ts';
-import { latencyDuringRecheck, latencyDuringRechecks, repriceStall, sessionJson, timeToFinal, type FirstFinal } from './first-answers.ts';
+import { latencyDuringRecheck, latencyDuringRechecks, repriceStall, sessionJson, timeToFinal, type FirstFinal, type RouteLatency } from './first-answers.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -338,9 +338,9 @@ function report(r: Record<string, unknown>): void {
     console.log(`settled             the server's main thread idle ${fmt(r.settleMs as number)} after the queries above`);
     for (const [route, v] of Object.entries(settledLat)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms (cache cleared, settled, 100 requests)`);
   }
-  const during = r.duringRecheck as Record<string, { p50: number; p95: number; n: number }> | undefined;
+  const during = r.duringRecheck as Record<string, RouteLatency> | undefined;
   for (const [route, v] of Object.entries(during ?? {})) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during a warm start's re-check (${v.n} requests)`);
-  const passes = r.duringRechecks as { latency: Record<string, { p50: number; p95: number; n: number }>; passesBusy: number } | undefined;
+  const passes = r.duringRechecks as { latency: Record<string, RouteLatency>; passesBusy: number } | undefined;
   if (passes) {
     console.log(`re-check passes     one after another, after the start's first answers: alone they keep the main thread ${(passes.passesBusy * 100).toFixed(0)}% busy`);
     for (const [route, v] of Object.entries(passes.latency)) console.log(`query ${route.padEnd(28)} p50 ${v.p50.toFixed(1)} ms  p95 ${v.p95.toFixed(1)} ms during re-check passes (${v.n} requests)`);
