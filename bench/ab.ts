@@ -179,9 +179,8 @@ export async function abBench(opts: { ref: string; aRef?: string; dirs: string[]
 
 /**
  * How often B came out below and above A, and the two-sided exact sign test's p: the chance of a split at least this
- * lopsided between two builds that do not differ. Ties are left out. Two runs of one commit against itself at 100 MiB
- * (8 pairs) put the cold index 8.8% apart with 6 of 8 pairs on one side (bench/RESULTS.md, stop 32): a median
- * difference alone says little about so few pairs.
+ * lopsided between two builds that do not differ. Ties are left out. One commit against itself at 100 MiB split most
+ * pairs one way (bench/RESULTS.md, stop 32): a median difference alone says little about so few pairs.
  */
 export function signTest(diffs: readonly number[]): { below: number; above: number; p: number } {
   const below = diffs.filter((d) => d < 0).length;

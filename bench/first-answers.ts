@@ -118,7 +118,7 @@ export async function latencyDuringRecheck(dirs: string[], indexFile: string, ro
 
 /** A re-check pass after another: the interval (COST_RECHECK_MS) is shorter than a pass of a big history. */
 const PASSES_BACK_TO_BACK_MS = 200;
-/** Past a warm start's own background work: the watcher's walk and the pass after it (~6 s at 10 GiB, stop 31). */
+/** Past a warm start's own background work: the watcher's walk and the pass after it (at 10 GiB: bench/RESULTS.md). */
 const AFTER_START_MS = 20_000;
 
 /**

@@ -284,8 +284,8 @@ export function createIngest(deps: IngestDeps): Ingest {
           toRead.push(f);
         }
       }
-      // Only the files to read are ordered: a file read already bounds nothing, and sorting a restart's every file
-      // (14k at 10 GiB, twice) held the main thread ~50 ms in one stretch (bench/RESULTS.md, stop 31).
+      // Only the files to read are ordered: a file read already bounds nothing, and sorting a restart's every file,
+      // twice, held the main thread in one long stretch on a big history (bench/RESULTS.md, stop 31).
       frontier = new FinalFrontier(toRead, (path) => !scan.files.has(path));
       if (!scan.active) log('no transcripts found');
       else if (!toRead.length) endScan();

@@ -30,7 +30,7 @@ export interface GivingWayOptions {
 /**
  * 40 ms of quiet: a dashboard's page asks its questions in one burst. Under a stream of requests the background keeps
  * a quarter of the time (factor 3), each turn waiting at most 2 s: with a twentieth, a client polling every 20 ms
- * after a warm start at 10 GiB held the watcher's walk back for over 30 s, against ~6 s without (bench/RESULTS.md).
+ * after a warm start at 10 GiB held the watcher's walk back several times as long (bench/RESULTS.md, stop 31).
  */
 export function createGivingWay({ quietMs = 40, factor = 3, maxWaitMs = 2_000 }: GivingWayOptions = {}): GivingWay {
   const clock = (): number => performance.now();

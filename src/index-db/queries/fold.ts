@@ -172,8 +172,8 @@ export function projectRows(rows: RollRow[], sessions: Map<number, number>, proj
 
 /**
  * A project's sums as its rows come, summed into its row itself: its folders (one per machine), and its visible
- * models' costs in the order first seen (a few per project: arrays, where a Map and a Set per project made a year's
- * overview at 10 GiB allocate ~0.9 MB for 380 projects).
+ * models' costs in the order first seen (a few per project: arrays, where a Map and a Set per project were most of
+ * what a long range's overview allocated for its projects; bench/RESULTS.md, stop 32).
  */
 interface ProjectAcc {
   row: ProjectRow;
