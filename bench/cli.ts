@@ -3,8 +3,8 @@
 // rest of the history went unchecked for over a minute before each render (each wants the periodic background
 // update, which at 10 GiB stats ~14,000 transcripts); the same after three lines were appended to its transcript
 // before each render (each such render starts a background update, which competes for the CPU as it would for
-// real); and `daily --json`, without a server and with one running. Beside them ccusage's own statusline on the
-// same input, with and without its cache.
+// real); and `daily --json` and `session --json`, without a server and with one running. Beside them ccusage's own
+// statusline on the same input, with and without its cache.
 // Appends go to a copy of the session in a config dir of the bench's own, added to the dirs for that part, so no
 // corpus is ever written (the shared ones are read-only).
 //
@@ -43,6 +43,9 @@ export interface CliFigures {
   daily: Spread;
   /** `daily --json` while a server runs over the same index (the report only reads). */
   dailyWithServer: Spread;
+  /** `session --json`: every session of the history (18 MB of JSON at 10 GiB), its output not kept. */
+  session: Spread;
+  sessionWithServer: Spread;
   /** ccusage's defaults: its own cache answers while the transcript is unchanged. */
   ccusageStatusline: Spread | string;
   /** `--no-cache`: every render computed, as after an append. */
@@ -105,6 +108,12 @@ function command(args: string[], input = ''): string {
   const r = spawnSync(process.execPath, [DIST_BIN, ...args], { input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
+}
+
+/** A command whose output is too big to be worth reading here (its decoding would be timed too): only its exit status. */
+function unread(args: string[]): void {
+  const r = spawnSync(process.execPath, [DIST_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
 }
 
 /** One more response of the session, as Claude Code appends it (a new id, now). */
@@ -184,8 +193,11 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     // The background updates of the last renders end before the next part is timed.
     updateWhenFree(indexFile, appendFlags);
 
-    const daily = time(10, () => void JSON.parse(command(['daily', '--json', ...indexFlags])));
-    const dailyWithServer = await withServer(indexFlags, () => time(10, () => void JSON.parse(command(['daily', '--json', ...indexFlags]))));
+    const dailyReport = (): void => void JSON.parse(command(['daily', '--json', ...indexFlags]));
+    const sessionReport = (): void => unread(['session', '--json', ...indexFlags]);
+    const daily = time(10, dailyReport);
+    const session = time(5, sessionReport);
+    const [dailyWithServer, sessionWithServer] = await withServer(indexFlags, () => [time(10, dailyReport), time(5, sessionReport)] as const);
     const ccusageRender = (extra: string[], renders: number): Spread | string => {
       if (!ccusage) return 'not run';
       try {
@@ -199,7 +211,10 @@ export async function cliBench(dirs: string[], indexFile: string, flags: string[
     const ccusageStatusline = ccusageRender([], 5);
     // Without its cache it reads the whole history: tens of seconds a render per GiB.
     const ccusageStatuslineNoCache = ccusageRender(['--no-cache'], dirs.length > 1 ? 1 : 3);
-    return { statusline, statuslineStale, statuslineAfterAppend, statuslineNoReadings, statuslineReadings, readingsLoad, daily, dailyWithServer, ccusageStatusline, ccusageStatuslineNoCache };
+    return {
+      statusline, statuslineStale, statuslineAfterAppend, statuslineNoReadings, statuslineReadings, readingsLoad, daily, dailyWithServer, session,
+      sessionWithServer, ccusageStatusline, ccusageStatuslineNoCache,
+    };
   } finally {
     fs.rmSync(own, { recursive: true, force: true });
   }
@@ -222,6 +237,8 @@ export function describeCli(cli: CliFigures): string[] {
       delta(cli.statuslineReadings.p95 - cli.statuslineNoReadings.p95)} (load average ${cli.readingsLoad.map((l) => l.toFixed(1)).join(' -> ')})`,
     `cli daily --json    ${spread(cli.daily)}`,
     `cli daily --json    ${spread(cli.dailyWithServer)}, a server running`,
+    `cli session --json  ${spread(cli.session)}`,
+    `cli session --json  ${spread(cli.sessionWithServer)}, a server running`,
     `ccusage statusline  ${spread(cli.ccusageStatusline)}, its cache on (transcript unchanged)`,
     `ccusage statusline  ${spread(cli.ccusageStatuslineNoCache)}, --no-cache`,
   ];

@@ -1,11 +1,10 @@
 // The figures of issue 35 that the rest of the bench does not take: how soon a first index makes today and the last 7
 // days final, how long a request can wait while a new catalogue reprices the history, query latency while a warm start
-// re-checks every file and while re-check passes follow each other, and `session --json`.
-import { execFileSync } from 'node:child_process';
+// re-checks every file and while re-check passes follow each other.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Overview } from '../src/shared/api-types.ts';
-import { DIST_MAIN, PRICES_FILE } from '../test/helpers/paths.ts';
+import { PRICES_FILE } from '../test/helpers/paths.ts';
 import { spawnServer, standaloneEnv, type ServerProcess } from '../test/helpers/server-process.ts';
 import { clearServerCache, percentile, timedCleared } from './common.ts';
 import { threadCpu } from './thread-cpu.ts';
@@ -193,19 +192,4 @@ export async function repriceStall(dirs: string[], indexFile: string, work: stri
   } finally {
     await server.stop();
   }
-}
-
-/** `session --json` on the index (no server running): the median and p95 of `runs`. */
-export function sessionJson(dirs: string[], indexFile: string, runs = 5): { p50: number; p95: number } {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    execFileSync(process.execPath, [DIST_MAIN, 'session', '--json', '--dir', dirs.join(','), '--index', indexFile, '--offline', '--prices', PRICES_FILE], {
-      env: { ...process.env, TZ: 'UTC' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-      maxBuffer: 1 << 30,
-    });
-    times.push(performance.now() - t);
-  }
-  return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }

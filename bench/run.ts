@@ -29,7 +29,7 @@ import { parseFloor } from './parse-floor.ts';
 import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { browserBench } from './ui.ts';
 import { abBench, describeAb } from './ab.ts';
-import { latencyDuringRecheck, latencyDuringRechecks, repriceStall, sessionJson, timeToFinal, type FirstFinal, type RouteLatency } from './first-answers.ts';
+import { latencyDuringRecheck, latencyDuringRechecks, repriceStall, timeToFinal, type FirstFinal, type RouteLatency } from './first-answers.ts';
 
 const cacheDir = path.join(ROOT, '.cache', 'bench');
 const generator = path.join(SHARED, 'tools/gen-corpus.mjs');
@@ -304,7 +304,6 @@ async function benchSize(mb: number): Promise<Record<string, unknown>> {
       }
     }
     if (!skipFirst) {
-      out.sessionJson = sessionJson(dirs, indexFile);
       // Last: it reprices the index under another catalogue, and a first index from nothing replaces it.
       out.reprice = await repriceStall(dirs, indexFile, work);
       await warmPageCache(dirs);
@@ -352,8 +351,6 @@ function report(r: Record<string, unknown>): void {
   }
   const reprice = r.reprice as { maxWaitMs: number; p99WaitMs: number; repricedMs: number; model: string } | undefined;
   if (reprice) console.log(`reprice             ${reprice.model} +25%: longest request wait ${fmt(reprice.maxWaitMs)} (p99 ${fmt(reprice.p99WaitMs)}), new cost shown after ${fmt(reprice.repricedMs)}`);
-  const session = r.sessionJson as { p50: number; p95: number } | undefined;
-  if (session) console.log(`session --json      p50 ${fmt(session.p50)}  p95 ${fmt(session.p95)} (no server)`);
   const load = r.load as { rps: number; p99: number; errors: number; non2xx: number } | undefined;
   if (load) console.log(`load 200 clients 10 s /api/overview  ${load.rps.toFixed(0)} req/s, p99 ${load.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`);
   const ui = r.ui as { firstRenderMs: number; rangeSwitchMs: number } | undefined;
