@@ -37,6 +37,12 @@ interface Previous {
   for: string;
 }
 
+/**
+ * Projects the overview's table shows before "Show more": the dearest, by the table's sort; the filter, the sort and the
+ * CSV export take them all. A big history's every row drawn held the page's main thread (bench/RESULTS.md).
+ */
+const OVERVIEW_PROJECTS = 50;
+
 /** A project's machines, most expensive first (each one's cost on hover); in the CSV their names, ', ' between. */
 const machineColumn: Column<GroupedRow> = {
   key: 'machines', label: 'Machines', value: (p) => p.machines.map((m) => m.machine).join(', '),
@@ -321,7 +327,7 @@ export class CostOverviewView extends DataView {
       </div>
       ${this._machines(d)}
       <section class="panel">
-        <cost-table view="overview" caption="Projects" filter="Filter projects" .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" filter="Filter projects" page-size=${OVERVIEW_PROJECTS} .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>
