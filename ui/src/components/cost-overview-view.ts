@@ -9,14 +9,13 @@ import { formatBytes, formatCount, formatDate, formatDateTime, formatInt, format
 import { modelPalette } from '../chart-colors.ts';
 import { exportName } from '../export.ts';
 import { indexingPhase, indexingRatio, soFar } from '../indexing.ts';
-import type { Column } from './cost-table.ts';
+import { LONG_LIST_PAGE, type Column } from './cost-table.ts';
 import { groupByRepository, type GroupedRow } from '../repositories.ts';
 import { DataView } from './data-view.ts';
 import { estimatedFastChip } from './estimated-fast.ts';
 import { ViewData, anyIndexed, emit, exportJsonButton, indexingEmpty, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { Task } from '@lit/task';
 import { changeText, previousSpan } from '../previous-period.ts';
-import './cost-table.ts';
 import './cost-chart-series.ts';
 import type { PreviousSeries } from './cost-chart-series.ts';
 import './cost-chart-bars.ts';
@@ -36,12 +35,6 @@ interface Previous {
   /** The range it is the previous period of ('from|to'). */
   for: string;
 }
-
-/**
- * Projects the overview's table shows before "Show more": the dearest, by the table's sort; the filter, the sort and the
- * CSV export take them all. A big history's every row drawn held the page's main thread (bench/RESULTS.md).
- */
-const OVERVIEW_PROJECTS = 50;
 
 /** A project's machines, most expensive first (each one's cost on hover); in the CSV their names, ', ' between. */
 const machineColumn: Column<GroupedRow> = {
@@ -327,7 +320,7 @@ export class CostOverviewView extends DataView {
       </div>
       ${this._machines(d)}
       <section class="panel">
-        <cost-table view="overview" caption="Projects" filter="Filter projects" page-size=${OVERVIEW_PROJECTS} .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
+        <cost-table view="overview" caption="Projects" filter="Filter projects" page-size=${LONG_LIST_PAGE} .columns=${this._columns(d.machines.length > 1)} .rowKey=${(p: ProjectRow) => p.id}
           .rows=${this._flat ? d.projects : groupByRepository(d.projects)} .childrenOf=${(p: GroupedRow) => p.folders ?? []}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} export-file=${exportName('projects', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: GroupedRow }>) => this._open(e)}>

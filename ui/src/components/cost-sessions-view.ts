@@ -4,12 +4,11 @@ import { api } from '../api.ts';
 import { rangeParams, scopeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatInt, formatTokens, formatUsd } from '../format.ts';
 import { exportName } from '../export.ts';
-import type { Column } from './cost-table.ts';
+import { LONG_LIST_PAGE, type Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
-import './cost-table.ts';
 import './cost-empty.ts';
 import { receiptButton } from './cost-receipt-dialog.ts';
 
@@ -61,7 +60,7 @@ export class CostSessionsView extends DataView {
     const shown = d.total > d.sessions.length ? `the ${formatInt(d.sessions.length)} dearest of ${formatInt(d.total)}` : formatCount(d.total, 'session');
     return html`
       <section class="panel">
-        <cost-table view="sessions" caption="Sessions" filter="Filter sessions" .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`}
+        <cost-table view="sessions" caption="Sessions" filter="Filter sessions" page-size=${LONG_LIST_PAGE} .columns=${this._columns()} .rows=${d.sessions} .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`}
           .defaultSort=${{ key: 'cost', dir: 'desc' }} .rowClass=${(s: SessionListRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName('sessions', d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionListRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: e.detail.row.project.id })}></cost-table>

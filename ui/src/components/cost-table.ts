@@ -28,6 +28,13 @@ function compare(a: string | number | null, b: string | number | null, dir: 1 | 
 }
 
 /**
+ * Rows a view's long list (the overview's projects, the Sessions view's sessions) shows before "Show more": the first
+ * by its sort; its count, filter, sort and CSV export take every row. Drawing every row of a big history held the
+ * page's main thread (bench/RESULTS.md).
+ */
+export const LONG_LIST_PAGE = 50;
+
+/**
  * A sortable table of rows. Click a header to sort (kept per `view` in localStorage); arrow keys
  * or j/k move the selected row, Enter or a click opens it. With `childrenOf`, a row that has children shows a
  * disclosure button (or ArrowRight / ArrowLeft on the selected row): expanded, its children follow it, sorted alike.
