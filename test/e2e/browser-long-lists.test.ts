@@ -1,35 +1,39 @@
-// A history of many project folders and sessions in real Chromium against the real server: the overview's projects
-// table and the Sessions view's list draw their first rows (the dearest) and keep the others behind "Show more"
-// (drawing every row of a big history held the page's main thread), while their count, filter and sort still take
-// every row. Needs `npm run build`.
+// A history of many project folders and sessions in real Chromium against the real server: the long lists (the
+// overview's projects; the sessions of the Sessions view, a project and a repository) draw their first rows and keep
+// the others behind "Show more" (drawing every row of a big history held the page's main thread), while their count,
+// filter and sort still take every row. Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview, SessionList } from '../../src/shared/api-types.ts';
+import type { Overview, ProjectSessions, SessionList } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
 import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 
-/** More folders (each with one session) than a long list shows at first; each its own repository (no git checkout). */
+/** Folders of one session each, and the sessions of one more folder: each more than a long list shows at first. */
 const FOLDERS = 70;
+const BIG_FOLDER_SESSIONS = 60;
+const BIG_CWD = '/home/dev/src/monorepo';
 
 const test = suite('long lists');
 let server: AppServer;
 let browser: Browser;
 const home = tempDir('cost-long-lists-');
 
+/** One session of one response in the folder of `cwd`, `minutesAgo` before now; its cost grows with `output`. */
+function session(cwd: string, sessionId: string, minutesAgo: number, output: number): void {
+  writeJsonl(path.join(home.dir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), [
+    usageLine({ sessionId, cwd, timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(), messageId: `msg_${sessionId}`,
+      requestId: `req_${sessionId}`, input: 100, output }),
+  ]);
+}
+
 test.before(async () => {
-  const now = Date.now();
-  for (let i = 0; i < FOLDERS; i++) {
-    const cwd = `/home/dev/src/service-${String(i).padStart(2, '0')}`;
-    const sessionId = `long-list-${String(i).padStart(2, '0')}`;
-    // A cost of its own for each: more output the later the folder.
-    writeJsonl(path.join(home.dir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), [
-      usageLine({ sessionId, cwd, timestamp: new Date(now - (i + 1) * 60_000).toISOString(), messageId: `msg_${i}`, requestId: `req_${i}`, input: 100, output: 1000 * (i + 1) }),
-    ]);
-  }
+  for (let i = 0; i < FOLDERS; i++) session(`/home/dev/src/service-${String(i).padStart(2, '0')}`, `long-list-${String(i).padStart(2, '0')}`, i + 1, 1000 * (i + 1));
+  // Newer the dearer, except every third: the project's order (the latest first) is not its cost's.
+  for (let j = 0; j < BIG_FOLDER_SESSIONS; j++) session(BIG_CWD, `mono-${String(j).padStart(2, '0')}`, 100 + j, 700 * (j % 3 === 0 ? j + 1 : BIG_FOLDER_SESSIONS - j));
   server = await startAppServer({ dir: home.dir, timeoutMs: 30_000 });
   await untilIndexed(server, 30_000);
   browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
@@ -42,52 +46,78 @@ test.after(async () => {
 });
 
 /**
- * The table `view` at `url` shows its first page of rows, `costs` (every row's, dearest first) in its `costCell`, the
- * others behind "Show more"; its count is every row's, and its filter finds `cheapest`'s row (the last) from a fresh page.
+ * The table `table` at `url` shows its first page of rows, whose `cell` texts are the first of `cells` (every row's, in
+ * the table's order), the others behind "Show more"; its count is every row's; from a fresh page its filter, given
+ * `find`, leaves the one row whose cell reads `found`.
  */
-async function checkLongList(page: Page, url: string, view: string, costCell: string, costs: number[], cheapest: { text: string; cost: number }): Promise<void> {
+async function checkLongList(page: Page, url: string, table: string, cell: string, cells: string[], find: string, found: string): Promise<void> {
   await page.goto(url);
-  const table = page.locator(`${view} cost-table`);
-  const rows = table.locator('tbody tr');
+  const t = page.locator(table);
+  const rows = t.locator('tbody tr');
   await rows.first().waitFor();
-  const pageSize = await table.evaluate((el) => (el as HTMLElement & { pageSize: number }).pageSize);
-  assert.ok(pageSize < costs.length, `the table shows ${pageSize} rows at first, not all ${costs.length}`);
+  const pageSize = await t.evaluate((el) => (el as HTMLElement & { pageSize: number }).pageSize);
+  assert.ok(pageSize < cells.length, `${table} shows ${pageSize} rows at first, not all ${cells.length}`);
   assert.is(await rows.count(), pageSize);
-  assert.is((await table.locator('.count').textContent())?.trim(), String(costs.length));
-  assert.equal(await rows.locator(costCell).allTextContents(), costs.slice(0, pageSize).map(formatUsd));
+  assert.is((await t.locator('.count').textContent())?.trim(), String(cells.length));
+  assert.equal(await rows.locator(cell).allTextContents(), cells.slice(0, pageSize));
 
-  const more = table.locator('button.more');
-  assert.match((await more.textContent()) ?? '', `(${costs.length - pageSize} hidden)`);
+  const more = t.locator('button.more');
+  assert.match((await more.textContent()) ?? '', `(${cells.length - pageSize} hidden)`);
   await more.click();
-  await rows.nth(Math.min(costs.length, 2 * pageSize) - 1).waitFor({ timeout: 5000 });
-  assert.is(await rows.count(), Math.min(costs.length, 2 * pageSize));
+  await rows.nth(Math.min(cells.length, 2 * pageSize) - 1).waitFor({ timeout: 5000 });
+  assert.is(await rows.count(), Math.min(cells.length, 2 * pageSize));
 
   // The filter looks at every row, those behind "Show more" too.
   await page.reload();
-  await table.locator('input.filter').fill(cheapest.text);
-  await rows.locator(costCell, { hasText: formatUsd(cheapest.cost) }).first().waitFor({ timeout: 5000 });
+  await t.locator('input.filter').fill(find);
+  await rows.locator(cell, { hasText: found }).first().waitFor({ timeout: 5000 });
   assert.is(await rows.count(), 1);
+}
+
+function dearestFirst<T extends { cost: number }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => b.cost - a.cost);
 }
 
 test('the overview: the dearest projects first, the others behind "Show more", every one counted and found by the filter', async () => {
   const o = await getJson<Overview>(server, '/api/overview?range=7');
-  assert.is(o.projects.length, FOLDERS);
-  const byCost = [...o.projects].sort((a, b) => b.cost - a.cost);
-  const page = await browser.page();
+  assert.is(o.projects.length, FOLDERS + 1);
+  const byCost = dearestFirst(o.projects);
   const cheapest = byCost.at(-1)!;
-  await checkLongList(page, `${server.url}/?view=overview&range=7`, 'cost-overview-view', 'td:nth-child(3)', byCost.map((p) => p.cost),
-    { text: cheapest.name, cost: cheapest.cost });
+  const page = await browser.page();
+  await checkLongList(page, `${server.url}/?view=overview&range=7`, 'cost-overview-view cost-table', 'td:nth-child(3)', byCost.map((p) => formatUsd(p.cost)),
+    cheapest.name, formatUsd(cheapest.cost));
   assert.equal(browser.problems, []);
   await page.close();
 });
 
 test('the Sessions view: the dearest sessions first, the others behind "Show more"', async () => {
   const list = await getJson<SessionList>(server, '/api/sessions?range=7');
-  assert.is(list.sessions.length, FOLDERS);
-  const page = await browser.page();
+  assert.is(list.sessions.length, FOLDERS + BIG_FOLDER_SESSIONS);
   const cheapest = list.sessions.at(-1)!;
-  await checkLongList(page, `${server.url}/?view=sessions&range=7`, 'cost-sessions-view', 'td:nth-child(2) b', list.sessions.map((s) => s.cost),
-    { text: cheapest.id, cost: cheapest.cost });
+  const page = await browser.page();
+  await checkLongList(page, `${server.url}/?view=sessions&range=7`, 'cost-sessions-view cost-table', 'td:nth-child(2) b', list.sessions.map((s) => formatUsd(s.cost)),
+    cheapest.id, formatUsd(cheapest.cost));
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
+test('a project\'s and a repository\'s sessions: their first page, in their own order, the others behind "Show more"', async () => {
+  const o = await getJson<Overview>(server, '/api/overview?range=7');
+  const big = o.projects.find((p) => p.sessions === BIG_FOLDER_SESSIONS)!;
+  assert.ok(big, 'the big folder is listed');
+  const page = await browser.page();
+  // A project's sessions, the latest first.
+  const ps = await getJson<ProjectSessions>(server, `/api/projects/${encodeURIComponent(big.id)}/sessions?range=7`);
+  const latest = [...ps.sessions].sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? ''));
+  const oldest = latest.at(-1)!;
+  await checkLongList(page, `${server.url}/?view=project&project=${encodeURIComponent(big.id)}&range=7`, 'cost-project-view cost-table[view="project"]',
+    'td:nth-child(2) b', latest.map((s) => formatUsd(s.cost)), oldest.id, formatUsd(oldest.cost));
+  // Its repository's (the folder itself: no git checkout), the dearest first.
+  const repo = await getJson<SessionList>(server, `/api/sessions?repository=${encodeURIComponent(big.repository.id)}&range=7`);
+  const byCost = dearestFirst(repo.sessions);
+  const cheapest = byCost.at(-1)!;
+  await checkLongList(page, `${server.url}/?view=repository&repository=${encodeURIComponent(big.repository.id)}&range=7`,
+    'cost-repository-view cost-table[view="repository-sessions"]', 'td:nth-child(2) b', byCost.map((s) => formatUsd(s.cost)), cheapest.id, formatUsd(cheapest.cost));
   assert.equal(browser.problems, []);
   await page.close();
 });

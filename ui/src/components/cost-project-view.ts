@@ -4,12 +4,11 @@ import { api } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd } from '../format.ts';
 import { exportName } from '../export.ts';
-import type { Column } from './cost-table.ts';
+import { LONG_LIST_PAGE, type Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
-import './cost-table.ts';
 import { costPanels, tokensCard } from './scope-spend.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
@@ -95,7 +94,7 @@ export class CostProjectView extends DataView {
           </section>`
         : nothing}
       <section class="panel">
-        <cost-table view="project" caption="Sessions" filter="Filter sessions" .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
+        <cost-table view="project" caption="Sessions" filter="Filter sessions" page-size=${LONG_LIST_PAGE} .columns=${this._columns()} .rows=${sessions} .rowKey=${(s: SessionRow) => s.id}
           .defaultSort=${{ key: 'last', dir: 'desc' }} .rowClass=${(s: SessionRow) => (s.gone ? 'gone' : '')}
           export-file=${exportName(`sessions-${d.project.id}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: d.project.id })}></cost-table>

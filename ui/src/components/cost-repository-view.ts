@@ -4,12 +4,11 @@ import { api } from '../api.ts';
 import { rangeParams, repositoryScope } from '../state.ts';
 import { formatCount, formatDateTime, formatInt, formatRelative, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
-import type { Column } from './cost-table.ts';
+import { LONG_LIST_PAGE, type Column } from './cost-table.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, rangeClause, rangeText, viewBody, viewStyles } from './view-kit.ts';
 import { branchColumns, branchLabel } from './branch-columns.ts';
 import { modelList } from './model-list.ts';
-import './cost-table.ts';
 import { costPanels, tokensCard } from './scope-spend.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
@@ -97,7 +96,7 @@ export class CostRepositoryView extends DataView {
           export-file=${exportName(`branches-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}></cost-table>
       </section>
       <section class="panel">
-        <cost-table view="repository-sessions" caption="Sessions" filter="Filter sessions" .columns=${this._sessionColumns()} .rows=${d.sessions.sessions}
+        <cost-table view="repository-sessions" caption="Sessions" filter="Filter sessions" page-size=${LONG_LIST_PAGE} .columns=${this._sessionColumns()} .rows=${d.sessions.sessions}
           .rowKey=${(s: SessionListRow) => `${s.project.id}/${s.id}`} .defaultSort=${{ key: 'cost', dir: 'desc' }}
           export-file=${exportName(`sessions-${d.repository.name}`, d.range, 'csv').replace(/\.csv$/, '')}
           @row-open=${(e: CustomEvent<{ row: SessionListRow }>) => emit(this, 'navigate', { view: 'detail', session: e.detail.row.id, project: e.detail.row.project.id })}></cost-table>
