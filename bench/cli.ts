@@ -10,7 +10,7 @@
 //
 // Alone, over an index built before (pass a copy: the append part adds the copied session to it):
 //   node --import tsx bench/cli.ts --dir DIR[,DIR...] --index FILE [--runs N] [--skip-ccusage]
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,17 +104,18 @@ function updateWhenFree(indexFile: string, flags: string[]): void {
   command(['update', ...flags]);
 }
 
-function command(args: string[], input = ''): string {
-  const r = spawnSync(process.execPath, [DIST_BIN, ...args], { input, encoding: 'utf8' });
+/** One run of the installed executable, failing with its stderr unless it exits 0. */
+function run(args: string[], opts: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string> {
+  const r = spawnSync(process.execPath, [DIST_BIN, ...args], opts);
   if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
+  return r;
 }
 
+/** A command's stdout. */
+const command = (args: string[], input = ''): string => run(args, { input, encoding: 'utf8' }).stdout;
+
 /** A command whose output is too big to be worth reading here (its decoding would be timed too): only its exit status. */
-function unread(args: string[]): void {
-  const r = spawnSync(process.execPath, [DIST_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cost-dashboard ${args[0]} exited ${r.status}: ${r.stderr}`);
-}
+const unread = (args: string[]): void => void run(args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
 
 /** One more response of the session, as Claude Code appends it (a new id, now). */
 function nextLine(template: Record<string, unknown>, n: number): string {
