@@ -1,12 +1,12 @@
 // A history of many project folders and sessions in real Chromium against the real server: the long lists (the
-// overview's projects; the sessions of the Sessions view, a project and a repository) draw their first rows and keep
+// overview's projects; the sessions of the Sessions view, a project and a repository; a session's messages) draw their first rows and keep
 // the others behind "Show more" (drawing every row of a big history held the page's main thread), while their count,
 // filter and sort still take every row. Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import type { Overview, ProjectSessions, SessionList } from '../../src/shared/api-types.ts';
+import type { Overview, ProjectSessions, SessionDetail, SessionList } from '../../src/shared/api-types.ts';
 import { formatUsd } from '../../ui/src/format.ts';
 import { getJson, startAppServer, untilIndexed, type AppServer } from '../helpers/app-server.ts';
 import { launchBrowser, type Browser } from '../helpers/browser.ts';
@@ -16,22 +16,28 @@ import { tempDir, usageLine, writeJsonl } from '../helpers/jsonl.ts';
 const FOLDERS = 70;
 const BIG_FOLDER_SESSIONS = 60;
 const BIG_CWD = '/home/dev/src/monorepo';
+/** The messages of the first folder's session: more than its Messages table shows at first. */
+const LONG_SESSION_MESSAGES = 60;
 
 const test = suite('long lists');
 let server: AppServer;
 let browser: Browser;
 const home = tempDir('cost-long-lists-');
 
-/** One session of one response in the folder of `cwd`, `minutesAgo` before now; its cost grows with `output`. */
-function session(cwd: string, sessionId: string, minutesAgo: number, output: number): void {
-  writeJsonl(path.join(home.dir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), [
-    usageLine({ sessionId, cwd, timestamp: new Date(Date.now() - minutesAgo * 60_000).toISOString(), messageId: `msg_${sessionId}`,
-      requestId: `req_${sessionId}`, input: 100, output }),
-  ]);
+/**
+ * One session in the folder of `cwd` of `messages` responses a minute apart, the last `minutesAgo` before now; its
+ * cost grows with `output` (the messages' in turn: a third of them dearer than the one before).
+ */
+function session(cwd: string, sessionId: string, minutesAgo: number, output: number, messages = 1): void {
+  writeJsonl(path.join(home.dir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), Array.from({ length: messages }, (_, k) =>
+    usageLine({ sessionId, cwd, timestamp: new Date(Date.now() - (minutesAgo + messages - 1 - k) * 60_000).toISOString(), messageId: `msg_${sessionId}_${k}`,
+      requestId: `req_${sessionId}_${k}`, input: 100, output: k % 3 === 0 ? output + 10 * k : output })));
 }
 
 test.before(async () => {
-  for (let i = 0; i < FOLDERS; i++) session(`/home/dev/src/service-${String(i).padStart(2, '0')}`, `long-list-${String(i).padStart(2, '0')}`, i + 1, 1000 * (i + 1));
+  for (let i = 0; i < FOLDERS; i++) {
+    session(`/home/dev/src/service-${String(i).padStart(2, '0')}`, `long-list-${String(i).padStart(2, '0')}`, i + 1, 1000 * (i + 1), i ? 1 : LONG_SESSION_MESSAGES);
+  }
   // Newer the dearer, except every third: the project's order (the latest first) is not its cost's.
   for (let j = 0; j < BIG_FOLDER_SESSIONS; j++) session(BIG_CWD, `mono-${String(j).padStart(2, '0')}`, 100 + j, 700 * (j % 3 === 0 ? j + 1 : BIG_FOLDER_SESSIONS - j));
   server = await startAppServer({ dir: home.dir, timeoutMs: 30_000 });
@@ -118,6 +124,37 @@ test('a project\'s and a repository\'s sessions: their first page, in their own 
   const cheapest = byCost.at(-1)!;
   await checkLongList(page, `${server.url}/?view=repository&repository=${encodeURIComponent(big.repository.id)}&range=7`,
     'cost-repository-view cost-table[view="repository-sessions"]', 'td:nth-child(2) b', byCost.map((s) => formatUsd(s.cost)), cheapest.id, formatUsd(cheapest.cost));
+  assert.equal(browser.problems, []);
+  await page.close();
+});
+
+test('a session\'s messages: the first in time order, the others behind "Show more"; the sort takes every one', async () => {
+  const sid = 'long-list-00';
+  const d = await getJson<SessionDetail>(server, `/api/sessions/${sid}?range=7`);
+  assert.is(d.messages.length, LONG_SESSION_MESSAGES);
+  let total = 0;
+  const totals = d.messages.map((m) => formatUsd((total += m.cost)));
+  const page = await browser.page();
+  await page.goto(`${server.url}/?view=detail&project=${encodeURIComponent(d.project.id)}&session=${sid}&range=7`);
+  const t = page.locator('cost-session-view cost-table[view="detail"]');
+  const rows = t.locator('tbody tr');
+  await rows.first().waitFor();
+  const pageSize = await t.evaluate((el) => (el as HTMLElement & { pageSize: number }).pageSize);
+  assert.ok(pageSize < LONG_SESSION_MESSAGES, `the Messages table shows ${pageSize} rows at first`);
+  assert.is(await rows.count(), pageSize);
+  assert.is((await t.locator('.count').textContent())?.trim(), String(LONG_SESSION_MESSAGES));
+  // The running total, in time order.
+  assert.equal(await rows.locator('td:nth-child(8)').allTextContents(), totals.slice(0, pageSize));
+  assert.match((await t.locator('button.more').textContent()) ?? '', `(${LONG_SESSION_MESSAGES - pageSize} hidden)`);
+  // By cost, the dearest message first: one of the last, which the first page in time order leaves out.
+  const dearest = Math.max(...d.messages.map((m) => m.cost));
+  assert.ok(d.messages.findIndex((m) => m.cost === dearest) >= pageSize);
+  await t.locator('button.sort[data-key="cost"]').click();
+  await rows.first().locator('td:nth-child(7)', { hasText: formatUsd(dearest) }).waitFor({ timeout: 5000 });
+  assert.is(await rows.count(), pageSize);
+  await t.locator('button.more').click();
+  await rows.nth(LONG_SESSION_MESSAGES - 1).waitFor({ timeout: 5000 });
+  assert.is(await rows.count(), LONG_SESSION_MESSAGES);
   assert.equal(browser.problems, []);
   await page.close();
 });

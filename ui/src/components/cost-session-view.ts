@@ -4,11 +4,10 @@ import { api, HttpError } from '../api.ts';
 import { rangeParams } from '../state.ts';
 import { formatCount, formatDateTime, formatDuration, formatInt, formatTokens, formatUsd, shortModel } from '../format.ts';
 import { exportName } from '../export.ts';
-import type { Column } from './cost-table.ts';
+import { LONG_LIST_PAGE, type Column } from './cost-table.ts';
 import type { CumulativePoint } from './cost-cumulative-chart.ts';
 import { DataView } from './data-view.ts';
 import { ViewData, emit, exportJsonButton, viewBody, viewStyles } from './view-kit.ts';
-import './cost-table.ts';
 import './cost-cumulative-chart.ts';
 import './cost-stat-card.ts';
 import './cost-empty.ts';
@@ -146,7 +145,7 @@ export class CostSessionView extends DataView {
           </section>`
         : nothing}
       <section class="panel">
-        <cost-table view="detail" caption="Messages" .columns=${this._columns()} .rows=${l.rows} .rowKey=${(m: MessageRow) => String(m.i)}
+        <cost-table view="detail" caption="Messages" page-size=${LONG_LIST_PAGE} .columns=${this._columns()} .rows=${l.rows} .rowKey=${(m: MessageRow) => String(m.i)}
           .defaultSort=${{ key: 'time', dir: 'asc' }} .rowClass=${(m: MessageRow) => (m.subagent ? 'sub' : '')} export-file=${`cost-messages-${d.id}`}></cost-table>
       </section>
     `;

@@ -28,9 +28,9 @@ function compare(a: string | number | null, b: string | number | null, dir: 1 | 
 }
 
 /**
- * Rows a view's long list (the overview's projects; the sessions of the Sessions view, a project and a repository)
- * shows before "Show more": the first by its sort; its count, filter, sort and CSV export take every row. Drawing every
- * row of a big history held the page's main thread (bench/RESULTS.md).
+ * Rows a view's long list (the overview's projects; the sessions of the Sessions view, a project and a repository; a
+ * session's messages) shows before "Show more": the first by its sort; its count, filter, sort and CSV export take
+ * every row. Drawing every row of a big history held the page's main thread (bench/RESULTS.md).
  */
 export const LONG_LIST_PAGE = 50;
 
