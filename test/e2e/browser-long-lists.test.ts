@@ -1,7 +1,7 @@
 // A history of many project folders and sessions in real Chromium against the real server: the long lists (the
-// overview's projects; the sessions of the Sessions view, a project and a repository; a session's messages) draw their first rows and keep
-// the others behind "Show more" (drawing every row of a big history held the page's main thread), while their count,
-// filter and sort still take every row. Needs `npm run build`.
+// overview's projects; the sessions of the Sessions view, a project and a repository; a session's messages) draw
+// their first rows and keep the others behind "Show more" (drawing every row of a big history held the page's main
+// thread), while their count, filter and sort still take every row. Needs `npm run build`.
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,7 +26,7 @@ const home = tempDir('cost-long-lists-');
 
 /**
  * One session in the folder of `cwd` of `messages` responses a minute apart, the last `minutesAgo` before now; its
- * cost grows with `output` (the messages' in turn: a third of them dearer than the one before).
+ * cost grows with `output`. Every third response costs more the later it comes, so the dearest is among the last.
  */
 function session(cwd: string, sessionId: string, minutesAgo: number, output: number, messages = 1): void {
   writeJsonl(path.join(home.dir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`), Array.from({ length: messages }, (_, k) =>
